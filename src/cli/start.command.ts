@@ -1,0 +1,53 @@
+import { type ConfigOverrides, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFile, resolveConfig } from '../config/server-config';
+import { startServer } from '../main';
+import { packageVersion } from '../util/package-info';
+import { parse, UsageError } from './args';
+import { USAGE } from './usage';
+
+/** `grid start`: serves until SIGINT/SIGTERM, then shuts down cleanly. */
+export async function runStart(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    data: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' },
+    durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' },
+    'no-auth': { type: 'boolean' }, D: { type: 'string', short: 'D', multiple: true },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE.start + '\n');
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const flags: ConfigOverrides = {
+    dataDir: values.data as string | undefined,
+    host: values.host as string | undefined,
+    port: values.port === undefined ? undefined : parsePort(values.port as string),
+    durability: values.durability === undefined ? undefined : parseDurability(values.durability as string),
+    maxContentLength: values['max-content-length'] === undefined ? undefined : parseSize(values['max-content-length'] as string, 'max-content-length'),
+    logLevel: values['log-level'] === undefined ? undefined : parseLogLevel(values['log-level'] as string),
+    authEnabled: values['no-auth'] ? false : undefined,
+    properties: parseProperties((values.D as string[] | undefined) ?? []),
+  };
+  const file = values.config ? readConfigFile(values.config as string) : {};
+  const config = resolveConfig(file, flags);
+  if (!config.authEnabled) {
+    process.stderr.write('\n  WARNING: authentication is OFF (--no-auth). Anyone who can reach this port has full admin access.\n\n');
+  }
+  const server = await startServer(config);
+  process.stdout.write(`grid ${packageVersion()} listening on ${server.url} (data: ${config.dataDir})\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await server.close();
+  return 0;
+}
+
+function parseProperties(defs: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const d of defs) {
+    const eq = d.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-D${d}: expected -Dname=value`);
+    out[d.slice(0, eq)] = d.slice(eq + 1);
+  }
+  return out;
+}

@@ -1,0 +1,49 @@
+/** Help texts of `grid` and its commands. */
+export const USAGE: Record<string, string> = {
+  main: `Usage: grid <command> [options]
+
+Commands:
+  start             start the server
+  user              manage users of the built-in realm (create, list, remove, password)
+  migrate           bring the database in the data directory to the latest schema
+
+Run 'grid <command> --help' for the options of a command.`,
+
+  start: `Usage: grid start [options]
+
+Options:
+  --data DIR            data directory (default ./data)
+  --host H              address to listen on (default 127.0.0.1)
+  --port P              port to listen on, 0 picks a free one (default 11222)
+  --config FILE         server configuration file (YAML, JSON or XML); flags win over it
+  --durability MODE     power (default): every acknowledged write survives power loss;
+                        process: it survives a crash of the process (kill -9)
+  --max-content-length SIZE   largest request body (default 10MB); larger ones get 413
+  --log-level LEVEL     fatal, error, warn, info (default), debug, trace, silent
+  --no-auth             serve without authentication (local experiments only)
+  -Dname=value          set a server property (repeatable)
+  -h, --help            show this help
+
+Environment:
+  APP_USER, APP_PASS    create or update this user at start (role admin, or APP_ROLE)
+  APP_ROLE              comma-separated roles for APP_USER`,
+
+  user: `Usage: grid user <create|list|remove|password> [options]
+
+  grid user create NAME -p PASSWORD -g ROLE[,ROLE]   create (or replace) a user
+  grid user list                                     list users and their roles
+  grid user remove NAME                              remove a user
+  grid user password NAME -p NEW                     set a new password
+
+Options:
+  --data DIR            data directory (default ./data)
+  -p, --password PW     the password
+  -g, --groups ROLES    comma-separated roles: admin, deployer, application, observer, monitor
+  -h, --help            show this help
+
+Users created while the server runs can log in at once.`,
+
+  migrate: `Usage: grid migrate [--data DIR]
+
+Applies the SQL migrations the database in DIR (default ./data) has not seen yet.`,
+};

@@ -1,0 +1,156 @@
+import { readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { hostname } from 'node:os';
+import { xml2js } from 'xml-js';
+import { parse as parseYaml } from 'yaml';
+
+export type Durability = 'power' | 'process';
+
+/** Everything the server needs to start, validated once. */
+export interface ServerConfig {
+  dataDir: string;
+  host: string;
+  port: number;
+  durability: Durability;
+  authEnabled: boolean;
+  /** Request bodies above this many bytes get 413. */
+  maxContentLength: number;
+  logLevel: string;
+  nodeName: string;
+  /** How often the expiration reaper runs (ms). */
+  expirationInterval: number;
+  /** `-Dname=value` properties. */
+  properties: Record<string, string>;
+  /** User created or updated at start (APP_USER / APP_PASS / APP_ROLE). */
+  appUser?: { name: string; password: string; roles: string[] };
+}
+
+/** What the command line may set; undefined = not given. */
+export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser'>> & { properties?: Record<string, string> };
+
+export class ConfigError extends Error {}
+
+const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties'> = {
+  dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
+  maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
+};
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Size text such as `10MB`, `512KiB` or a plain byte count. */
+export function parseSize(text: string, what: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?i?B?)?\s*$/i.exec(text);
+  if (!m) throw new ConfigError(`${what}: '${text}' is not a size (e.g. 10MB, 512KiB, 1048576)`);
+  const unit = (m[2] ?? '').toUpperCase().replace(/B$/, '');
+  const base = unit.endsWith('I') ? 1024 : 1000;
+  const power = ' KMGT'.indexOf(unit.charAt(0) || ' ');
+  return Math.floor(Number(m[1]) * base ** Math.max(power, 0));
+}
+
+export function parsePort(text: string | number, what = 'port'): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${what}: '${text}' is not a port number (0-65535)`);
+  return n;
+}
+
+export function parseDurability(text: string): Durability {
+  if (text !== 'power' && text !== 'process') throw new ConfigError(`durability: '${text}' must be 'power' or 'process'`);
+  return text;
+}
+
+/** Reads a server configuration file (YAML, JSON or XML) into overrides; unknown keys are errors. */
+export function readConfigFile(path: string): ConfigOverrides {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read configuration file ${path}: ${(err as Error).message}`);
+  }
+  const raw = parseDocument(text, extname(path).toLowerCase(), path);
+  const root = (raw && typeof raw === 'object' && 'server' in raw ? (raw as { server: unknown }).server : raw) ?? {};
+  if (typeof root !== 'object' || Array.isArray(root)) throw new ConfigError(`${path}: expected a mapping of settings`);
+  return fromObject(root as Record<string, unknown>, path);
+}
+
+function parseDocument(text: string, ext: string, path: string): unknown {
+  try {
+    if (ext === '.json') return JSON.parse(text);
+    if (ext === '.xml') {
+      if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new ConfigError(`${path}: DOCTYPE and entities are not allowed`);
+      const doc = xml2js(text, { compact: true, ignoreDeclaration: true, ignoreComment: true }) as Record<string, Record<string, unknown>>;
+      const [rootName] = Object.keys(doc);
+      const el = doc[rootName] ?? {};
+      const attrs = (el._attributes ?? {}) as Record<string, string>;
+      const children = Object.fromEntries(Object.entries(el).filter(([k]) => k !== '_attributes')
+        .map(([k, v]) => [k, (v as { _text?: string })._text ?? v]));
+      return rootName === 'server' ? { ...children, ...attrs } : { [rootName]: { ...children, ...attrs } };
+    }
+    return parseYaml(text, { maxAliasCount: 0 });
+  } catch (err) {
+    if (err instanceof ConfigError) throw err;
+    throw new ConfigError(`${path}: ${(err as Error).message}`);
+  }
+}
+
+function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides {
+  const out: ConfigOverrides = {};
+  for (const [key, value] of Object.entries(o)) {
+    const text = String(value);
+    switch (key) {
+      case 'data': case 'data-dir': out.dataDir = text; break;
+      case 'host': out.host = text; break;
+      case 'port': out.port = parsePort(text, `${where}: port`); break;
+      case 'durability': out.durability = parseDurability(text); break;
+      case 'auth': out.authEnabled = parseBool(text, `${where}: auth`); break;
+      case 'max-content-length': out.maxContentLength = parseSize(text, `${where}: max-content-length`); break;
+      case 'log-level': out.logLevel = parseLogLevel(text); break;
+      case 'node-name': out.nodeName = text; break;
+      case 'expiration-interval': out.expirationInterval = parsePositiveInt(text, `${where}: expiration-interval`); break;
+      case 'properties':
+        if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
+        out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+        break;
+      default: throw new ConfigError(`${where}: unknown setting '${key}'`);
+    }
+  }
+  return out;
+}
+
+function parseBool(text: string, what: string): boolean {
+  if (text === 'true' || text === 'false') return text === 'true';
+  throw new ConfigError(`${what}: '${text}' must be true or false`);
+}
+
+function parsePositiveInt(text: string, what: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${what}: '${text}' must be a positive integer`);
+  return n;
+}
+
+export function parseLogLevel(text: string): string {
+  if (!LOG_LEVELS.includes(text)) throw new ConfigError(`log-level: '${text}' must be one of ${LOG_LEVELS.join(', ')}`);
+  return text;
+}
+
+/**
+ * Defaults, then the file, then the command line (flags win), then the environment's APP_USER.
+ * The only place that reads `process.env`.
+ */
+export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const merged = { ...DEFAULTS, ...dropUndefined(file), ...dropUndefined(flags) };
+  const config: ServerConfig = {
+    ...merged,
+    dataDir: resolve(merged.dataDir),
+    nodeName: merged.nodeName ?? hostname(),
+    properties: { ...file.properties, ...flags.properties },
+  };
+  if (env.APP_USER) {
+    if (!env.APP_PASS) throw new ConfigError('APP_USER is set but APP_PASS is not');
+    config.appUser = { name: env.APP_USER, password: env.APP_PASS, roles: (env.APP_ROLE ?? 'admin').split(',').map((r) => r.trim()) };
+  }
+  return config;
+}
+
+function dropUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,26 @@
+import { GridError } from './grid-error';
+
+/** 401 with one challenge per enabled mechanism and an empty body (behavior-notes §2.1). */
+export class UnauthorizedError extends GridError {
+  constructor(challenges: string[]) {
+    super(401, 'UNAUTHORIZED', '', { 'WWW-Authenticate': challenges });
+  }
+}
+
+export class UnsupportedAuthMechanismError extends GridError {
+  constructor(scheme: string) {
+    super(403, 'UNSUPPORTED_AUTH_MECHANISM', `ISPN080052: The request authentication mechanism '${scheme}' is not supported`);
+  }
+}
+
+export class MalformedAuthHeaderError extends GridError {
+  constructor() { super(400, 'MALFORMED_AUTH_HEADER', ''); }
+}
+
+/** 403 `ISPN000287` (behavior-notes §2.2). */
+export class PermissionDeniedError extends GridError {
+  constructor(principal: string, permission: string) {
+    super(403, 'PERMISSION_DENIED',
+      `ISPN000287: Unauthorized access: subject 'Subject with principal(s): [${principal}]' lacks '${permission}' permission`);
+  }
+}

@@ -1,0 +1,63 @@
+import { GridError } from './grid-error';
+
+export class CacheNotFoundError extends GridError {
+  constructor(name: string) {
+    super(404, 'CACHE_NOT_FOUND', `ISPN012010: Cache with name '${name}' not found amongst the configured caches`);
+  }
+}
+
+/** DELETE/HEAD/config of a missing cache: 404 with no body, as the original. */
+export class CacheAbsentError extends GridError {
+  constructor() { super(404, 'CACHE_ABSENT', ''); }
+}
+
+export class CacheExistsError extends GridError {
+  constructor(name: string) { super(400, 'CACHE_EXISTS', `ISPN000507: Cache ${name} already exists`); }
+}
+
+export class NameTooLongError extends GridError {
+  constructor(name: string) {
+    super(400, 'NAME_TOO_LONG', `ISPN000663: Name must be less than 256 bytes, current name '${name}' exceeds the size.`);
+  }
+}
+
+export class NoSuchTemplateError extends GridError {
+  constructor(template: string, cache: string) {
+    super(400, 'NO_SUCH_TEMPLATE', `ISPN000374: No such template '${template}' when declaring '${cache}'`);
+  }
+}
+
+export class EntryNotFoundError extends GridError {
+  constructor() { super(404, 'ENTRY_NOT_FOUND', ''); }
+}
+
+export class EntryExistsError extends GridError {
+  constructor() { super(409, 'ENTRY_EXISTS', 'An entry already exists'); }
+}
+
+export class NotModifiedError extends GridError {
+  constructor() { super(304, 'NOT_MODIFIED', ''); }
+}
+
+export class PreconditionFailedError extends GridError {
+  constructor() { super(412, 'PRECONDITION_FAILED', ''); }
+}
+
+export class InvalidFlagError extends GridError {
+  constructor(enumName: string, flag: string) {
+    super(400, 'INVALID_FLAG', `No enum constant ${enumName}.${flag}`);
+  }
+}
+
+/** `memory.when-full=EXCEPTION` and the cache is full. */
+export class ContainerFullError extends GridError {
+  constructor(cache: string) {
+    super(500, 'CONTAINER_FULL', `ISPN000541: Container eviction limit reached for cache '${cache}', write operation(s) is blocked`);
+  }
+}
+
+export class TranscoderNotFoundError extends GridError {
+  constructor(from: string, to: string) {
+    super(400, 'NO_TRANSCODER', `ISPN000492: Cannot find transcoder between '${from}' to '${to}'`);
+  }
+}

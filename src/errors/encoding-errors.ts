@@ -1,0 +1,11 @@
+import { GridError } from './grid-error';
+
+/** A media type header the client sent cannot be parsed (commons MediaType, behavior-notes §4.2). */
+export class InvalidMediaTypeError extends GridError {
+  constructor(message: string) { super(400, 'INVALID_MEDIA_TYPE', message); }
+}
+
+/** A key or value whose bytes do not fit the media type they claim (hex, base64, numbers). */
+export class EncodingError extends GridError {
+  constructor(message: string) { super(400, 'ENCODING_ERROR', message); }
+}

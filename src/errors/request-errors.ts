@@ -1,0 +1,64 @@
+import { GridError } from './grid-error';
+
+/** Routing and request-shape errors (behavior-notes §1.1, §1.2). */
+export class ResourceNotFoundError extends GridError {
+  constructor() { super(404, 'RESOURCE_NOT_FOUND', 'Resource not found'); }
+}
+
+export class MethodNotAllowedError extends GridError {
+  constructor() { super(405, 'METHOD_NOT_ALLOWED', 'Not allowed'); }
+}
+
+export class InvalidActionError extends GridError {
+  constructor(empty: boolean) {
+    super(400, 'INVALID_ACTION', empty ? 'Invalid action' : "Invalid 'action' parameter supplied");
+  }
+}
+
+export class ForbiddenMethodError extends GridError {
+  constructor() { super(403, 'FORBIDDEN_METHOD', ''); }
+}
+
+export class PayloadTooLargeError extends GridError {
+  constructor() { super(413, 'PAYLOAD_TOO_LARGE', ''); }
+}
+
+export class BadRequestError extends GridError {
+  constructor(message: string, code = 'BAD_REQUEST') { super(400, code, message); }
+}
+
+export class MissingArgumentError extends GridError {
+  constructor(name: string) { super(400, 'MISSING_ARGUMENT', `ISPN012040: Missing required argument '${name}'`); }
+}
+
+export class IllegalArgumentValueError extends GridError {
+  constructor(name: string, value: string) {
+    super(400, 'ILLEGAL_ARGUMENT', `ISPN012023: Argument '${name}' has illegal value '${value}'`);
+  }
+}
+
+export class MethodRequiresContentError extends GridError {
+  constructor() { super(400, 'NO_CONTENT', 'ISPN012031: Method requires content'); }
+}
+
+export class WrongMethodError extends GridError {
+  constructor(method: string) { super(400, 'WRONG_METHOD', `ISPN012034: Wrong method '${method}'`); }
+}
+
+export class UnsupportedMediaTypeError extends GridError {
+  constructor() { super(415, 'UNSUPPORTED_MEDIA_TYPE', ''); }
+}
+
+export class NotAcceptableError extends GridError {
+  constructor(accept: string | undefined) {
+    super(406, 'NOT_ACCEPTABLE', accept === undefined ? 'Data format not supported' : `ISPN012007: Cannot convert to ${accept}`);
+  }
+}
+
+export class ServiceUnavailableError extends GridError {
+  constructor(message: string) { super(503, 'SERVICE_UNAVAILABLE', message); }
+}
+
+export class NotImplementedError extends GridError {
+  constructor(what: string) { super(501, 'NOT_IMPLEMENTED', `${what} is not implemented by this server yet`); }
+}

@@ -1,0 +1,167 @@
+import { CacheExistsError, CacheNotFoundError, NameTooLongError, NoSuchTemplateError } from '../errors';
+import {
+  BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, findIncompatibleChanges, formatCacheConfig, parseCacheConfig,
+  toCacheSettings,
+} from '../model/cache-config';
+import { IncompatibleConfigurationError, InvalidConfigurationError } from '../errors';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+import type { Store } from '../store/store';
+import { Cache } from './cache';
+import { CacheStats } from './cache-stats';
+
+/** Internal caches the original lists and serves (behavior-notes §6.1). */
+export const INTERNAL_CACHES = ['___protobuf_metadata', '___script_cache'] as const;
+
+const MAX_NAME_BYTES = 255;
+
+export interface CacheManagerDeps {
+  store: Store;
+  clock: Clock;
+  log: Logger;
+}
+
+/** A cache as the container knows it: the running cache plus how it was defined. */
+export interface CacheHandle {
+  cache: Cache;
+  definition: CacheDefinition;
+  internal: boolean;
+  /** Created with the VOLATILE flag: its definition is not persisted. */
+  volatile: boolean;
+}
+
+export function checkName(name: string): void {
+  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) throw new NameTooLongError(name);
+}
+
+function serialize(def: CacheDefinition): string {
+  return formatCacheConfig(def, undefined, 'json', false);
+}
+
+/**
+ * The container: caches and templates, their definitions and lifecycle. Definitions persist
+ * through the store (unless VOLATILE); entries of persistent caches are never loaded at start.
+ */
+export class CacheManager {
+  readonly startedAt: number;
+  readonly stats: CacheStats;
+  private readonly caches = new Map<string, CacheHandle>();
+  private readonly templates = new Map<string, CacheDefinition>();
+  private nextId: number;
+
+  constructor(private readonly deps: CacheManagerDeps) {
+    this.startedAt = deps.clock.now();
+    this.stats = new CacheStats(this.startedAt);
+    this.nextId = deps.store.definitions.maxCacheId() + 1;
+    for (const name of INTERNAL_CACHES) {
+      const definition = parseCacheConfig('{"local-cache":{"encoding":{"media-type":"application/x-java-object"}}}', 'json');
+      this.caches.set(name, this.handle(-this.caches.size - 1, name, definition, { internal: true, volatile: true }));
+    }
+    for (const r of deps.store.definitions.listTemplates()) this.templates.set(r.name, parseCacheConfig(r.config, 'json'));
+    for (const r of deps.store.definitions.listCaches()) {
+      this.caches.set(r.name, this.handle(r.id, r.name, parseCacheConfig(r.config, 'json'), { internal: false, volatile: false }));
+    }
+    deps.log.info({ caches: this.caches.size - INTERNAL_CACHES.length, templates: this.templates.size }, 'container started');
+  }
+
+  /** Names of running caches, internal ones included, in Java String order. */
+  cacheNames(): string[] {
+    return [...this.caches.keys()].sort();
+  }
+
+  handles(): CacheHandle[] {
+    return this.cacheNames().map((n) => this.caches.get(n)!);
+  }
+
+  find(name: string): CacheHandle | undefined {
+    return this.caches.get(name);
+  }
+
+  require(name: string): CacheHandle {
+    const h = this.caches.get(name);
+    if (!h) throw new CacheNotFoundError(name);
+    return h;
+  }
+
+  templateNames(): string[] {
+    return [...this.templates.keys()].sort();
+  }
+
+  findTemplate(name: string): CacheDefinition | undefined {
+    return this.templates.get(name) ?? BUILTIN_TEMPLATES[name];
+  }
+
+  async create(name: string, definition: CacheDefinition, opts: { volatile: boolean }): Promise<CacheHandle> {
+    checkName(name);
+    if (this.caches.has(name)) throw new CacheExistsError(name);
+    const settings = this.settingsOf(definition);
+    const id = this.nextId++;
+    const h = this.handle(id, name, definition, { internal: false, volatile: opts.volatile }, settings);
+    this.caches.set(name, h);
+    if (!opts.volatile) {
+      await this.deps.store.write({ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise
+        .catch((err: unknown) => { this.caches.delete(name); throw err; });
+    }
+    this.deps.log.info({ cache: name, kind: settings.kind, persistent: settings.persistent, volatile: opts.volatile }, 'cache created');
+    return h;
+  }
+
+  async createFromTemplate(name: string, template: string, opts: { volatile: boolean }): Promise<CacheHandle> {
+    checkName(name);
+    const definition = this.findTemplate(template);
+    if (!definition) throw new NoSuchTemplateError(template, name);
+    const root = { ...definition.root, name: definition.root.name.replace(/-configuration$/, '') };
+    return this.create(name, { root }, opts);
+  }
+
+  /** Replaces the definition of a cache with a compatible one (mutable attributes only). */
+  async update(name: string, definition: CacheDefinition): Promise<void> {
+    const h = this.require(name);
+    if (h.internal) throw new InvalidConfigurationError(`Cache '${name}' is internal and cannot be updated`);
+    const problems = findIncompatibleChanges(h.definition, definition);
+    if (problems.length) throw new IncompatibleConfigurationError(h.definition.root.name, problems);
+    const settings = this.settingsOf(definition);
+    if (!h.volatile) await this.deps.store.write({ kind: 'cache.updateConfig', name, config: serialize(definition) }).promise;
+    h.definition = definition;
+    h.cache.reconfigure(settings);
+    this.deps.log.info({ cache: name }, 'cache updated');
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const h = this.caches.get(name);
+    if (!h || h.internal) return false;
+    this.caches.delete(name);
+    if (h.cache.id > 0) await this.deps.store.write({ kind: 'cache.delete', id: h.cache.id }).promise;
+    this.deps.log.info({ cache: name }, 'cache removed');
+    return true;
+  }
+
+  /** Container health: the first non-HEALTHY cache status, else HEALTHY. Caches here always start. */
+  healthStatus(): string {
+    return 'HEALTHY';
+  }
+
+  /** The periodic expiration reaper. */
+  reapExpired(): void {
+    for (const h of this.caches.values()) h.cache.reapExpired();
+  }
+
+  /** Clean shutdown: passivating caches write their memory to the store. */
+  shutdown(): void {
+    for (const h of this.caches.values()) h.cache.passivateAll();
+  }
+
+  private settingsOf(definition: CacheDefinition): CacheSettings {
+    try {
+      return toCacheSettings(definition);
+    } catch (err) {
+      if (err instanceof Error && !(err instanceof InvalidConfigurationError)) throw new InvalidConfigurationError(err.message);
+      throw err;
+    }
+  }
+
+  private handle(id: number, name: string, definition: CacheDefinition, flags: { internal: boolean; volatile: boolean },
+    settings = this.settingsOf(definition)): CacheHandle {
+    return { cache: new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock }), definition, ...flags };
+  }
+}

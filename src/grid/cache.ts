@@ -1,0 +1,282 @@
+import { ContainerFullError } from '../errors';
+import type { CacheSettings } from '../model/cache-config';
+import { etagOf } from '../model/etag';
+import type { Expiry } from '../model/expiration';
+import type { Clock } from '../util/clock';
+import type { Commit, Store, StoredEntry, WriteOp } from '../store/store';
+import { type CacheEntry, type Inflight, isExpired } from './cache-entry';
+import { CacheStats } from './cache-stats';
+import { MemoryTier } from './memory-tier';
+
+export interface CacheDeps {
+  store: Store;
+  clock: Clock;
+}
+
+/** The outcome of a write: the entry now held, and the commit to await before acknowledging. */
+export interface WriteResult {
+  entry: CacheEntry;
+  commit: Commit | undefined;
+}
+
+export interface RemoveResult {
+  removed: CacheEntry | undefined;
+  commit: Commit | undefined;
+}
+
+const PAGE = 1000;
+
+function toEntry(row: StoredEntry): CacheEntry {
+  return { ...row, etag: etagOf(row.value) };
+}
+
+function toStored(e: CacheEntry): StoredEntry {
+  return { key: e.key, value: e.value, valueType: e.valueType, created: e.created, lastUsed: e.lastUsed, lifespan: e.lifespan, maxIdle: e.maxIdle };
+}
+
+function idOf(key: Buffer): string {
+  return key.toString('latin1');
+}
+
+/**
+ * One cache: a memory tier (LRU when bounded) and, with `persistence`, the store behind it.
+ * Write-through caches store every write; passivating caches store entries only when they are
+ * evicted or at clean shutdown. Writes not yet committed are remembered (`inflight`) so reads never
+ * go around them to older store rows.
+ */
+export class Cache {
+  readonly stats: CacheStats;
+  private readonly memory: MemoryTier;
+  private readonly inflight = new Map<string, Inflight>();
+  private readonly commitIds = new Map<Commit, string[]>();
+  private clearing: Commit | undefined;
+
+  constructor(
+    readonly id: number,
+    readonly name: string,
+    private currentSettings: CacheSettings,
+    private readonly deps: CacheDeps,
+  ) {
+    this.stats = new CacheStats(deps.clock.now());
+    this.memory = new MemoryTier({ maxCount: currentSettings.maxCount, maxSize: currentSettings.maxSizeBytes });
+  }
+
+  get settings(): CacheSettings {
+    return this.currentSettings;
+  }
+
+  get memoryEntryCount(): number {
+    return this.memory.size;
+  }
+
+  get memoryBytes(): number {
+    return this.memory.usedBytes;
+  }
+
+  /** Applies changed settings of a compatible update (memory limits may evict at once). */
+  reconfigure(settings: CacheSettings): void {
+    this.currentSettings = settings;
+    this.afterEviction(this.memory.setLimits({ maxCount: settings.maxCount, maxSize: settings.maxSizeBytes }));
+  }
+
+  /** The live entry for `key`, refreshing its idle time; undefined when absent or expired. */
+  get(key: Buffer): CacheEntry | undefined {
+    const id = idOf(key);
+    const now = this.deps.clock.now();
+    const e = this.memory.get(id) ?? this.load(id, key);
+    if (!e || isExpired(e, now)) {
+      if (e) this.expire(id);
+      this.stats.misses++;
+      return undefined;
+    }
+    if (e.maxIdle >= 0) e.lastUsed = now;
+    this.stats.hits++;
+    return e;
+  }
+
+  /** Like `get` but touches neither idle time nor statistics. */
+  peek(key: Buffer): CacheEntry | undefined {
+    const id = idOf(key);
+    const e = this.memory.peek(id) ?? this.load(id, key);
+    return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
+  }
+
+  /** The commit a read of `key` must wait for, if the key's last write is not yet durable. */
+  pendingCommit(key: Buffer): Commit | undefined {
+    const c = this.inflight.get(idOf(key))?.commit;
+    return c && !c.done ? c : undefined;
+  }
+
+  put(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry): WriteResult {
+    const id = idOf(key);
+    const now = this.deps.clock.now();
+    const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, ...expiry, etag: etagOf(value) };
+    if (this.currentSettings.whenFull === 'EXCEPTION' && this.memory.wouldOverflow(id, entry)) {
+      throw new ContainerFullError(this.name);
+    }
+    let commit: Commit | undefined;
+    if (this.currentSettings.persistent) {
+      if (!this.currentSettings.passivation) {
+        commit = this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
+      } else if (this.deps.store.entries.find(this.id, key)) {
+        // a passivated older version must not come back on restart or be counted twice
+        commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, entry);
+      }
+    }
+    this.afterEviction(this.memory.set(id, entry));
+    this.stats.stores++;
+    return { entry, commit };
+  }
+
+  /** Stores only when the key is absent; undefined when an entry exists (nothing written). */
+  putIfAbsent(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry): WriteResult | undefined {
+    if (this.peek(key)) return undefined;
+    return this.put(key, value, valueType, expiry);
+  }
+
+  remove(key: Buffer): RemoveResult {
+    const id = idOf(key);
+    const removed = this.peek(key);
+    this.memory.delete(id);
+    let commit: Commit | undefined;
+    if (this.currentSettings.persistent && (removed || this.inflight.has(id))) {
+      commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
+    }
+    if (removed) this.stats.removeHits++;
+    else this.stats.removeMisses++;
+    return { removed, commit };
+  }
+
+  clear(): Commit | undefined {
+    this.memory.clear();
+    this.inflight.clear();
+    if (!this.currentSettings.persistent) return undefined;
+    const commit = this.deps.store.write({ kind: 'entry.clear', cacheId: this.id });
+    this.clearing = commit;
+    this.track(commit);
+    return commit;
+  }
+
+  /** Number of live entries (waits for pending commits so the store count is exact). */
+  async size(): Promise<number> {
+    await this.settled();
+    const now = this.deps.clock.now();
+    let n = 0;
+    if (!this.currentSettings.persistent || this.currentSettings.passivation) {
+      for (const [, e] of this.memory.entries()) if (!isExpired(e, now)) n++;
+    }
+    if (this.currentSettings.persistent) n += this.deps.store.entries.count(this.id, now);
+    return n;
+  }
+
+  /** Waits until every write made so far is durable. */
+  async settled(): Promise<void> {
+    const pending = this.deps.store.pendingCommit;
+    if (pending && this.currentSettings.persistent) await pending.promise.catch(() => undefined);
+  }
+
+  /**
+   * Every live entry, a page at a time (call `settled()` first). Memory first for caches whose
+   * memory is not a copy of the store, then the store in key order.
+   */
+  *entries(): Generator<CacheEntry> {
+    const now = this.deps.clock.now();
+    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
+    if (memoryIsTruth) {
+      const snapshot = [...this.memory.entries()];
+      for (const [, e] of snapshot) if (!isExpired(e, now)) yield e;
+    }
+    if (!this.currentSettings.persistent) return;
+    let after: Buffer | undefined;
+    for (;;) {
+      const page = this.deps.store.entries.list(this.id, after, PAGE);
+      for (const row of page) {
+        if (memoryIsTruth && this.memory.peek(idOf(row.key))) continue;
+        const e = this.memory.peek(idOf(row.key)) ?? toEntry(row);
+        if (!isExpired(e, now)) yield e;
+      }
+      if (page.length < PAGE) return;
+      after = page[page.length - 1].key;
+    }
+  }
+
+  /** Removes expired entries from memory and the store (the periodic reaper). */
+  reapExpired(): number {
+    const now = this.deps.clock.now();
+    const expired: string[] = [];
+    for (const [id, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(id);
+    for (const id of expired) this.memory.delete(id);
+    if (this.currentSettings.persistent) this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
+    return expired.length;
+  }
+
+  /** Clean shutdown of a passivating cache: memory goes to the store. */
+  passivateAll(): void {
+    if (!this.currentSettings.persistent || !this.currentSettings.passivation) return;
+    for (const [id, e] of this.memory.entries()) {
+      this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
+    }
+  }
+
+  private load(id: string, key: Buffer): CacheEntry | undefined {
+    if (!this.currentSettings.persistent) return undefined;
+    const pending = this.inflight.get(id);
+    if (pending) return pending.entry ?? undefined;
+    if (this.clearing && !this.clearing.done) return undefined;
+    const row = this.deps.store.entries.find(this.id, key);
+    if (!row) return undefined;
+    const e = toEntry(row);
+    if (isExpired(e, this.deps.clock.now())) return e;
+    if (this.currentSettings.passivation) {
+      // activation: the entry lives in memory again, the store copy goes
+      this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, e);
+    }
+    this.afterEviction(this.memory.set(id, e));
+    return e;
+  }
+
+  private expire(id: string): void {
+    const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? undefined;
+    if (this.currentSettings.persistent && e) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
+  }
+
+  private afterEviction(evicted: CacheEntry[]): void {
+    for (const e of evicted) {
+      this.stats.evictions++;
+      if (this.currentSettings.persistent && this.currentSettings.passivation) {
+        this.writeStore(idOf(e.key), { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
+      }
+    }
+  }
+
+  private writeStore(id: string, op: WriteOp, entry: CacheEntry | null): Commit {
+    const commit = this.deps.store.write(op);
+    this.inflight.set(id, { entry, commit });
+    this.track(commit).push(id);
+    return commit;
+  }
+
+  /** Registers once per commit what to do when it completes or fails. */
+  private track(commit: Commit): string[] {
+    let ids = this.commitIds.get(commit);
+    if (ids) return ids;
+    const tracked: string[] = [];
+    this.commitIds.set(commit, tracked);
+    commit.promise.then(() => this.settle(commit, false), () => this.settle(commit, true));
+    return tracked;
+  }
+
+  /** After a commit: forget its inflight records; if it failed, drop what memory holds of it. */
+  private settle(commit: Commit, failed: boolean): void {
+    for (const id of this.commitIds.get(commit) ?? []) {
+      if (this.inflight.get(id)?.commit !== commit) continue;
+      this.inflight.delete(id);
+      if (failed) this.memory.delete(id);
+    }
+    this.commitIds.delete(commit);
+    if (this.clearing === commit) {
+      this.clearing = undefined;
+      if (failed) this.memory.clear();
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import { type CacheEntry, entrySize } from './cache-entry';
+
+export interface MemoryLimits {
+  /** -1 = unbounded */
+  maxCount: number;
+  /** bytes, -1 = unbounded */
+  maxSize: number;
+}
+
+/**
+ * The in-memory entries of one cache, keyed by the key's bytes. A JS Map keeps insertion order,
+ * so re-inserting on access makes its first key the least recently used one: eviction takes from
+ * the front. Unbounded tiers skip the re-insertion.
+ */
+export class MemoryTier {
+  private readonly map = new Map<string, CacheEntry>();
+  private bytes = 0;
+
+  constructor(private limits: MemoryLimits) {}
+
+  get bounded(): boolean {
+    return this.limits.maxCount >= 0 || this.limits.maxSize >= 0;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  setLimits(limits: MemoryLimits): CacheEntry[] {
+    this.limits = limits;
+    return this.evictOverflow();
+  }
+
+  /** Reads without changing recency. */
+  peek(id: string): CacheEntry | undefined {
+    return this.map.get(id);
+  }
+
+  /** Reads and marks as most recently used. */
+  get(id: string): CacheEntry | undefined {
+    const e = this.map.get(id);
+    if (e && this.bounded) {
+      this.map.delete(id);
+      this.map.set(id, e);
+    }
+    return e;
+  }
+
+  /** True when adding `incoming` (replacing what `id` holds) would pass a limit. */
+  wouldOverflow(id: string, incoming: CacheEntry): boolean {
+    const old = this.map.get(id);
+    const count = this.map.size + (old ? 0 : 1);
+    const bytes = this.bytes + entrySize(incoming) - (old ? entrySize(old) : 0);
+    return (this.limits.maxCount >= 0 && count > this.limits.maxCount) || (this.limits.maxSize >= 0 && bytes > this.limits.maxSize);
+  }
+
+  /** Stores the entry; returns the least recently used entries evicted to stay within limits. */
+  set(id: string, e: CacheEntry): CacheEntry[] {
+    const old = this.map.get(id);
+    if (old) {
+      this.bytes -= entrySize(old);
+      this.map.delete(id);
+    }
+    this.map.set(id, e);
+    this.bytes += entrySize(e);
+    return this.evictOverflow(id);
+  }
+
+  delete(id: string): CacheEntry | undefined {
+    const old = this.map.get(id);
+    if (!old) return undefined;
+    this.map.delete(id);
+    this.bytes -= entrySize(old);
+    return old;
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.bytes = 0;
+  }
+
+  entries(): IterableIterator<[string, CacheEntry]> {
+    return this.map.entries();
+  }
+
+  private evictOverflow(keep?: string): CacheEntry[] {
+    const evicted: CacheEntry[] = [];
+    const over = () => (this.limits.maxCount >= 0 && this.map.size > this.limits.maxCount) ||
+      (this.limits.maxSize >= 0 && this.bytes > this.limits.maxSize);
+    for (const [id, e] of this.map) {
+      if (!over()) break;
+      if (id === keep) continue;
+      this.map.delete(id);
+      this.bytes -= entrySize(e);
+      evicted.push(e);
+    }
+    return evicted;
+  }
+}

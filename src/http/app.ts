@@ -1,0 +1,86 @@
+import Koa from 'koa';
+import { GridError, isGridError } from '../errors';
+import type { Services } from '../services';
+import { ANONYMOUS_ADMIN } from '../services/auth.service';
+import { cacheMask, requirePermission } from '../services/authorization';
+import type { Logger } from '../util/logger';
+import { Router } from './router';
+import type { GridContext, RouteSpec } from './route-spec';
+import { cacheRoutes } from './routes/caches.routes';
+import { entryRoutes } from './routes/entries.routes';
+import { healthRoutes } from './routes/health.routes';
+
+/** Every route table of the server; the router takes literal segments before parameters. */
+export function allRoutes(s: Services): RouteSpec[] {
+  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s)];
+}
+
+/**
+ * The whole request pipeline, in order:
+ *   access log → error responses → route match (404/405/400/403) → authentication →
+ *   cache resolution + authorization → handler.
+ */
+export function createApp(s: Services, log: Logger): Koa {
+  const app = new Koa();
+  app.proxy = false;
+  app.silent = true;
+  const router = new Router(allRoutes(s));
+  let requestId = 0;
+
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    const id = ++requestId;
+    ctx.state.log = log;
+    try {
+      await next();
+    } finally {
+      log.info({ req: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
+    }
+  });
+
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      writeError(ctx, err, log);
+    }
+  });
+
+  app.use(async (ctx) => {
+    const gctx = ctx as GridContext;
+    const { route, params } = router.match(ctx.method, ctx.path, firstValue(ctx.query.action));
+    gctx.params = params;
+    gctx.state.subject = route.anonymous || !s.authEnabled
+      ? ANONYMOUS_ADMIN
+      : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl);
+    if (route.scope === 'cache') {
+      const h = s.manager.require(params.cache);
+      if (route.permission !== 'AUTHENTICATED') requirePermission(gctx.state.subject, cacheMask(gctx.state.subject, h), route.permission);
+      gctx.state.cache = h;
+    } else if (route.permission !== 'AUTHENTICATED') {
+      requirePermission(gctx.state.subject, gctx.state.subject.mask, route.permission);
+    }
+    await route.handle(gctx);
+  });
+
+  return app;
+}
+
+/** The first value of `action`, as the original reads it; '' for `?action` and `?action=`. */
+function firstValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function writeError(ctx: Koa.Context, err: unknown, log: Logger): void {
+  const e: GridError = isGridError(err) ? err : new GridError(500, 'INTERNAL', 'Internal server error');
+  if (!isGridError(err)) log.error({ err, method: ctx.method, path: ctx.path }, 'unexpected error');
+  ctx.status = e.status;
+  for (const [name, value] of Object.entries(e.headers)) ctx.set(name, value);
+  if (e.message === '' || ctx.method === 'HEAD' || e.status === 304) {
+    ctx.body = e.status === 304 ? null : '';
+    if (e.status !== 304) ctx.remove('Content-Type');
+    return;
+  }
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = e.message;
+}

@@ -1,0 +1,83 @@
+import type { CacheHandle } from '../../services';
+
+/** The stats object of spec 1 "Cache details" / behavior-notes §6.9; -1 everywhere when statistics are off. */
+export function presentCacheStats(h: CacheHandle, size: number, now: number): Record<string, number> {
+  const st = h.cache.stats;
+  const on = h.cache.settings.statistics;
+  const v = (n: number) => (on ? n : -1);
+  const avgMs = (nanos: number, count: number) => (count ? Math.round(nanos / count / 1e6) : 0);
+  const avgNs = (nanos: number, count: number) => (count ? Math.round(nanos / count) : 0);
+  const removes = st.removeHits + st.removeMisses;
+  return {
+    time_since_start: v(Math.floor((now - st.startedAt) / 1000)),
+    time_since_reset: v(Math.floor((now - st.resetAt) / 1000)),
+    hits: v(st.hits),
+    current_number_of_entries: v(size),
+    current_number_of_entries_in_memory: v(h.cache.memoryEntryCount),
+    total_number_of_entries: v(st.stores),
+    stores: v(st.stores),
+    off_heap_memory_used: v(0),
+    data_memory_used: v(h.cache.settings.bounded ? h.cache.memoryBytes : 0),
+    retrievals: v(st.retrievals),
+    misses: v(st.misses),
+    remove_hits: v(st.removeHits),
+    remove_misses: v(st.removeMisses),
+    evictions: v(st.evictions),
+    average_read_time: v(avgMs(st.readNanos, st.retrievals)),
+    average_read_time_nanos: v(avgNs(st.readNanos, st.retrievals)),
+    average_write_time: v(avgMs(st.writeNanos, st.stores)),
+    average_write_time_nanos: v(avgNs(st.writeNanos, st.stores)),
+    average_remove_time: v(avgMs(st.removeNanos, removes)),
+    average_remove_time_nanos: v(avgNs(st.removeNanos, removes)),
+    required_minimum_number_of_nodes: v(1),
+  };
+}
+
+/** GET /caches/{name} (behavior-notes §6.3); configuration and sizing only for ADMIN callers. */
+export function presentCacheDetails(h: CacheHandle, size: number, now: number, admin: boolean, configuration: unknown): Record<string, unknown> {
+  const s = h.cache.settings;
+  const details: Record<string, unknown> = {
+    stats: presentCacheStats(h, size, now),
+    size,
+    rehash_in_progress: false,
+    indexing_in_progress: false,
+    bounded: s.bounded,
+    indexed: s.indexed,
+    persistent: s.persistent,
+    transactional: s.transactional,
+    secured: s.secured,
+    has_remote_backup: s.hasRemoteBackup,
+    statistics: s.statistics,
+    queryable: s.indexed,
+    rebalancing_enabled: true,
+    key_storage: s.keyMediaType ?? 'application/unknown',
+    value_storage: s.valueMediaType ?? 'application/unknown',
+    mode: s.cacheMode,
+  };
+  if (admin) {
+    details.configuration = configuration;
+    details.storage_type = s.storageType;
+    details.max_size = s.maxSizeBytes >= 0 ? String(s.maxSizeBytes) : '';
+    details.max_size_bytes = s.maxSizeBytes;
+  }
+  return details;
+}
+
+/** One item of `?action=detailed` (behavior-notes §6.2, 15.0 field set plus `rebalancing_enabled`). */
+export function presentCacheListItem(h: CacheHandle): Record<string, unknown> {
+  const s = h.cache.settings;
+  return {
+    status: 'RUNNING',
+    name: h.cache.name,
+    type: s.kind,
+    simple_cache: false,
+    transactional: s.transactional,
+    persistent: s.persistent,
+    bounded: s.bounded,
+    secured: s.secured,
+    indexed: s.indexed,
+    has_remote_backup: s.hasRemoteBackup,
+    health: 'HEALTHY',
+    rebalancing_enabled: true,
+  };
+}

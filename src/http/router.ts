@@ -1,0 +1,87 @@
+import { ForbiddenMethodError, InvalidActionError, MethodNotAllowedError, ResourceNotFoundError, BadRequestError } from '../errors';
+import type { HttpMethod, RouteSpec } from './route-spec';
+
+interface Node {
+  literals: Map<string, Node>;
+  param?: { name: string; node: Node };
+  routes: RouteSpec[];
+}
+
+export interface RouteMatch {
+  route: RouteSpec;
+  params: Record<string, string>;
+}
+
+const KNOWN_METHODS = new Set(['GET', 'PUT', 'POST', 'HEAD', 'DELETE', 'OPTIONS']);
+
+function newNode(): Node {
+  return { literals: new Map(), routes: [] };
+}
+
+/** Path segments as the original reads them: split on raw `/`, empty ones dropped, form-decoded. */
+export function splitPath(path: string): string[] {
+  const out: string[] = [];
+  for (const raw of path.split('/')) {
+    if (raw === '') continue;
+    try {
+      out.push(decodeURIComponent(raw.replace(/\+/g, ' ')));
+    } catch {
+      throw new BadRequestError(`Malformed path segment '${raw}'`, 'MALFORMED_PATH');
+    }
+  }
+  return out;
+}
+
+/**
+ * Matches requests against the route tables: literal segments before `:params`, then method
+ * (403 for unknown verbs, 405 for known ones without a handler), then `?action=` (400).
+ */
+export class Router {
+  private readonly root = newNode();
+
+  constructor(routes: RouteSpec[]) {
+    for (const r of routes) this.add(r);
+  }
+
+  match(method: string, path: string, action: string | undefined): RouteMatch {
+    if (!KNOWN_METHODS.has(method)) throw new ForbiddenMethodError();
+    const segments = splitPath(path);
+    const params: Record<string, string> = {};
+    const node = this.find(this.root, segments, 0, params);
+    if (!node) throw new ResourceNotFoundError();
+    const forMethod = node.routes.filter((r) => r.method === (method as HttpMethod));
+    if (forMethod.length === 0) throw new MethodNotAllowedError();
+    if (action === '') throw new InvalidActionError(true);
+    const route = forMethod.find((r) => r.action === action);
+    if (!route) throw new InvalidActionError(false);
+    return { route, params };
+  }
+
+  private add(r: RouteSpec): void {
+    let node = this.root;
+    for (const seg of r.path.split('/').filter(Boolean)) {
+      if (seg.startsWith(':')) {
+        node.param ??= { name: seg.slice(1), node: newNode() };
+        if (node.param.name !== seg.slice(1)) throw new Error(`route ${r.path}: parameter :${seg.slice(1)} clashes with :${node.param.name}`);
+        node = node.param.node;
+      } else {
+        let next = node.literals.get(seg);
+        if (!next) node.literals.set(seg, (next = newNode()));
+        node = next;
+      }
+    }
+    if (node.routes.some((x) => x.method === r.method && x.action === r.action)) throw new Error(`duplicate route ${r.method} ${r.path} ${r.action ?? ''}`);
+    node.routes.push(r);
+  }
+
+  private find(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {
+    if (i === segs.length) return node.routes.length ? node : undefined;
+    const literal = node.literals.get(segs[i]);
+    const viaLiteral = literal && this.find(literal, segs, i + 1, params);
+    if (viaLiteral) return viaLiteral;
+    if (!node.param) return undefined;
+    const found = this.find(node.param.node, segs, i + 1, params);
+    if (found) params[node.param.name] = segs[i];
+    return found;
+  }
+}

@@ -1,0 +1,142 @@
+import { Readable } from 'node:stream';
+import { IllegalArgumentValueError, MethodRequiresContentError } from '../../errors';
+import type { ConfigFormat } from '../../model/cache-config';
+import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
+import { hasPermission } from '../../model/permissions';
+import type { Services } from '../../services';
+import { canAccess, cacheMask } from '../../services/authorization';
+import { negotiateAmong } from '../negotiate';
+import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '../presenters/cache.presenter';
+import { readText } from '../request-body';
+import { sendJson, sendStatus, sendText } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+const CONFIG_FORMATS: Record<string, ConfigFormat> = { [JSON_TYPE]: 'json', [XML_TYPE]: 'xml', [YAML_TYPE]: 'yaml' };
+const CONFIG_TYPES: Record<ConfigFormat, string> = { json: JSON_TYPE, xml: XML_TYPE, yaml: YAML_TYPE };
+
+/** Cache management: `/rest/v2/caches…` (spec 1 "Cache management", behavior-notes §6). */
+export function cacheRoutes(s: Services): RouteSpec[] {
+  const c = '/rest/v2/caches/:cache';
+  return [
+    { method: 'GET', path: '/rest/v2/caches', permission: 'AUTHENTICATED', handle: (ctx) => listNames(ctx, s) },
+    { method: 'GET', path: '/rest/v2/caches', action: 'detailed', permission: 'AUTHENTICATED', handle: (ctx) => listDetailed(ctx, s) },
+    { method: 'POST', path: '/rest/v2/caches', action: 'convert', permission: 'AUTHENTICATED', handle: (ctx) => convert(ctx, s, false) },
+    { method: 'POST', path: '/rest/v2/caches', action: 'toJSON', permission: 'AUTHENTICATED', handle: (ctx) => convert(ctx, s, true) },
+    { method: 'POST', path: c, permission: 'CREATE', handle: (ctx) => create(ctx, s) },
+    { method: 'PUT', path: c, permission: 'CREATE', handle: (ctx) => createOrUpdate(ctx, s) },
+    { method: 'DELETE', path: c, permission: 'CREATE', handle: (ctx) => remove(ctx, s) },
+    { method: 'HEAD', path: c, permission: 'AUTHENTICATED', handle: (ctx) => sendStatus(ctx, s.caches.exists(ctx.params.cache) ? 204 : 404) },
+    { method: 'GET', path: c, scope: 'cache', permission: 'MONITOR', handle: (ctx) => details(ctx, s) },
+    { method: 'GET', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx) => config(ctx, s) },
+    { method: 'HEAD', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx) => config(ctx, s) },
+    { method: 'GET', path: c, action: 'keys', scope: 'cache', permission: 'BULK_READ', handle: (ctx) => keys(ctx, s) },
+    { method: 'GET', path: c, action: 'entries', scope: 'cache', permission: 'BULK_READ', handle: (ctx) => entries(ctx, s) },
+    { method: 'POST', path: c, action: 'clear', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx) => clear(ctx, s) },
+    { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ', handle: async (ctx) => sendJson(ctx, await s.caches.size(ctx.state.cache)) },
+    { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx) => stats(ctx, s) },
+    { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx) => statsReset(ctx, s) },
+    { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, 'HEALTHY') },
+  ];
+}
+
+function listNames(ctx: GridContext, s: Services): void {
+  sendJson(ctx, s.manager.handles().filter((h) => canAccess(ctx.state.subject, h)).map((h) => h.cache.name));
+}
+
+function listDetailed(ctx: GridContext, s: Services): void {
+  sendJson(ctx, s.manager.handles().filter((h) => !h.internal && canAccess(ctx.state.subject, h)).map(presentCacheListItem));
+}
+
+function bodyOf(ctx: GridContext, text: string) {
+  return { text, contentType: ctx.get('content-type') || undefined };
+}
+
+async function create(ctx: GridContext, s: Services): Promise<void> {
+  const text = await readText(ctx, s.bodyLimit);
+  await s.caches.create(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined);
+  sendStatus(ctx, 200);
+}
+
+async function createOrUpdate(ctx: GridContext, s: Services): Promise<void> {
+  const text = await readText(ctx, s.bodyLimit);
+  await s.caches.createOrUpdate(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined);
+  sendStatus(ctx, 200);
+}
+
+async function remove(ctx: GridContext, s: Services): Promise<void> {
+  await s.caches.remove(ctx.params.cache);
+  sendStatus(ctx, 200);
+}
+
+async function details(ctx: GridContext, s: Services): Promise<void> {
+  const h = ctx.state.cache;
+  const size = await s.caches.size(h);
+  const admin = hasPermission(cacheMask(ctx.state.subject, h), 'ADMIN');
+  const configuration = admin ? JSON.parse(s.caches.configOf(h, 'json', false)) : undefined;
+  sendJson(ctx, presentCacheDetails(h, size, s.clock.now(), admin, configuration));
+}
+
+function config(ctx: GridContext, s: Services): void {
+  const format = negotiateAmong(ctx.get('accept'), CONFIG_FORMATS);
+  sendText(ctx, s.caches.configOf(ctx.state.cache, format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
+}
+
+async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promise<void> {
+  const text = await readText(ctx, s.bodyLimit);
+  if (text.trim() === '') throw new MethodRequiresContentError();
+  const format = jsonOnly ? 'json' : negotiateAmong(ctx.get('accept'), CONFIG_FORMATS);
+  sendText(ctx, s.caches.convert(bodyOf(ctx, text), format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
+}
+
+function keys(ctx: GridContext, s: Services): void {
+  const limit = intParam(ctx, 'limit', -1);
+  intParam(ctx, 'batch', 1000);
+  ctx.status = 200;
+  ctx.type = JSON_TYPE;
+  ctx.body = Readable.from(s.bulk.keysJson(ctx.state.cache, limit));
+}
+
+function entries(ctx: GridContext, s: Services): void {
+  const h = ctx.state.cache;
+  const contentNegotiation = isTrue(query(ctx, 'content-negotiation'));
+  const opts = { limit: intParam(ctx, 'limit', -1), metadata: isTrue(query(ctx, 'metadata')), contentNegotiation };
+  intParam(ctx, 'batch', 1000);
+  const types = s.bulk.entriesMediaTypes(h, contentNegotiation);
+  ctx.status = 200;
+  ctx.type = JSON_TYPE;
+  ctx.set('key-content-type', types.key);
+  ctx.set('value-content-type', types.value);
+  ctx.body = Readable.from(s.bulk.entriesJson(h, opts));
+}
+
+async function clear(ctx: GridContext, s: Services): Promise<void> {
+  await s.caches.clear(ctx.state.cache);
+  sendStatus(ctx, 204);
+}
+
+async function stats(ctx: GridContext, s: Services): Promise<void> {
+  const h = ctx.state.cache;
+  sendJson(ctx, presentCacheStats(h, await s.caches.size(h), s.clock.now()));
+}
+
+function statsReset(ctx: GridContext, s: Services): void {
+  s.caches.resetStats(ctx.state.cache);
+  sendStatus(ctx, 204);
+}
+
+/** Last value of a query parameter, as the original reads single-valued parameters. */
+export function query(ctx: GridContext, name: string): string | undefined {
+  const v = ctx.query[name];
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+function isTrue(v: string | undefined): boolean {
+  return v !== undefined && v.toLowerCase() === 'true';
+}
+
+function intParam(ctx: GridContext, name: string, fallback: number): number {
+  const v = query(ctx, name);
+  if (v === undefined || v === '') return fallback;
+  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentValueError(name, v);
+  return Number(v);
+}

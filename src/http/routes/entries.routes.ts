@@ -1,0 +1,98 @@
+import type { Context } from 'koa';
+import { encodeKey } from '../../model/key-codec';
+import { parseEntryFlags } from '../../model/flags';
+import type { CacheEntry, Services } from '../../services';
+import { storageTypes } from '../../services/storage-types';
+import { negotiateValueType, requestMediaType } from '../negotiate';
+import { readBody } from '../request-body';
+import { noContent, sendStatus } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+/** Entry operations: `/rest/v2/caches/{cache}/{key}` and the legacy `/rest/{cache}/{key}`. */
+export function entryRoutes(s: Services): RouteSpec[] {
+  const routes: RouteSpec[] = [];
+  for (const base of ['/rest/v2/caches/:cache/:key', '/rest/:cache/:key']) {
+    routes.push(
+      { method: 'GET', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s) },
+      { method: 'HEAD', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s) },
+      { method: 'PUT', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, 'put') },
+      { method: 'POST', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, 'putIfAbsent') },
+      { method: 'DELETE', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => remove(ctx, s) },
+    );
+  }
+  return routes;
+}
+
+function keyOf(ctx: GridContext): Buffer {
+  return encodeKey(ctx.params.key, requestMediaType(ctx.get('key-content-type') || undefined));
+}
+
+function header(ctx: Context, name: string): string | undefined {
+  const v = ctx.get(name);
+  return v === '' ? undefined : v;
+}
+
+/** GET and HEAD (Koa leaves the body out of HEAD responses). */
+async function read(ctx: GridContext, s: Services): Promise<void> {
+  const h = ctx.state.cache;
+  parseEntryFlags(header(ctx, 'flags'));
+  const key = keyOf(ctx);
+  const contentType = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
+  const minFresh = /min-fresh=(\d+)/.exec(ctx.get('cache-control'))?.[1];
+  const { entry, lastModified } = await s.entries.read(h, key, {
+    ifNoneMatch: header(ctx, 'if-none-match'), ifMatch: header(ctx, 'if-match'),
+    ifModifiedSince: header(ctx, 'if-modified-since'), ifUnmodifiedSince: header(ctx, 'if-unmodified-since'),
+  }, minFresh === undefined ? undefined : Number(minFresh));
+  writeEntryHeaders(ctx, s, entry, lastModified);
+  if ('extended' in ctx.query) writeExtendedHeaders(ctx, s);
+  ctx.status = 200;
+  ctx.set('Content-Type', contentType);
+  ctx.body = entry.value;
+}
+
+function writeEntryHeaders(ctx: Context, s: Services, e: CacheEntry, lastModified: number | undefined): void {
+  ctx.set('Etag', e.etag);
+  if (lastModified !== undefined) ctx.set('Last-Modified', new Date(lastModified).toUTCString());
+  const expires = s.entries.expiresAt(e);
+  if (expires !== null) {
+    ctx.set('Expires', new Date(expires).toUTCString());
+    const left = Math.floor((expires - s.clock.now()) / 1000);
+    ctx.set('Cache-Control', left > 0 ? `max-age=${left}` : 'no-cache');
+  }
+  if (e.lifespan >= 0) ctx.set('timeToLiveSeconds', String(Math.floor(e.lifespan / 1000)));
+  if (e.maxIdle >= 0) ctx.set('maxIdleTimeSeconds', String(Math.floor(e.maxIdle / 1000)));
+  if (lastModified !== undefined) {
+    ctx.set('created', String(e.created));
+    ctx.set('lastUsed', String(e.lastUsed));
+  }
+}
+
+/** `?extended`: both the spec's header names and the original's (behavior-notes §5.3). */
+function writeExtendedHeaders(ctx: Context, s: Services): void {
+  ctx.set('Cluster-Primary-Owner', s.node.name);
+  ctx.set('Cluster-Backup-Owners', '');
+  ctx.set('Cluster-Node-Name', s.node.name);
+  ctx.set('Cluster-Server-Address', `[${s.node.address}]`);
+  ctx.set('Cluster-Physical-Address', s.node.address);
+}
+
+async function write(ctx: GridContext, s: Services, op: 'put' | 'putIfAbsent'): Promise<void> {
+  const h = ctx.state.cache;
+  parseEntryFlags(header(ctx, 'flags'));
+  const key = keyOf(ctx);
+  const contentType = requestMediaType(header(ctx, 'content-type'));
+  const value = await readBody(ctx, s.bodyLimit);
+  const entry = await s.entries[op](h, {
+    key, value, contentType,
+    ttlHeader: header(ctx, 'timeToLiveSeconds'), idleHeader: header(ctx, 'maxIdleTimeSeconds'),
+    ifNoneMatch: header(ctx, 'if-none-match'),
+  });
+  ctx.set('Etag', entry.etag);
+  noContent(ctx);
+}
+
+async function remove(ctx: GridContext, s: Services): Promise<void> {
+  parseEntryFlags(header(ctx, 'flags'));
+  await s.entries.remove(ctx.state.cache, keyOf(ctx), header(ctx, 'if-none-match'));
+  sendStatus(ctx, 204);
+}

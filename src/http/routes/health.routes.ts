@@ -1,0 +1,15 @@
+import type { Services } from '../../services';
+import { sendText } from '../respond';
+import type { RouteSpec } from '../route-spec';
+
+/**
+ * The anonymous health probe (spec 2 "Container"): the rest of the container resource belongs to
+ * the management-plane issue.
+ */
+export function healthRoutes(s: Services): RouteSpec[] {
+  const status = () => s.manager.healthStatus();
+  return ['/rest/v2/container/health/status', '/rest/v2/cache-managers/:manager/health/status'].flatMap((path): RouteSpec[] => [
+    { method: 'GET', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => sendText(ctx, status()) },
+    { method: 'HEAD', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => sendText(ctx, status()) },
+  ]);
+}

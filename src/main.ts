@@ -1,0 +1,122 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ServerConfig } from './config/server-config';
+import { CacheManager } from './grid/cache-manager';
+import { createApp } from './http/app';
+import { generatePassword } from './model/passwords';
+import { AuthService } from './services/auth.service';
+import { BulkService } from './services/bulk.service';
+import { CacheService } from './services/cache.service';
+import { EntryService } from './services/entry.service';
+import type { Services } from './services';
+import { UserService } from './services/user.service';
+import { SqliteStore } from './store/sqlite-store';
+import { type Clock, systemClock } from './util/clock';
+import { childLogger, createRootLogger, type Logger } from './util/logger';
+import { packageVersion } from './util/package-info';
+
+export interface StartOptions {
+  clock?: Clock;
+  log?: Logger;
+  /** Where first-start notices go (the generated admin password); stdout by default. */
+  announce?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  host: string;
+  services: Services;
+  /** Stops accepting, lets in-flight requests finish, passivates, closes the store. */
+  close(): Promise<void>;
+}
+
+/** The composition root: config → store (migrated) → engine → services → HTTP. */
+export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
+  const clock = opts.clock ?? systemClock;
+  const root = opts.log ?? createRootLogger({ level: config.logLevel });
+  const announce = opts.announce ?? ((line: string) => process.stdout.write(line + '\n'));
+  const store = new SqliteStore({ dataDir: config.dataDir, durability: config.durability });
+  const storeLog = childLogger(root, 'grid.store');
+  store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
+
+  const users = new UserService(store.users, clock);
+  bootstrapUsers(config, users, announce, childLogger(root, 'grid.security'));
+
+  const manager = new CacheManager({ store, clock, log: childLogger(root, 'grid.cache') });
+  const services: Services = {
+    manager,
+    caches: new CacheService(manager, clock),
+    entries: new EntryService(clock),
+    bulk: new BulkService(),
+    auth: new AuthService(store, clock),
+    users,
+    node: { name: config.nodeName, address: '' },
+    clock,
+    authEnabled: config.authEnabled,
+    bodyLimit: config.maxContentLength,
+    version: packageVersion(),
+  };
+  const app = createApp(services, childLogger(root, 'grid.http'));
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await listen(server, config.port, config.host);
+  const { port } = server.address() as AddressInfo;
+  services.node.address = `${config.host}:${port}`;
+  const reaper = setInterval(() => manager.reapExpired(), config.expirationInterval);
+  reaper.unref();
+
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= (async () => {
+    clearInterval(reaper);
+    await stopListening(server);
+    manager.shutdown();
+    store.close();
+    root.info('server stopped');
+    root.flush?.();
+  })());
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  return { url: `http://${host}:${port}`, port, host: config.host, services, close };
+}
+
+/** APP_USER/APP_PASS create or update a user; a first start with no users gets a generated admin. */
+function bootstrapUsers(config: ServerConfig, users: UserService, announce: (line: string) => void, log: Logger): void {
+  if (config.appUser) {
+    users.upsert(config.appUser.name, config.appUser.password, config.appUser.roles);
+    log.info({ user: config.appUser.name, roles: config.appUser.roles }, 'user from APP_USER created or updated');
+    return;
+  }
+  if (!config.authEnabled || users.count() > 0) return;
+  const password = generatePassword();
+  users.upsert('admin', password, ['admin']);
+  announce([
+    '',
+    '  No users existed, so grid created one:',
+    `      user: admin    password: ${password}`,
+    '  It is shown only this once. Change it with: grid user password admin -p NEW',
+    '',
+  ].join('\n'));
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Stops accepting; in-flight requests finish (idle keep-alive sockets are closed at once). */
+function stopListening(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,50 @@
+// Texts of the original's configuration errors (core/.../util/logging/Log.java ids 327, 686, 687;
+// commons/.../configuration/io ParseUtils), with this server's wording where the original names
+// its own version.
+import { InvalidConfigurationError } from '../../errors';
+import type { TextLocation } from './text-location';
+
+function at([line, column]: TextLocation): string {
+  return `[${line},${column}]`;
+}
+
+export function unknownElementError(name: string, location: TextLocation): InvalidConfigurationError {
+  return new InvalidConfigurationError(
+    `ISPN000327: Cannot find a parser for element '${name}' in namespace '' at ${at(location)}. ` +
+    'Check that your configuration is up-to-date for this server and you have the proper dependency in the classpath',
+  );
+}
+
+// The original appends the location to the message without a separator (ConfigurationReaderException).
+export function unexpectedAttributeError(name: string, location: TextLocation): InvalidConfigurationError {
+  return new InvalidConfigurationError(`Unexpected attribute '${name}' encountered${at(location)}`);
+}
+
+export function illegalValueError(
+  element: string, attribute: string, value: string, location: TextLocation, reason: string,
+): InvalidConfigurationError {
+  return new InvalidConfigurationError(
+    `ISPN000686: Attribute '${attribute}' of element '${element}' has an illegal value '${value}' at ${at(location)}: ${reason}`,
+  );
+}
+
+export function illegalEnumValueError(
+  element: string, attribute: string, value: string, location: TextLocation, allowed: readonly string[],
+): InvalidConfigurationError {
+  return new InvalidConfigurationError(
+    `ISPN000687: Attribute '${attribute}' of element '${element}' has an illegal value '${value}' at ${at(location)}. ` +
+    `Expecting one of [${allowed.join(', ')}].`,
+  );
+}
+
+export function duplicateElementError(name: string, location: TextLocation): InvalidConfigurationError {
+  return new InvalidConfigurationError(`Element '${name}' may appear only once, found another at ${at(location)}`);
+}
+
+export function cacheCountError(found: number): InvalidConfigurationError {
+  return new InvalidConfigurationError(`Expected exactly one cache definition, found ${found}`);
+}
+
+export function emptyConfigurationError(): InvalidConfigurationError {
+  return new InvalidConfigurationError('Configuration is empty');
+}

@@ -1,0 +1,13 @@
+export type {
+  CacheDefinition, CacheKind, CacheMode, CacheSettings, ConfigElement, ConfigFormat, ConfigValue,
+  StorageType, WhenFull,
+} from './types';
+export { parseCacheConfig, detectConfigFormat } from './parse-cache-config';
+export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
+export { toCacheSettings } from './cache-settings';
+export { findIncompatibleChanges } from './compare-cache-config';
+export { BUILTIN_TEMPLATES } from './builtin-templates';
+export { MUTABLE_ATTRIBUTES } from './schema';
+export { CACHE_KINDS, isCacheKind, isTemplateKind, toBaseKind } from './cache-kinds';
+export { cloneCacheDefinition, createElement, findChild, findChildren, findDescendant } from './config-element';
+export { parseDurationMs, parseSizeBytes } from './quantities';

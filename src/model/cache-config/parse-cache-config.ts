@@ -1,0 +1,45 @@
+import { toCacheDefinition } from './build-config-tree';
+import { emptyConfigurationError } from './config-messages';
+import type { RawDocument } from './raw-config';
+import { readJsonConfig } from './read-json-config';
+import { readXmlConfig } from './read-xml-config';
+import { readYamlConfig } from './read-yaml-config';
+import type { CacheDefinition, ConfigFormat } from './types';
+
+const READERS: Readonly<Record<ConfigFormat, (text: string) => RawDocument>> = {
+  json: readJsonConfig,
+  xml: readXmlConfig,
+  yaml: readYamlConfig,
+};
+
+/** Parses and validates one cache (or template) definition; throws InvalidConfigurationError (400). */
+export function parseCacheConfig(text: string, format: ConfigFormat): CacheDefinition {
+  if (text.trim() === '') throw emptyConfigurationError();
+  return toCacheDefinition(READERS[format](text));
+}
+
+const BY_MEDIA_TYPE: Readonly<Record<string, ConfigFormat>> = {
+  'application/json': 'json',
+  'application/xml': 'xml',
+  'application/yaml': 'yaml',
+  'application/x-yaml': 'yaml',
+  'text/yaml': 'yaml',
+};
+
+/**
+ * The declarative format of a request body from its Content-Type (behavior-notes §6.4): bare
+ * `text/plain` is sniffed (`<` XML, `{` JSON, otherwise YAML); `text/plain` with parameters and any
+ * other type give undefined, which the caller answers with 415.
+ */
+export function detectConfigFormat(contentType: string | undefined, body: string): ConfigFormat | undefined {
+  if (contentType === undefined) return undefined;
+  const [type, ...parameters] = contentType.split(';');
+  const mediaType = type.trim().toLowerCase();
+  const known = BY_MEDIA_TYPE[mediaType];
+  if (known !== undefined) return known;
+  if (mediaType !== 'text/plain' || parameters.some((p) => p.trim() !== '')) return undefined;
+  const first = body.trimStart().charAt(0);
+  if (first === '<') return 'xml';
+  if (first === '{') return 'json';
+  return 'yaml';
+}

@@ -1,0 +1,37 @@
+/** Lifespan and max-idle of an entry in ms; -1 means "not limited". */
+export interface Expiry {
+  lifespan: number;
+  maxIdle: number;
+}
+
+/** A header value in seconds; non-numeric values count as absent (behavior-notes §4.1). */
+function seconds(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
+  const n = Number(header.trim());
+  return Number.isFinite(n) && Number.isInteger(n) ? n : undefined;
+}
+
+function toMs(s: number): number {
+  return s < 0 ? -1 : s * 1000;
+}
+
+/**
+ * Resolves `timeToLiveSeconds` / `maxIdleTimeSeconds` against the cache's defaults, by spec 1's
+ * expiration rules:
+ *  1. absent → configured default;  2. negative → never;  3. both 0 → both defaults;
+ *  4. only max-idle 0 → default max-idle, lifespan from its header or -1 when absent;
+ *  5. only ttl 0 → default lifespan, max-idle from its header or -1 when absent.
+ * Rules 4 and 5 differ from the original server, which takes the default for the absent header
+ * (docs/compatibility.md).
+ */
+export function resolveExpiry(defaults: Expiry, ttlHeader: string | undefined, idleHeader: string | undefined): Expiry {
+  const ttl = seconds(ttlHeader);
+  const idle = seconds(idleHeader);
+  if (ttl === 0 && idle === 0) return { ...defaults };
+  if (idle === 0) return { lifespan: ttl === undefined ? -1 : toMs(ttl), maxIdle: defaults.maxIdle };
+  if (ttl === 0) return { lifespan: defaults.lifespan, maxIdle: idle === undefined ? -1 : toMs(idle) };
+  return {
+    lifespan: ttl === undefined ? defaults.lifespan : toMs(ttl),
+    maxIdle: idle === undefined ? defaults.maxIdle : toMs(idle),
+  };
+}

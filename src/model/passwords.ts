@@ -1,0 +1,42 @@
+import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, opts: object) => Promise<Buffer>;
+
+/** scrypt parameters: ~50 ms per hash, which is why successful verifications are remembered. */
+const PARAMS = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const KEY_LENGTH = 32;
+
+export const REALM = 'default';
+
+/** `scrypt$N$r$p$salt$hash` (base64 parts). */
+export function hashPassword(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, KEY_LENGTH, PARAMS);
+  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length,
+    { N: Number(n), r: Number(r), p: Number(p), maxmem: PARAMS.maxmem });
+  return timingSafeEqual(actual, expected);
+}
+
+export type DigestAlgorithm = 'MD5' | 'SHA-256';
+
+/** What HTTP Digest needs instead of the password: H(user:realm:password) (RFC 7616 HA1). */
+export function digestHa1(algorithm: DigestAlgorithm, user: string, password: string): string {
+  return digestHash(algorithm, `${user}:${REALM}:${password}`);
+}
+
+export function digestHash(algorithm: DigestAlgorithm, text: string): string {
+  return createHash(algorithm === 'MD5' ? 'md5' : 'sha256').update(text, 'utf8').digest('hex');
+}
+
+/** A readable random password for the first-start admin user. */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}

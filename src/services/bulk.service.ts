@@ -1,0 +1,98 @@
+import type { CacheEntry } from '../grid/cache-entry';
+import type { CacheHandle } from '../grid/cache-manager';
+import { encodeHex } from '../model/key-codec';
+import { essence, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN, APPLICATION_UNKNOWN, JSON_TYPE } from '../model/media-type';
+import { isConvertible } from '../model/transcoding';
+import { expiresAt } from '../store/store';
+import { storageTypes } from './storage-types';
+
+export interface EntriesOptions {
+  limit: number;
+  metadata: boolean;
+  contentNegotiation: boolean;
+}
+
+/** How keys or values are written into the entries listing (behavior-notes §6.11). */
+type Representation = 'json' | 'text' | 'hex';
+
+const CHUNK = 64 * 1024;
+
+/** Whole-cache reads, produced as JSON text in chunks so a big cache never becomes one string. */
+export class BulkService {
+  /** `?action=keys`: a JSON array of the keys as text. */
+  async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
+    await h.cache.settled();
+    yield* chunked(['['], this.take(h, limit, (e, first) => (first ? '' : ',') + JSON.stringify(e.key.toString('utf8'))), [']']);
+  }
+
+  /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`. */
+  async *entriesJson(h: CacheHandle, opts: EntriesOptions): AsyncGenerator<string> {
+    await h.cache.settled();
+    const { key: keyRep, value: valueRep } = this.representations(h, opts.contentNegotiation);
+    yield* chunked(['['], this.take(h, opts.limit, (e, first) => {
+      let item = `{"key":${render(e.key, keyRep)},"value":${render(e.value, valueRep)}`;
+      if (opts.metadata) item += metadataFields(e);
+      return (first ? '' : ',') + item + '}';
+    }), [']']);
+  }
+
+  /** The media types the entries listing reports in `key-content-type` / `value-content-type`. */
+  entriesMediaTypes(h: CacheHandle, contentNegotiation: boolean): { key: string; value: string } {
+    const r = this.representations(h, contentNegotiation);
+    const t = storageTypes(h);
+    const name = (rep: Representation, storage: string) =>
+      rep === 'json' ? JSON_TYPE : rep === 'text' ? TEXT_PLAIN : `${storage === APPLICATION_UNKNOWN ? OCTET_STREAM : storage}; encoding=hex`;
+    return { key: name(r.key, essence(t.key)), value: name(r.value, essence(t.value)) };
+  }
+
+  private representations(h: CacheHandle, contentNegotiation: boolean): { key: Representation; value: Representation } {
+    const t = storageTypes(h);
+    return { key: pick(essence(t.key), contentNegotiation), value: pick(essence(t.value), contentNegotiation) };
+  }
+
+  private *take(h: CacheHandle, limit: number, format: (e: CacheEntry, first: boolean) => string): Generator<string> {
+    let n = 0;
+    for (const e of h.cache.entries()) {
+      if (limit >= 0 && n >= limit) return;
+      yield format(e, n === 0);
+      n++;
+    }
+  }
+}
+
+function pick(storage: string, contentNegotiation: boolean): Representation {
+  if (storage === PROTOSTREAM) return 'json';
+  if (!contentNegotiation) return 'text';
+  if (storage === APPLICATION_UNKNOWN || storage === OCTET_STREAM) return 'hex';
+  if (isConvertible(storage, TEXT_PLAIN)) return 'text';
+  if (isConvertible(storage, JSON_TYPE)) return 'json';
+  return 'hex';
+}
+
+function render(bytes: Buffer, rep: Representation): string {
+  if (rep === 'json') return bytes.length ? bytes.toString('utf8') : 'null';
+  if (rep === 'hex') return JSON.stringify(encodeHex(bytes));
+  return JSON.stringify(bytes.toString('utf8'));
+}
+
+function metadataFields(e: CacheEntry): string {
+  const mortal = e.lifespan >= 0 || e.maxIdle >= 0;
+  const ttl = e.lifespan >= 0 ? Math.floor(e.lifespan / 1000) : -1;
+  const idle = e.maxIdle >= 0 ? Math.floor(e.maxIdle / 1000) : -1;
+  return `,"timeToLiveSeconds":${ttl},"maxIdleTimeSeconds":${idle},"created":${mortal ? e.created : -1},` +
+    `"lastUsed":${mortal ? e.lastUsed : -1},"expireTime":${expiresAt(e) ?? -1}`;
+}
+
+/** Joins small strings into chunks of about 64 KiB, yielding to the event loop between chunks. */
+async function* chunked(head: string[], items: Iterable<string>, tail: string[]): AsyncGenerator<string> {
+  let buf = head.join('');
+  for (const s of items) {
+    buf += s;
+    if (buf.length >= CHUNK) {
+      yield buf;
+      buf = '';
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+  yield buf + tail.join('');
+}

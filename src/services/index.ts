@@ -1,0 +1,33 @@
+import type { CacheManager } from '../grid/cache-manager';
+import type { Clock } from '../util/clock';
+import type { AuthService } from './auth.service';
+import type { BulkService } from './bulk.service';
+import type { CacheService } from './cache.service';
+import type { EntryService } from './entry.service';
+import type { UserService } from './user.service';
+
+export type { CacheEntry } from '../grid/cache-entry';
+export type { CacheHandle } from '../grid/cache-manager';
+export type { Subject } from './auth.service';
+
+/** This node's identity as reported in extended headers and container information. */
+export interface NodeInfo {
+  name: string;
+  /** host:port the server listens on */
+  address: string;
+}
+
+/** Everything the HTTP layer talks to, built once by main.ts. */
+export interface Services {
+  manager: CacheManager;
+  caches: CacheService;
+  entries: EntryService;
+  bulk: BulkService;
+  auth: AuthService;
+  users: UserService;
+  node: NodeInfo;
+  clock: Clock;
+  authEnabled: boolean;
+  bodyLimit: number;
+  version: string;
+}

@@ -1,0 +1,45 @@
+/** Row shapes the store hands out: plain values, no behaviour. Times are epoch ms, -1 = not set. */
+export interface StoredEntry {
+  key: Buffer;
+  value: Buffer;
+  /** Media type the value was written with, when the cache keeps it per entry. */
+  valueType: string | null;
+  created: number;
+  lastUsed: number;
+  /** ms, -1 = immortal */
+  lifespan: number;
+  /** ms, -1 = no idle limit */
+  maxIdle: number;
+}
+
+export interface CacheRecord {
+  id: number;
+  name: string;
+  /** Declarative configuration, as the JSON the server writes back out. */
+  config: string;
+  createdAt: number;
+}
+
+export interface TemplateRecord {
+  name: string;
+  config: string;
+  createdAt: number;
+}
+
+export interface UserRecord {
+  name: string;
+  passwordHash: string;
+  digestMd5: string;
+  digestSha256: string;
+  roles: string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Absolute expiry of an entry, or null when it can never expire. */
+export function expiresAt(e: Pick<StoredEntry, 'created' | 'lastUsed' | 'lifespan' | 'maxIdle'>): number | null {
+  const byLifespan = e.lifespan >= 0 ? e.created + e.lifespan : Infinity;
+  const byIdle = e.maxIdle >= 0 ? e.lastUsed + e.maxIdle : Infinity;
+  const at = Math.min(byLifespan, byIdle);
+  return at === Infinity ? null : at;
+}

@@ -1,0 +1,76 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { expiresAt, type StoredEntry } from './records';
+
+interface EntryRow {
+  key: Buffer;
+  value: Buffer;
+  value_type: string | null;
+  created_at: number;
+  last_used_at: number;
+  lifespan: number;
+  max_idle: number;
+}
+
+function toStoredEntry(row: EntryRow): StoredEntry {
+  return {
+    key: row.key, value: row.value, valueType: row.value_type, created: row.created_at,
+    lastUsed: row.last_used_at, lifespan: row.lifespan, maxIdle: row.max_idle,
+  };
+}
+
+const COLUMNS = 'key, value, value_type, created_at, last_used_at, lifespan, max_idle';
+
+/** Entries of persistent caches. SQL and row mapping only. */
+export class SqliteEntryStore {
+  private readonly byKey: Statement;
+  private readonly countLive: Statement;
+  private readonly pageAfter: Statement;
+  private readonly pageFirst: Statement;
+  private readonly upsertStmt: Statement;
+  private readonly deleteStmt: Statement;
+  private readonly clearStmt: Statement;
+  private readonly purgeStmt: Statement;
+
+  constructor(db: Database) {
+    this.byKey = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key = ?`);
+    this.countLive = db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ? AND (expires_at IS NULL OR expires_at > ?)');
+    this.pageFirst = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? ORDER BY key LIMIT ?`);
+    this.pageAfter = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key > ? ORDER BY key LIMIT ?`);
+    this.upsertStmt = db.prepare(`INSERT OR REPLACE INTO entries (${COLUMNS}, cache_id, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.deleteStmt = db.prepare('DELETE FROM entries WHERE cache_id = ? AND key = ?');
+    this.clearStmt = db.prepare('DELETE FROM entries WHERE cache_id = ?');
+    this.purgeStmt = db.prepare('DELETE FROM entries WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?');
+  }
+
+  find(cacheId: number, key: Buffer): StoredEntry | undefined {
+    const row = this.byKey.get(cacheId, key) as EntryRow | undefined;
+    return row && toStoredEntry(row);
+  }
+
+  /** Entries that have not expired at `now`. */
+  count(cacheId: number, now: number): number {
+    return (this.countLive.get(cacheId, now) as { n: number }).n;
+  }
+
+  /** One page in key order, after `afterKey` (exclusive) when given: lets callers stream a cache. */
+  list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[] {
+    const rows = (afterKey ? this.pageAfter.all(cacheId, afterKey, limit) : this.pageFirst.all(cacheId, limit)) as EntryRow[];
+    return rows.map(toStoredEntry);
+  }
+
+  upsert(cacheId: number, e: StoredEntry): void {
+    this.upsertStmt.run(e.key, e.value, e.valueType, e.created, e.lastUsed, e.lifespan, e.maxIdle, cacheId, expiresAt(e));
+  }
+
+  delete(cacheId: number, key: Buffer): boolean {
+    return this.deleteStmt.run(cacheId, key).changes > 0;
+  }
+
+  clear(cacheId: number): number {
+    return this.clearStmt.run(cacheId).changes;
+  }
+
+  deleteExpired(cacheId: number, now: number): number {
+    return this.purgeStmt.run(cacheId, now).changes;
+  }
+}

@@ -1,0 +1,99 @@
+import Database from 'better-sqlite3';
+import type { Database as Db } from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../util/package-info';
+import { Commit, GroupCommitter } from './group-commit';
+import { migrate } from './migrate';
+import { SqliteDefinitionStore } from './sqlite-definition.store';
+import { SqliteEntryStore } from './sqlite-entry.store';
+import { SqliteUserStore } from './sqlite-user.store';
+import type { WriteOp } from './write-ops';
+import type { Store } from './store';
+
+/** `power`: synchronous=FULL, survives power loss. `process`: synchronous=NORMAL, survives kill -9. */
+export type Durability = 'power' | 'process';
+
+export interface StoreOptions {
+  dataDir: string;
+  durability: Durability;
+  /** Called when a batch could not be committed, so memory can drop what it holds of those writes. */
+  onCommitFailure?: (ops: WriteOp[], err: Error) => void;
+}
+
+export const DATABASE_FILE = 'grid.db';
+
+export function openDatabase(dataDir: string, durability: Durability): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+export function migrationsDir(): string {
+  return join(packageRoot(), 'migrations');
+}
+
+/** The SQLite engine: repositories for reads, one ordered group-committed write path. */
+export class SqliteStore implements Store {
+  readonly db: Db;
+  readonly entries: SqliteEntryStore;
+  readonly definitions: SqliteDefinitionStore;
+  readonly users: SqliteUserStore;
+  private readonly committer: GroupCommitter;
+  private readonly dataVersion: () => number;
+  private failureListener: (ops: WriteOp[], err: Error) => void;
+
+  constructor(opts: StoreOptions) {
+    this.db = openDatabase(opts.dataDir, opts.durability);
+    migrate(this.db, migrationsDir());
+    this.entries = new SqliteEntryStore(this.db);
+    this.definitions = new SqliteDefinitionStore(this.db);
+    this.users = new SqliteUserStore(this.db);
+    this.failureListener = opts.onCommitFailure ?? (() => undefined);
+    const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
+    this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
+    const versionStmt = this.db.prepare('PRAGMA data_version').pluck();
+    this.dataVersion = () => versionStmt.get() as number;
+  }
+
+  onCommitFailure(listener: (ops: WriteOp[], err: Error) => void): void {
+    this.failureListener = listener;
+  }
+
+  /** Queues a write for the next group commit; await `.promise` before acknowledging it. */
+  write(op: WriteOp): Commit {
+    return this.committer.submit(op);
+  }
+
+  get pendingCommit(): Commit | undefined {
+    return this.committer.pending;
+  }
+
+  /** Changes whenever another process (the `grid user` CLI) commits to this database. */
+  externalVersion(): number {
+    return this.dataVersion();
+  }
+
+  close(): void {
+    this.committer.flush();
+    this.db.close();
+  }
+
+  private apply(op: WriteOp): void {
+    switch (op.kind) {
+      case 'entry.upsert': return this.entries.upsert(op.cacheId, op.entry);
+      case 'entry.delete': this.entries.delete(op.cacheId, op.key); return;
+      case 'entry.clear': this.entries.clear(op.cacheId); return;
+      case 'entry.purgeExpired': this.entries.deleteExpired(op.cacheId, op.now); return;
+      case 'cache.insert': return this.definitions.insertCache(op.record);
+      case 'cache.updateConfig': return this.definitions.updateCacheConfig(op.name, op.config);
+      case 'cache.delete': return this.definitions.deleteCache(op.id);
+      case 'template.upsert': return this.definitions.upsertTemplate(op.record);
+      case 'template.delete': this.definitions.deleteTemplate(op.name); return;
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import type { Commit } from './group-commit';
+import type { CacheRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
+import type { WriteOp } from './write-ops';
+
+export type { Commit } from './group-commit';
+export type { WriteOp } from './write-ops';
+export * from './records';
+
+/**
+ * What the engine needs from a storage engine. Reads are synchronous and see committed data only;
+ * every write goes through `write`, ordered, and is durable once its commit's promise resolves.
+ * SQLite implements it today; a distributed engine can tomorrow.
+ */
+export interface Store {
+  readonly entries: {
+    find(cacheId: number, key: Buffer): StoredEntry | undefined;
+    count(cacheId: number, now: number): number;
+    list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[];
+  };
+  readonly definitions: {
+    listCaches(): CacheRecord[];
+    listTemplates(): TemplateRecord[];
+    maxCacheId(): number;
+  };
+  readonly users: {
+    find(name: string): UserRecord | undefined;
+    list(): UserRecord[];
+    count(): number;
+    upsert(u: UserRecord): void;
+    delete(name: string): boolean;
+  };
+  write(op: WriteOp): Commit;
+  readonly pendingCommit: Commit | undefined;
+  onCommitFailure(listener: (ops: WriteOp[], err: Error) => void): void;
+  externalVersion(): number;
+  close(): void;
+}

@@ -1,0 +1,17 @@
+import type { CacheRecord, StoredEntry, TemplateRecord } from './records';
+
+/**
+ * Every change the running server makes to the store, as data: the group committer applies a
+ * batch of them in one transaction, in arrival order, so a cache removal can never be overtaken by
+ * an older entry write of the same cache.
+ */
+export type WriteOp =
+  | { kind: 'entry.upsert'; cacheId: number; entry: StoredEntry }
+  | { kind: 'entry.delete'; cacheId: number; key: Buffer }
+  | { kind: 'entry.clear'; cacheId: number }
+  | { kind: 'entry.purgeExpired'; cacheId: number; now: number }
+  | { kind: 'cache.insert'; record: CacheRecord }
+  | { kind: 'cache.updateConfig'; name: string; config: string }
+  | { kind: 'cache.delete'; id: number }
+  | { kind: 'template.upsert'; record: TemplateRecord }
+  | { kind: 'template.delete'; name: string };
