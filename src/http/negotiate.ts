@@ -1,6 +1,6 @@
 import { InvalidMediaTypeError, NotAcceptableError } from '../errors';
 import {
-  essence, JAVA_OBJECT, JSON_TYPE, MATCH_ALL, type MediaType, OCTET_STREAM, parseMediaType, parseMediaTypeList, PROTOSTREAM,
+  essence, formatMediaType, JAVA_OBJECT, JSON_TYPE, MATCH_ALL, type MediaType, OCTET_STREAM, parseMediaType, parseMediaTypeList, PROTOSTREAM,
   TEXT_PLAIN,
 } from '../model/media-type';
 import { isConvertible } from '../model/transcoding';
@@ -26,7 +26,7 @@ export function negotiateValueType(acceptHeader: string | undefined, storage: Me
   const from = essence(storage);
   const pick = accepted.find((m) => isConvertible(from, essence(m)));
   if (!pick) throw new NotAcceptableError(acceptHeader);
-  if (essence(pick) !== MATCH_ALL) return pick.raw;
+  if (essence(pick) !== MATCH_ALL) return formatMediaType(pick);
   if (from === JAVA_OBJECT) return TEXT_PLAIN;
   if (from === PROTOSTREAM) return JSON_TYPE;
   return configured ?? OCTET_STREAM;

@@ -25,6 +25,11 @@ export function essence(m: MediaType): string {
   return `${m.type}/${m.subtype}`;
 }
 
+/** The media type as a header value, parameters kept and the q-weight dropped. */
+export function formatMediaType(m: MediaType): string {
+  return essence(m) + Object.entries(m.params).map(([k, v]) => `;${k}=${v}`).join('');
+}
+
 /** Parses one media type (commons MediaType.fromString; ISPN000929/000930/000935 on error). */
 export function parseMediaType(text: string): MediaType {
   const raw = text.trim();

@@ -7,9 +7,9 @@ import type { CacheDefinition, ConfigElement, ConfigValue } from './types';
 
 type Effective = ConfigValue | null;
 
-// Names the root carries besides its settings: the name is the caller's, `configuration` the
-// template it was resolved from.
-const ROOT_IGNORED = new Set(['name', 'configuration']);
+// Root attributes not compared one by one: the name is the caller's, `configuration` names the
+// template the definition was resolved from, and `mode` is part of the cache mode compared first.
+const ROOT_IGNORED = new Set(['name', 'configuration', 'mode']);
 
 function incompatible(kind: string, path: readonly string[], existing: string, updated: string): string {
   return `ISPN000961: Incompatible attribute '${[kind, ...path].join('.')}' existing value='${existing}', new value='${updated}'`;
@@ -49,8 +49,14 @@ class Comparison {
 
   element(spec: ElementSpec, a: ConfigElement | undefined, b: ConfigElement | undefined, path: string[]): void {
     const names = new Set([...Object.keys(a?.attributes ?? {}), ...Object.keys(b?.attributes ?? {})]);
+    // An element on one side only still differs where its presence alone sets a value (indexing.enabled).
+    if ((a === undefined) !== (b === undefined)) {
+      for (const [name, attributeSpec] of Object.entries(spec.attributes)) {
+        if (attributeSpec.absentDefault !== undefined) names.add(name);
+      }
+    }
     for (const name of names) {
-      if (path.length === 0 && (ROOT_IGNORED.has(name) || name === 'mode')) continue;
+      if (path.length === 0 && ROOT_IGNORED.has(name)) continue;
       const attributeSpec = spec.attributes[name];
       const before = effective(attributeSpec, a, name);
       const after = effective(attributeSpec, b, name);

@@ -8,7 +8,7 @@ import { escapeRegExp, locationOf, START, type TextLocation } from './text-locat
 // Global parts of a full <infinispan> document that say nothing about the cache itself.
 const IGNORED_GLOBAL_ELEMENTS = new Set([
   'jgroups', 'threads', 'server', 'transport', 'security', 'serialization', 'metrics', 'jmx',
-  'global-state', 'tracing', 'container-memory', 'local-cache-configuration-defaults',
+  'global-state', 'tracing',
 ]);
 
 function localName(name: string): string {

@@ -19,7 +19,7 @@ function rejectAnchors(document: ReturnType<typeof parseDocument>): void {
 
 /** YAML names are camelCase (`maxCount`); kebab-case keys are accepted as they are. */
 export function readYamlConfig(text: string): RawDocument {
-  const document = parseDocument(text, { prettyErrors: false });
+  const document = parseDocument(text);
   if (document.errors.length > 0) throw new InvalidConfigurationError(document.errors[0].message);
   rejectAnchors(document);
   const parsed: unknown = document.toJS({ maxAliasCount: 0 });

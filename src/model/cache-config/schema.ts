@@ -196,9 +196,9 @@ const cacheAttributes = {
 };
 
 const clusteredAttributes = {
-  ...cacheAttributes,
   mode: oneOf(['SYNC', 'ASYNC'], 'SYNC'),
   'remote-timeout': duration(15000),
+  ...cacheAttributes,
 };
 
 const segmentedAttributes = {

@@ -185,7 +185,7 @@ describe('parseCacheConfig', () => {
 
     it('rejects an unknown attribute', () => {
       expect(parseError('<local-cache>\n  <memory max-count="1" colour="red"/>\n</local-cache>', 'xml').message)
-        .to.equal("Unexpected attribute 'colour' encountered[2,24]");
+        .to.equal("Unexpected attribute 'colour' encountered[2,25]");
       expect(parseError('{"local-cache":{"owners":2}}', 'json').message).to.equal("Unexpected attribute 'owners' encountered[1,17]");
     });
 
@@ -195,7 +195,7 @@ describe('parseCacheConfig', () => {
         ['{"local-cache":{"statistics":"yes"}}', /Attribute 'statistics' .* illegal value 'yes'.*true or false/],
         ['{"local-cache":{"expiration":{"lifespan":"5 weeks"}}}', /Attribute 'lifespan' of element 'expiration' has an illegal value '5 weeks'/],
         ['{"local-cache":{"memory":{"max-size":"1.5"}}}', /Attribute 'max-size' .*Cannot parse bytes quantity 1.5/],
-        ['{"local-cache":{"memory":{"when-full":"EVICT"}}}', /^ISPN000687: Attribute 'when-full' of element 'memory' has an illegal value 'EVICT' at \[1,28\]\. Expecting one of \[NONE, REMOVE, EXCEPTION, MANUAL\]\.$/],
+        ['{"local-cache":{"memory":{"when-full":"EVICT"}}}', /^ISPN000687: Attribute 'when-full' of element 'memory' has an illegal value 'EVICT' at \[1,27\]\. Expecting one of \[NONE, REMOVE, EXCEPTION, MANUAL\]\.$/],
         ['{"local-cache":{"memory":{"max-count":[1,2]}}}', /'max-count'.*not a list/],
       ];
       for (const [json, message] of cases) expect(parseError(json, 'json').message).to.match(message);

@@ -1,0 +1,49 @@
+export interface Credentials {
+  user: string;
+  password: string;
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  bytes: Buffer;
+  json<T = unknown>(): T;
+}
+
+export interface RequestOptions {
+  body?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+/** A tiny HTTP client over fetch: real requests, Basic credentials when given. */
+export class Client {
+  constructor(readonly url: string, private readonly credentials?: Credentials) {}
+
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (this.credentials && !('authorization' in lower(headers))) {
+      headers.Authorization = 'Basic ' + Buffer.from(`${this.credentials.user}:${this.credentials.password}`).toString('base64');
+    }
+    const res = await fetch(this.url + path, { method, headers, body: opts.body });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const text = bytes.toString('utf8');
+    return { status: res.status, headers: res.headers, text, bytes, json: <T>() => JSON.parse(text) as T };
+  }
+
+  get(path: string, headers?: Record<string, string>): Promise<Reply> { return this.request('GET', path, { headers }); }
+  head(path: string, headers?: Record<string, string>): Promise<Reply> { return this.request('HEAD', path, { headers }); }
+  delete(path: string, headers?: Record<string, string>): Promise<Reply> { return this.request('DELETE', path, { headers }); }
+  put(path: string, body?: string | Buffer, headers?: Record<string, string>): Promise<Reply> { return this.request('PUT', path, { body, headers }); }
+  post(path: string, body?: string | Buffer, headers?: Record<string, string>): Promise<Reply> { return this.request('POST', path, { body, headers }); }
+
+  /** Creates a cache from a JSON configuration; throws unless the server says 200. */
+  async createCache(name: string, config: unknown = { 'local-cache': {} }): Promise<void> {
+    const r = await this.post(`/rest/v2/caches/${encodeURIComponent(name)}`, JSON.stringify(config), { 'Content-Type': 'application/json' });
+    if (r.status !== 200) throw new Error(`creating cache ${name}: ${r.status} ${r.text}`);
+  }
+}
+
+function lower(h: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+}

@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { resolveConfig, type ConfigOverrides } from '../../src/config/server-config';
+import { startServer, type RunningServer } from '../../src/main';
+import { createRootLogger } from '../../src/util/logger';
+import type { Clock } from '../../src/util/clock';
+import { Client } from './client';
+
+/** The default roles; each test server has one user per role, named after it. */
+export const ROLES = ['admin', 'deployer', 'application', 'observer', 'monitor'] as const;
+export type Role = (typeof ROLES)[number];
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  running: RunningServer;
+  /** A client authenticated as the user of that role (Basic). */
+  as(role: Role): Client;
+  anonymous(): Client;
+  close(opts?: { keepData?: boolean }): Promise<void>;
+}
+
+export function tempDir(prefix = 'grid-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A real server in this process: port 0, a real SQLite file in a temp dir, real users. */
+export async function startTestServer(opts: ConfigOverrides & { clock?: Clock; dataDir?: string } = {}): Promise<TestServer> {
+  const { clock, ...overrides } = opts;
+  const dataDir = opts.dataDir ?? tempDir();
+  const config = resolveConfig({}, { logLevel: 'silent', ...overrides, dataDir, port: 0, host: '127.0.0.1' }, {});
+  const log = createRootLogger({ level: process.env.GRID_TEST_LOG ?? 'silent' });
+  const running = await startServer(config, { clock, log, announce: () => undefined });
+  for (const role of ROLES) running.services.users.upsert(role, `${role}-pw`, [role]);
+  return {
+    url: running.url,
+    dataDir,
+    running,
+    as: (role) => new Client(running.url, { user: role, password: `${role}-pw` }),
+    anonymous: () => new Client(running.url),
+    async close({ keepData = false } = {}) {
+      await running.close();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
