@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { ServerConfig } from './config/server-config';
 import { CacheManager } from './grid/cache-manager';
 import { createApp } from './http/app';
+import { answerClientError } from './http/client-errors';
 import { generatePassword } from './model/passwords';
 import { AuthService } from './services/auth.service';
 import { BulkService } from './services/bulk.service';
@@ -59,6 +60,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   };
   const app = createApp(services, childLogger(root, 'grid.http'));
   const server = createServer(app.callback());
+  server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;

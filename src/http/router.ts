@@ -76,9 +76,10 @@ export class Router {
 
   private find(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {
     if (i === segs.length) return node.routes.length ? node : undefined;
+    // A segment that names a literal child commits to it, as the original's resource tree does:
+    // `/rest/v2/unknown` is a 404, not the legacy entry `/rest/{cache}/{key}` of a cache "v2".
     const literal = node.literals.get(segs[i]);
-    const viaLiteral = literal && this.find(literal, segs, i + 1, params);
-    if (viaLiteral) return viaLiteral;
+    if (literal) return this.find(literal, segs, i + 1, params);
     if (!node.param) return undefined;
     const found = this.find(node.param.node, segs, i + 1, params);
     if (found) params[node.param.name] = segs[i];

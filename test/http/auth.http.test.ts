@@ -1,0 +1,159 @@
+import { expect } from 'chai';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { Client } from '../support/client';
+import { GRID_BIN } from '../support/process';
+import { startTestServer, type TestServer } from '../support/server';
+
+function digestAuthorization(challenge: string, user: string, password: string, method: string, uri: string): string {
+  const field = (name: string) => new RegExp(`${name}="?([^",]+)"?`).exec(challenge)![1];
+  const algorithm = field('algorithm');
+  const h = (s: string) => createHash(algorithm === 'SHA-256' ? 'sha256' : 'md5').update(s).digest('hex');
+  const nonce = field('nonce');
+  const ha1 = h(`${user}:default:${password}`);
+  const ha2 = h(`${method}:${uri}`);
+  const response = h(`${ha1}:${nonce}:00000001:abcdef:auth:${ha2}`);
+  return `Digest username="${user}", realm="default", nonce="${nonce}", uri="${uri}", algorithm=${algorithm}, ` +
+    `response="${response}", qop=auth, nc=00000001, cnonce="abcdef"`;
+}
+
+describe('authentication', () => {
+  let server: TestServer;
+  let anonymous: Client;
+
+  before(async () => {
+    server = await startTestServer();
+    anonymous = server.anonymous();
+    await server.as('admin').createCache('c');
+  });
+  after(() => server.close());
+
+  it('answers 401 with one challenge per mechanism and an empty body without credentials', async () => {
+    const r = await anonymous.get('/rest/v2/caches');
+    expect(r.status).to.equal(401);
+    expect(r.text).to.equal('');
+    const challenges = r.headers.get('www-authenticate')!;
+    expect(challenges).to.contain('Basic realm="default"');
+    expect(challenges).to.contain('algorithm=MD5');
+    expect(challenges).to.contain('algorithm=SHA-256');
+  });
+
+  it('serves the health status anonymously', async () => {
+    const r = await anonymous.get('/rest/v2/container/health/status');
+    expect(r.status).to.equal(200);
+    expect(r.text).to.equal('HEALTHY');
+    expect((await anonymous.head('/rest/v2/cache-managers/default/health/status')).status).to.equal(200);
+  });
+
+  it('answers 404 for unknown paths even without credentials', async () => {
+    const r = await anonymous.get('/rest/v2/nothing-here');
+    expect(r.status).to.equal(404);
+    expect(r.text).to.equal('Resource not found');
+  });
+
+  it('answers 401 for a wrong password and for an unknown user', async () => {
+    expect((await new Client(server.url, { user: 'admin', password: 'wrong' }).get('/rest/v2/caches')).status).to.equal(401);
+    expect((await new Client(server.url, { user: 'ghost', password: 'x' }).get('/rest/v2/caches')).status).to.equal(401);
+  });
+
+  it('never answers 500 to a malformed Authorization header', async () => {
+    const cases: Array<[string, number]> = [
+      ['Basic', 401],
+      ['Basic !!!not-base64!!!', 401],
+      ['Basic ' + Buffer.from('no-colon').toString('base64'), 401],
+      ['Invalid string', 403],
+      ['Bearer abc', 403],
+      ['Digest garbage', 400],
+      ['Digest username="admin"', 400],
+    ];
+    for (const [header, status] of cases) {
+      const r = await anonymous.get('/rest/v2/caches', { Authorization: header });
+      expect(r.status, header).to.equal(status);
+    }
+    const unknown = await anonymous.get('/rest/v2/caches', { Authorization: 'Bearer abc' });
+    expect(unknown.text).to.equal("ISPN080052: The request authentication mechanism 'BEARER' is not supported");
+  });
+
+  for (const algorithm of ['MD5', 'SHA-256']) {
+    it(`accepts Digest ${algorithm}`, async () => {
+      const uri = '/rest/v2/caches/c/k';
+      const first = await anonymous.put(uri, 'v');
+      const challenge = first.headers.get('www-authenticate')!.split(/,\s*(?=Digest|Basic)/).find((c) => c.includes(`algorithm=${algorithm}`))!;
+      const auth = digestAuthorization(challenge, 'admin', 'admin-pw', 'PUT', uri);
+      expect((await anonymous.put(uri, 'v', { Authorization: auth })).status).to.equal(204);
+      const wrong = digestAuthorization(challenge, 'admin', 'nope', 'PUT', uri);
+      expect((await anonymous.put(uri, 'v', { Authorization: wrong })).status).to.equal(401);
+    });
+  }
+
+  it('lets a user created by the CLI while the server runs log in at once', async () => {
+    const client = new Client(server.url, { user: 'carol', password: 'secret' });
+    expect((await client.get('/rest/v2/caches')).status).to.equal(401);
+    execFileSync(process.execPath, [GRID_BIN, 'user', 'create', 'carol', '-p', 'secret', '-g', 'observer', '--data', server.dataDir]);
+    expect((await client.get('/rest/v2/caches')).status).to.equal(200);
+    execFileSync(process.execPath, [GRID_BIN, 'user', 'password', 'carol', '-p', 'changed', '--data', server.dataDir]);
+    expect((await client.get('/rest/v2/caches')).status).to.equal(401);
+    execFileSync(process.execPath, [GRID_BIN, 'user', 'remove', 'carol', '--data', server.dataDir]);
+    expect((await new Client(server.url, { user: 'carol', password: 'changed' }).get('/rest/v2/caches')).status).to.equal(401);
+  });
+});
+
+describe('routing', () => {
+  let server: TestServer;
+  let admin: Client;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  it('ignores empty segments and trailing slashes', async () => {
+    expect((await admin.get('/rest/v2/caches/')).status).to.equal(200);
+    expect((await admin.get('//rest//v2//caches')).status).to.equal(200);
+  });
+
+  it('answers 405 for a known path and an unsupported method, 403 for an unknown verb', async () => {
+    const r = await admin.request('PATCH', '/rest/v2/caches');
+    expect(r.status).to.equal(403);
+    const m = await admin.request('DELETE', '/rest/v2/caches');
+    expect(m.status).to.equal(405);
+    expect(m.text).to.equal('Not allowed');
+    expect((await admin.request('NOT-EXIST', '/rest/v2/caches')).status).to.equal(403);
+  });
+
+  it("answers 400 for an empty or unknown action", async () => {
+    const empty = await admin.get('/rest/v2/caches?action=');
+    expect(empty.status).to.equal(400);
+    expect(empty.text).to.equal('Invalid action');
+    const unknown = await admin.get('/rest/v2/caches?action=dance');
+    expect(unknown.status).to.equal(400);
+    expect(unknown.text).to.equal("Invalid 'action' parameter supplied");
+  });
+
+  it('decodes %2F and + inside cache names', async () => {
+    const r = await admin.post('/rest/v2/caches/a%2Fb+c', '{"local-cache":{}}', { 'Content-Type': 'application/json' });
+    expect(r.status).to.equal(200);
+    expect((await admin.get('/rest/v2/caches')).json()).to.include('a/b c');
+    expect((await admin.head('/rest/v2/caches/a%2Fb%20c')).status).to.equal(204);
+  });
+
+  it('never shows a stack trace for a malformed path', async () => {
+    const r = await admin.get('/rest/v2/caches/%E0%A4%A');
+    expect(r.status).to.equal(400);
+    expect(r.text).to.not.contain('at ');
+  });
+});
+
+describe('--no-auth', () => {
+  it('serves everything without credentials', async () => {
+    const server = await startTestServer({ authEnabled: false });
+    try {
+      const c = server.anonymous();
+      expect((await c.post('/rest/v2/caches/open')).status).to.equal(200);
+      expect((await c.put('/rest/v2/caches/open/k', 'v')).status).to.equal(204);
+    } finally {
+      await server.close();
+    }
+  });
+});
