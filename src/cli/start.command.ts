@@ -32,12 +32,13 @@ export async function runStart(args: string[]): Promise<number> {
     process.stderr.write('\n  WARNING: authentication is OFF (--no-auth). Anyone who can reach this port has full admin access.\n\n');
   }
   const server = await startServer(config);
-  process.stdout.write(`grid ${packageVersion()} listening on ${server.url} (data: ${config.dataDir})\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+  // Handlers first: whoever reads the line below may signal at once.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
   });
+  process.stdout.write(`grid ${packageVersion()} listening on ${server.url} (data: ${config.dataDir})\n`);
+  await stopped;
   await server.close();
   return 0;
 }

@@ -51,8 +51,8 @@ export class InvalidFlagError extends GridError {
 
 /** `memory.when-full=EXCEPTION` and the cache is full. */
 export class ContainerFullError extends GridError {
-  constructor(cache: string) {
-    super(500, 'CONTAINER_FULL', `ISPN000541: Container eviction limit reached for cache '${cache}', write operation(s) is blocked`);
+  constructor(limit: number) {
+    super(500, 'CONTAINER_FULL', `ISPN000514: Container eviction limit ${limit} reached, write operation(s) is blocked`);
   }
 }
 

@@ -112,7 +112,7 @@ export class Cache {
     const now = this.deps.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, ...expiry, etag: etagOf(value) };
     if (this.currentSettings.whenFull === 'EXCEPTION' && this.memory.wouldOverflow(id, entry)) {
-      throw new ContainerFullError(this.name);
+      throw new ContainerFullError(this.currentSettings.maxCount >= 0 ? this.currentSettings.maxCount : this.currentSettings.maxSizeBytes);
     }
     let commit: Commit | undefined;
     if (this.currentSettings.persistent) {

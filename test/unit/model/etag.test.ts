@@ -31,16 +31,16 @@ function murmur3x86(data: Buffer, seed: number): number {
     h1 = (mul32(h1, 5) + 0xe6546b64) >>> 0;
   }
   const tail = nblocks * 4;
-  let k1 = 0;
-  switch (data.length & 3) {
-    case 3: k1 ^= data[tail + 2] << 16; // falls through
-    case 2: k1 ^= data[tail + 1] << 8; // falls through
-    case 1:
-      k1 ^= data[tail];
-      k1 = mul32(k1 >>> 0, c1);
-      k1 = rotl32(k1, 15);
-      k1 = mul32(k1, c2);
-      h1 = (h1 ^ k1) >>> 0;
+  const rest = data.length & 3;
+  if (rest > 0) {
+    let k1 = 0;
+    if (rest === 3) k1 ^= data[tail + 2] << 16;
+    if (rest >= 2) k1 ^= data[tail + 1] << 8;
+    k1 ^= data[tail];
+    k1 = mul32(k1 >>> 0, c1);
+    k1 = rotl32(k1, 15);
+    k1 = mul32(k1, c2);
+    h1 = (h1 ^ k1) >>> 0;
   }
   h1 = (h1 ^ data.length) >>> 0;
   h1 = (h1 ^ (h1 >>> 16)) >>> 0;

@@ -1,0 +1,157 @@
+import { expect } from 'chai';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { verifyPassword } from '../../src/model/passwords';
+import { migrationsDir, openDatabase } from '../../src/store/sqlite-store';
+import { SqliteUserStore } from '../../src/store/sqlite-user.store';
+import { runGrid } from '../support/cli';
+
+/** Reads a user straight from the database the CLI wrote. */
+function storedUser(dataDir: string, name: string) {
+  const db = openDatabase(dataDir, 'process');
+  try {
+    return new SqliteUserStore(db).find(name);
+  } finally {
+    db.close();
+  }
+}
+
+describe('grid command line', function () {
+  // Each case starts a node process; scrypt makes user commands take a little longer.
+  this.timeout(30_000);
+
+  describe('help', () => {
+    it('grid --help exits 0 and names every command', () => {
+      const r = runGrid(['--help']);
+      expect(r.status).to.equal(0);
+      for (const word of ['start', 'user', 'migrate']) expect(r.stdout).to.include(word);
+    });
+
+    it('grid start --help exits 0 and mentions every option', () => {
+      const r = runGrid(['start', '--help']);
+      expect(r.status).to.equal(0);
+      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--no-auth', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
+        expect(r.stdout, option).to.include(option);
+      }
+    });
+
+    it('grid user --help exits 0 and mentions every sub-command and option', () => {
+      const r = runGrid(['user', '--help']);
+      expect(r.status).to.equal(0);
+      for (const word of ['create', 'list', 'remove', 'password', '--data', '-p', '--password', '-g', '--groups', '--help']) {
+        expect(r.stdout, word).to.include(word);
+      }
+      for (const role of ['admin', 'deployer', 'application', 'observer', 'monitor']) expect(r.stdout, role).to.include(role);
+    });
+
+    it('grid migrate --help exits 0 and mentions --data', () => {
+      const r = runGrid(['migrate', '--help']);
+      expect(r.status).to.equal(0);
+      expect(r.stdout).to.include('--data');
+    });
+
+    it('grid without a command prints the usage and exits 2', () => {
+      const r = runGrid([]);
+      expect(r.status).to.equal(2);
+      expect(r.stdout).to.include('Usage: grid');
+    });
+  });
+
+  describe('usage errors exit 2 with a message on stderr', () => {
+    it('an unknown flag of start', () => {
+      const r = runGrid(['start', '--bogus']);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.include('--bogus');
+      expect(r.stderr).to.include("grid start --help");
+      expect(r.stdout).to.equal('');
+    });
+
+    it('an unknown command', () => {
+      const r = runGrid(['frobnicate']);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.include("unknown command 'frobnicate'");
+    });
+
+    it('an invalid flag value of start', () => {
+      const r = runGrid(['start', '--port', 'http']);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.match(/port/);
+    });
+  });
+
+  describe('grid user and grid migrate on a data directory', () => {
+    let dir: string;
+    let data: string;
+
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'grid-cli-'));
+      data = join(dir, 'data');
+    });
+
+    afterEach(() => {
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('create, list, password and remove a user', async () => {
+      const created = runGrid(['user', 'create', 'alice', '-p', 'pw', '-g', 'admin', '--data', data]);
+      expect(created.status, created.stderr).to.equal(0);
+
+      const listed = runGrid(['user', 'list', '--data', data]);
+      expect(listed.status).to.equal(0);
+      expect(listed.stdout.split('\n')).to.include('alice\tadmin');
+
+      const changed = runGrid(['user', 'password', 'alice', '-p', 'new', '--data', data]);
+      expect(changed.status, changed.stderr).to.equal(0);
+      const alice = storedUser(data, 'alice');
+      expect(await verifyPassword('new', alice!.passwordHash)).to.equal(true);
+      expect(await verifyPassword('pw', alice!.passwordHash)).to.equal(false);
+      expect(alice!.roles).to.deep.equal(['admin']);
+
+      const removed = runGrid(['user', 'remove', 'alice', '--data', data]);
+      expect(removed.status, removed.stderr).to.equal(0);
+      expect(runGrid(['user', 'list', '--data', data]).stdout).to.not.include('alice');
+    });
+
+    it('lists several roles comma-separated', () => {
+      expect(runGrid(['user', 'create', 'bob', '--password', 'pw', '--groups', 'observer,monitor', '--data', data]).status).to.equal(0);
+      expect(runGrid(['user', 'list', '--data', data]).stdout.split('\n')).to.include('bob\tobserver,monitor');
+    });
+
+    it('removing a user that does not exist exits non-zero with a clear message', () => {
+      const r = runGrid(['user', 'remove', 'nobody', '--data', data]);
+      expect(r.status).to.not.equal(0);
+      expect(r.stderr).to.include("User 'nobody' not found");
+    });
+
+    it('changing the password of a user that does not exist exits non-zero', () => {
+      const r = runGrid(['user', 'password', 'nobody', '-p', 'x', '--data', data]);
+      expect(r.status).to.not.equal(0);
+      expect(r.stderr).to.include("User 'nobody' not found");
+    });
+
+    it('refuses an unknown role and creates nobody', () => {
+      const r = runGrid(['user', 'create', 'carol', '-p', 'pw', '-g', 'wizard', '--data', data]);
+      expect(r.status).to.not.equal(0);
+      expect(r.stderr).to.include('wizard');
+      expect(runGrid(['user', 'list', '--data', data]).stdout).to.not.include('carol');
+    });
+
+    it('user create without -p is a usage error', () => {
+      const r = runGrid(['user', 'create', 'dave', '-g', 'admin', '--data', data]);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.include('-p');
+    });
+
+    it('grid migrate prints the schema version, then that it is up to date', () => {
+      const latest = Math.max(...readdirSync(migrationsDir()).filter((f) => /^\d{4}_.+\.sql$/.test(f)).map((f) => Number(f.slice(0, 4))));
+      const first = runGrid(['migrate', '--data', data]);
+      expect(first.status, first.stderr).to.equal(0);
+      expect(first.stdout).to.include('0001_init.sql');
+      expect(first.stdout).to.include(`schema version ${latest}`);
+      const second = runGrid(['migrate', '--data', data]);
+      expect(second.status).to.equal(0);
+      expect(second.stdout).to.include(`up to date (version ${latest})`);
+    });
+  });
+});

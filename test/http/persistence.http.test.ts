@@ -1,0 +1,126 @@
+import { expect } from 'chai';
+import { ManualClock } from '../../src/util/clock';
+import type { Client } from '../support/client';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+
+const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
+
+describe('memory bounds and persistence', () => {
+  let server: TestServer;
+  let admin: Client;
+  let n = 0;
+  const fresh = () => `p${++n}`;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  it('evicts the least recently used entry past max-count (when-full REMOVE)', async () => {
+    const c = fresh();
+    await admin.createCache(c, { 'local-cache': { statistics: true, memory: { 'max-count': '3', 'when-full': 'REMOVE' } } });
+    for (const k of ['a', 'b', 'c']) await admin.put(`/rest/v2/caches/${c}/${k}`, k);
+    await admin.get(`/rest/v2/caches/${c}/a`);
+    await admin.put(`/rest/v2/caches/${c}/d`, 'd');
+    expect((await admin.get(`/rest/v2/caches/${c}/b`)).status).to.equal(404);
+    for (const k of ['a', 'c', 'd']) expect((await admin.get(`/rest/v2/caches/${c}/${k}`)).status, k).to.equal(200);
+    const stats = (await admin.get(`/rest/v2/caches/${c}?action=stats`)).json<Record<string, number>>();
+    expect(stats.evictions).to.equal(1);
+  });
+
+  it('evicts by max-size in bytes', async () => {
+    const c = fresh();
+    await admin.createCache(c, { 'local-cache': { memory: { 'max-size': '1KB', 'when-full': 'REMOVE' } } });
+    for (let i = 0; i < 10; i++) await admin.put(`/rest/v2/caches/${c}/k${i}`, 'x'.repeat(200));
+    const size = (await admin.get(`/rest/v2/caches/${c}?action=size`)).json<number>();
+    expect(size).to.be.greaterThan(0).and.lessThan(10);
+    expect((await admin.get(`/rest/v2/caches/${c}/k9`)).status).to.equal(200);
+  });
+
+  it('refuses writes when full with when-full EXCEPTION, keeping what is stored', async () => {
+    const c = fresh();
+    await admin.createCache(c, { 'local-cache': { memory: { 'max-count': '2', 'when-full': 'EXCEPTION' } } });
+    await admin.put(`/rest/v2/caches/${c}/a`, '1');
+    await admin.put(`/rest/v2/caches/${c}/b`, '2');
+    const r = await admin.put(`/rest/v2/caches/${c}/c`, '3');
+    expect(r.status).to.equal(500);
+    expect(r.text).to.equal('ISPN000514: Container eviction limit 2 reached, write operation(s) is blocked');
+    expect((await admin.put(`/rest/v2/caches/${c}/a`, 'replaced')).status).to.equal(204);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=keys`)).json<string[]>().sort()).to.deep.equal(['a', 'b']);
+  });
+
+  it('reads evicted entries of a persistent cache back from the store', async () => {
+    const c = fresh();
+    await admin.createCache(c, { 'local-cache': { memory: { 'max-count': '2' }, persistence: { 'file-store': {} } } });
+    for (let i = 0; i < 10; i++) await admin.put(`/rest/v2/caches/${c}/k${i}`, `v${i}`);
+    for (let i = 0; i < 10; i++) expect((await admin.get(`/rest/v2/caches/${c}/k${i}`)).text).to.equal(`v${i}`);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=size`)).json()).to.equal(10);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=keys`)).json<string[]>()).to.have.length(10);
+  });
+
+  it('with passivation, writes evicted entries to the store and reads them back', async () => {
+    const c = fresh();
+    await admin.createCache(c, { 'local-cache': { memory: { 'max-count': '2' }, persistence: { passivation: true, 'file-store': {} } } });
+    for (let i = 0; i < 6; i++) await admin.put(`/rest/v2/caches/${c}/k${i}`, `v${i}`);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=size`)).json()).to.equal(6);
+    for (let i = 0; i < 6; i++) expect((await admin.get(`/rest/v2/caches/${c}/k${i}`)).text).to.equal(`v${i}`);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=size`)).json()).to.equal(6);
+    expect((await admin.delete(`/rest/v2/caches/${c}/k0`)).status).to.equal(204);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=keys`)).json<string[]>().sort()).to.deep.equal(['k1', 'k2', 'k3', 'k4', 'k5']);
+  });
+
+  it('never serves a removed entry from the store, even while the removal commits', async () => {
+    const c = fresh();
+    await admin.createCache(c, PERSISTENT);
+    await admin.put(`/rest/v2/caches/${c}/k`, 'v');
+    const [del, get] = await Promise.all([admin.delete(`/rest/v2/caches/${c}/k`), admin.get(`/rest/v2/caches/${c}/k`)]);
+    expect(del.status).to.equal(204);
+    expect([200, 404]).to.include(get.status);
+    expect((await admin.get(`/rest/v2/caches/${c}/k`)).status).to.equal(404);
+  });
+
+  it('gives every one of many concurrent writes its own value', async () => {
+    const c = fresh();
+    await admin.createCache(c, PERSISTENT);
+    const writes = Array.from({ length: 200 }, (_, i) => admin.put(`/rest/v2/caches/${c}/k${i}`, `v${i}`));
+    expect((await Promise.all(writes)).every((r) => r.status === 204)).to.equal(true);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=size`)).json()).to.equal(200);
+    expect((await admin.get(`/rest/v2/caches/${c}/k137`)).text).to.equal('v137');
+  });
+});
+
+describe('restart in process (clean shutdown)', () => {
+  it('keeps persistent entries and definitions, forgets memory entries and VOLATILE caches', async () => {
+    const dataDir = tempDir();
+    const clock = new ManualClock();
+    let server = await startTestServer({ dataDir, clock });
+    let admin = server.as('admin');
+    await admin.createCache('durable', PERSISTENT);
+    await admin.createCache('passive', { 'local-cache': { persistence: { passivation: true, 'file-store': {} } } });
+    await admin.createCache('memory');
+    await admin.post('/rest/v2/caches/temp', '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'VOLATILE' });
+    await admin.put('/rest/v2/caches/durable/k', 'v', { timeToLiveSeconds: '100' });
+    await admin.put('/rest/v2/caches/passive/k', 'p');
+    await admin.put('/rest/v2/caches/memory/k', 'm');
+    await server.close({ keepData: true });
+
+    clock.advance(50_000);
+    server = await startTestServer({ dataDir, clock });
+    admin = server.as('admin');
+    try {
+      const names = (await admin.get('/rest/v2/caches')).json<string[]>();
+      expect(names).to.include.members(['durable', 'passive', 'memory']);
+      expect(names).to.not.include('temp');
+      const r = await admin.get('/rest/v2/caches/durable/k');
+      expect(r.text).to.equal('v');
+      expect(r.headers.get('timetoliveseconds')).to.equal('100');
+      expect((await admin.get('/rest/v2/caches/passive/k')).text).to.equal('p');
+      expect((await admin.get('/rest/v2/caches/memory/k')).status).to.equal(404);
+      clock.advance(50_000);
+      expect((await admin.get('/rest/v2/caches/durable/k')).status).to.equal(404);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { digestHa1, hashPassword, REALM, verifyPassword } from '../../../src/model/passwords';
+
+const md5 = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+describe('hashPassword / verifyPassword', () => {
+  const password = 'correct horse battery staple';
+  const stored = hashPassword(password);
+
+  it('verifies the password it hashed', async () => {
+    expect(await verifyPassword(password, stored)).to.equal(true);
+  });
+
+  it('refuses a wrong password', async () => {
+    expect(await verifyPassword('correct horse battery stapler', stored)).to.equal(false);
+    expect(await verifyPassword('', stored)).to.equal(false);
+  });
+
+  it('never contains the password, in clear or in Base64', () => {
+    expect(stored).to.not.include(password);
+    expect(stored).to.not.include(Buffer.from(password).toString('base64'));
+  });
+
+  it('salts: the same password hashes differently each time, and both verify', async () => {
+    const again = hashPassword(password);
+    expect(again).to.not.equal(stored);
+    expect(await verifyPassword(password, again)).to.equal(true);
+  });
+
+  it('handles non-ASCII passwords', async () => {
+    const h = hashPassword('pässwörd€');
+    expect(await verifyPassword('pässwörd€', h)).to.equal(true);
+    expect(await verifyPassword('passwort€', h)).to.equal(false);
+  });
+
+  it('refuses anything stored in an unknown format', async () => {
+    expect(await verifyPassword(password, password)).to.equal(false);
+    expect(await verifyPassword(password, '')).to.equal(false);
+  });
+});
+
+describe('digestHa1 (RFC 7616 HA1 = H(user:realm:password))', () => {
+  it('uses the realm "default"', () => {
+    expect(REALM).to.equal('default');
+  });
+
+  it('MD5 is md5("user:default:password") in lowercase hex', () => {
+    expect(digestHa1('MD5', 'alice', 's3cret')).to.equal(md5('alice:default:s3cret'));
+  });
+
+  it('SHA-256 is sha256("user:default:password") in lowercase hex', () => {
+    expect(digestHa1('SHA-256', 'alice', 's3cret')).to.equal(sha256('alice:default:s3cret'));
+  });
+
+  it('hashes the UTF-8 bytes', () => {
+    expect(digestHa1('MD5', 'jörg', 'pä')).to.equal(md5('jörg:default:pä'));
+  });
+});
