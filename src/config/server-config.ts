@@ -39,7 +39,7 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 
 /** Size text such as `10MB`, `512KiB` or a plain byte count. */
 export function parseSize(text: string, what: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([KMGT]?i?B?)?\s*$/i.exec(text);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*((?:[KMGT]i?)?B?)\s*$/i.exec(text);
   if (!m) throw new ConfigError(`${what}: '${text}' is not a size (e.g. 10MB, 512KiB, 1048576)`);
   const unit = (m[2] ?? '').toUpperCase().replace(/B$/, '');
   const base = unit.endsWith('I') ? 1024 : 1000;
@@ -48,7 +48,7 @@ export function parseSize(text: string, what: string): number {
 }
 
 export function parsePort(text: string | number, what = 'port'): number {
-  const n = Number(text);
+  const n = String(text).trim() === '' ? NaN : Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${what}: '${text}' is not a port number (0-65535)`);
   return n;
 }
@@ -67,6 +67,10 @@ export function readConfigFile(path: string): ConfigOverrides {
     throw new ConfigError(`cannot read configuration file ${path}: ${(err as Error).message}`);
   }
   const raw = parseDocument(text, extname(path).toLowerCase(), path);
+  if (raw && typeof raw === 'object' && 'server' in raw) {
+    const others = Object.keys(raw).filter((k) => k !== 'server');
+    if (others.length) throw new ConfigError(`${path}: unknown setting '${others[0]}' beside 'server'`);
+  }
   const root = (raw && typeof raw === 'object' && 'server' in raw ? (raw as { server: unknown }).server : raw) ?? {};
   if (typeof root !== 'object' || Array.isArray(root)) throw new ConfigError(`${path}: expected a mapping of settings`);
   return fromObject(root as Record<string, unknown>, path);
@@ -77,19 +81,26 @@ function parseDocument(text: string, ext: string, path: string): unknown {
     if (ext === '.json') return JSON.parse(text);
     if (ext === '.xml') {
       if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new ConfigError(`${path}: DOCTYPE and entities are not allowed`);
-      const doc = xml2js(text, { compact: true, ignoreDeclaration: true, ignoreComment: true }) as Record<string, Record<string, unknown>>;
-      const [rootName] = Object.keys(doc);
-      const el = doc[rootName] ?? {};
-      const attrs = (el._attributes ?? {}) as Record<string, string>;
-      const children = Object.fromEntries(Object.entries(el).filter(([k]) => k !== '_attributes')
-        .map(([k, v]) => [k, (v as { _text?: string })._text ?? v]));
-      return rootName === 'server' ? { ...children, ...attrs } : { [rootName]: { ...children, ...attrs } };
+      const doc = xml2js(text, { compact: true, ignoreDeclaration: true, ignoreComment: true }) as Record<string, unknown>;
+      const plain = xmlToPlain(doc) as Record<string, unknown>;
+      return plain.server !== undefined ? plain.server : plain;
     }
     return parseYaml(text, { maxAliasCount: 0 });
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`${path}: ${(err as Error).message}`);
   }
+}
+
+/** xml-js compact form → plain values: attributes and child elements become keys, text becomes the value. */
+function xmlToPlain(node: unknown): unknown {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+  const o = node as Record<string, unknown>;
+  const keys = Object.keys(o).filter((k) => k !== '_attributes');
+  if (keys.length === 1 && keys[0] === '_text' && !o._attributes) return String(o._text);
+  const out: Record<string, unknown> = { ...(o._attributes as Record<string, string> | undefined) };
+  for (const k of keys) if (k !== '_text') out[k] = xmlToPlain(o[k]);
+  return out;
 }
 
 function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides {

@@ -16,17 +16,21 @@ export function requestMediaType(header: string | undefined): MediaType | undefi
  * type or octet-stream. Unparseable Accept: 406 `Data format not supported`.
  */
 export function negotiateValueType(acceptHeader: string | undefined, storage: MediaType, configured: string | undefined): string {
+  const from = essence(storage);
+  if (acceptHeader === undefined || acceptHeader === MATCH_ALL) return matchAllType(from, configured);
   let accepted: MediaType[];
   try {
-    accepted = parseMediaTypeList(acceptHeader && acceptHeader.trim() !== '' ? acceptHeader : MATCH_ALL);
+    accepted = parseMediaTypeList(acceptHeader.trim() !== '' ? acceptHeader : MATCH_ALL);
   } catch (err) {
     if (err instanceof InvalidMediaTypeError) throw new NotAcceptableError(undefined);
     throw err;
   }
-  const from = essence(storage);
   const pick = accepted.find((m) => isConvertible(from, essence(m)));
   if (!pick) throw new NotAcceptableError(acceptHeader);
-  if (essence(pick) !== MATCH_ALL) return formatMediaType(pick);
+  return essence(pick) === MATCH_ALL ? matchAllType(from, configured) : formatMediaType(pick);
+}
+
+function matchAllType(from: string, configured: string | undefined): string {
   if (from === JAVA_OBJECT) return TEXT_PLAIN;
   if (from === PROTOSTREAM) return JSON_TYPE;
   return configured ?? OCTET_STREAM;

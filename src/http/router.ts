@@ -23,6 +23,10 @@ export function splitPath(path: string): string[] {
   const out: string[] = [];
   for (const raw of path.split('/')) {
     if (raw === '') continue;
+    if (!raw.includes('%') && !raw.includes('+')) {
+      out.push(raw);
+      continue;
+    }
     try {
       out.push(decodeURIComponent(raw.replace(/\+/g, ' ')));
     } catch {

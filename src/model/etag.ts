@@ -1,7 +1,8 @@
 /**
- * Entity tag of a value: a signed 32-bit MurmurHash3 of its bytes written in decimal, like the
- * original server's (unquoted, may be negative). Computed once per write, not per read.
- * MurmurHash3 x86_32, seed 9001.
+ * Entity tag of a value: a signed 32-bit MurmurHash3 (x86_32, seed 9001) of its bytes in decimal,
+ * unquoted and possibly negative, in the original's shape. The original takes the top half of its
+ * own x64 variant, so the numbers differ; clients only compare ETags (docs/compatibility.md).
+ * Computed once per write, not per read.
  */
 export function etagOf(bytes: Buffer): string {
   const c1 = 0xcc9e2d51;

@@ -4,11 +4,10 @@ export interface Expiry {
   maxIdle: number;
 }
 
-/** A header value in seconds; non-numeric values count as absent (behavior-notes §4.1). */
+/** A header value in whole seconds, read like Java's Long.valueOf; anything else counts as absent (behavior-notes §4.1). */
 function seconds(header: string | undefined): number | undefined {
-  if (header === undefined || header.trim() === '') return undefined;
-  const n = Number(header.trim());
-  return Number.isFinite(n) && Number.isInteger(n) ? n : undefined;
+  if (header === undefined || !/^[+-]?\d{1,15}$/.test(header.trim())) return undefined;
+  return Number(header.trim());
 }
 
 function toMs(s: number): number {

@@ -10,6 +10,14 @@ export function decodeHex(text: string): Buffer {
   return Buffer.from(digits, 'hex');
 }
 
+/** Standard Base64 (RFC 4648 §4) with padding optional; anything else is refused as Java's decoder does. */
+export function decodeBase64(text: string): Buffer {
+  const bad = /[^A-Za-z0-9+/=]/.exec(text);
+  if (bad) throw new EncodingError(`Illegal base64 character ${bad[0].charCodeAt(0).toString(16)}`);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) throw new EncodingError('Input byte array has wrong 4-byte ending unit');
+  return Buffer.from(text, 'base64');
+}
+
 export function encodeHex(bytes: Buffer): string {
   return '0x' + bytes.toString('hex');
 }
@@ -52,7 +60,7 @@ export function encodeKey(segment: string, keyType: MediaType | undefined): Buff
   if (!keyType) return Buffer.from(segment, 'utf8');
   const enc = keyType.params.encoding;
   if (enc === 'hex') return decodeHex(segment);
-  if (enc === 'base64') return Buffer.from(segment, 'base64');
+  if (enc === 'base64') return decodeBase64(segment);
   if (enc !== undefined) throw new EncodingError(`Unsupported encoding '${enc}'`);
   const kind = essence(keyType);
   if (kind === JAVA_OBJECT) return javaObjectKey(segment, keyType.params.type);

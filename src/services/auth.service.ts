@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MalformedAuthHeaderError, UnauthorizedError, UnsupportedAuthMechanismError } from '../errors';
 import { parseDigestFields } from '../model/digest-header';
 import { type DigestAlgorithm, digestHash, REALM, verifyPassword } from '../model/passwords';
@@ -19,6 +19,8 @@ export const ANONYMOUS_ADMIN: Subject = { name: 'anonymous', roles: ['admin'], m
 const NONCE_TTL_MS = 5 * 60_000;
 const REMEMBER_MS = 60_000;
 const REMEMBER_MAX = 10_000;
+/** How often the user table is checked for changes made by another process (the CLI). */
+const VERSION_CHECK_MS = 200;
 
 interface Remembered { subject: Subject; until: number }
 
@@ -31,6 +33,7 @@ export class AuthService {
   private readonly secret = randomBytes(32);
   private readonly remembered = new Map<string, Remembered>();
   private seenVersion: number;
+  private versionCheckedAt = 0;
 
   constructor(private readonly store: Pick<Store, 'users' | 'externalVersion'>, private readonly clock: Clock) {
     this.seenVersion = store.externalVersion();
@@ -66,7 +69,7 @@ export class AuthService {
   }
 
   private async basic(header: string, credentials: string): Promise<Subject> {
-    const fingerprint = createHash('sha256').update(header).digest('base64');
+    const fingerprint = hash('sha256', header, 'base64');
     const known = this.recall(fingerprint);
     if (known) return known;
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges());
@@ -121,11 +124,15 @@ export class AuthService {
   }
 
   private recall(fingerprint: string): Subject | undefined {
-    const version = this.store.externalVersion();
-    if (version !== this.seenVersion) {
-      this.seenVersion = version;
-      this.remembered.clear();
-      return undefined;
+    const now = this.clock.now();
+    if (now - this.versionCheckedAt >= VERSION_CHECK_MS || now < this.versionCheckedAt) {
+      this.versionCheckedAt = now;
+      const version = this.store.externalVersion();
+      if (version !== this.seenVersion) {
+        this.seenVersion = version;
+        this.remembered.clear();
+        return undefined;
+      }
     }
     const r = this.remembered.get(fingerprint);
     if (!r) return undefined;

@@ -17,6 +17,8 @@ function digestAuthorization(challenge: string, user: string, password: string, 
     `response="${response}", qop=auth, nc=00000001, cnonce="abcdef"`;
 }
 
+const settle = () => new Promise((r) => setTimeout(r, 250));
+
 describe('authentication', () => {
   let server: TestServer;
   let anonymous: Client;
@@ -92,8 +94,10 @@ describe('authentication', () => {
     execFileSync(process.execPath, [GRID_BIN, 'user', 'create', 'carol', '-p', 'secret', '-g', 'observer', '--data', server.dataDir]);
     expect((await client.get('/rest/v2/caches')).status).to.equal(200);
     execFileSync(process.execPath, [GRID_BIN, 'user', 'password', 'carol', '-p', 'changed', '--data', server.dataDir]);
+    await settle(); // the server looks for changes by other processes every 200 ms
     expect((await client.get('/rest/v2/caches')).status).to.equal(401);
     execFileSync(process.execPath, [GRID_BIN, 'user', 'remove', 'carol', '--data', server.dataDir]);
+    await settle();
     expect((await new Client(server.url, { user: 'carol', password: 'changed' }).get('/rest/v2/caches')).status).to.equal(401);
   });
 });

@@ -36,8 +36,7 @@ describe('parsePort', () => {
     it(`rejects ${JSON.stringify(text)} with a ConfigError`, () => expect(() => parsePort(text)).to.throw(ConfigError, /not a port number/));
   }
 
-  // Bug: Number('') is 0, so an empty --port value silently means "pick any free port".
-  it.skip('rejects an empty value', () => {
+  it('rejects an empty value', () => {
     expect(() => parsePort('')).to.throw(ConfigError);
   });
 });
@@ -106,6 +105,11 @@ describe('readConfigFile', () => {
 
     it('rejects an unknown key under the server: root', () => {
       expect(() => readConfigFile(file('unknown-root.yaml', 'server:\n  colour: blue'))).to.throw(ConfigError, /unknown setting 'colour'/);
+    });
+
+    it('rejects a key next to the server: root', () => {
+      const path = file('beside-root.yaml', 'server:\n  port: 8081\nprot: 8082');
+      expect(() => readConfigFile(path)).to.throw(ConfigError, /unknown setting 'prot'/);
     });
 
     it('rejects aliases (no entity expansion)', () => {

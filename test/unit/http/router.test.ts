@@ -85,6 +85,12 @@ describe('Router.match (behavior-notes §1.1)', () => {
     expect(m.params).to.deep.equal({ cache: 'orders' });
   });
 
+  it('commits to a literal segment: a path that continues past it does not fall back to the parameter', () => {
+    // `/rest/v2/unknown` is a 404, not the legacy entry `/rest/{cache}/{key}` of a cache "v2" (behavior-notes §1.1).
+    const err = rejection(() => router.match('GET', '/rest/v2/caches/container-stats/k', undefined));
+    expect(err.status).to.equal(404);
+  });
+
   it('tells routes apart by method', () => {
     expect(router.match('PUT', '/rest/v2/caches/c/k', undefined).route).to.equal(putEntry);
     expect(router.match('GET', '/rest/v2/caches/c/k', undefined).route).to.equal(getEntry);

@@ -39,6 +39,10 @@ describe('resolveExpiry (spec 1, Expiration rules 1–5)', () => {
     });
   }
 
+  it('a number in exponent or hex notation counts as absent', () => {
+    expect(resolveExpiry(DEFAULTS, '1e3', '0x10')).to.deep.equal(DEFAULTS);
+  });
+
   it('with immortal defaults, absent headers keep the entry immortal', () => {
     expect(resolveExpiry({ lifespan: -1, maxIdle: -1 }, undefined, undefined)).to.deep.equal({ lifespan: -1, maxIdle: -1 });
   });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { GridError, InvalidMediaTypeError } from '../../../src/errors';
-import { matches, parseMediaType, parseMediaTypeList, type MediaType } from '../../../src/model/media-type';
+import { formatMediaType, matches, parseMediaType, parseMediaTypeList, type MediaType } from '../../../src/model/media-type';
 
 /** Runs `fn` and returns what it threw, failing the test when it did not throw. */
 function thrown(fn: () => unknown): GridError {
@@ -122,4 +122,14 @@ describe('matches (behavior-notes §4.2)', () => {
   for (const [a, b, expected] of table) {
     it(`${a} ${expected ? 'matches' : 'does not match'} ${b}`, () => expect(matches(a, b)).to.equal(expected));
   }
+});
+
+describe('formatMediaType', () => {
+  it('writes type/subtype with the parameters and without the q-weight', () => {
+    expect(formatMediaType(parseMediaType('Application/X-Java-Object; type=java.lang.Integer; q=0.5'))).to.equal('application/x-java-object;type=java.lang.Integer');
+  });
+
+  it('writes a type without parameters as type/subtype', () => {
+    expect(formatMediaType(parseMediaType('text/plain'))).to.equal('text/plain');
+  });
 });
