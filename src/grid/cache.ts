@@ -81,17 +81,20 @@ export class Cache {
 
   /** The live entry for `key`, refreshing its idle time; undefined when absent or expired. */
   get(key: Buffer): CacheEntry | undefined {
+    const started = this.timer();
     const id = idOf(key);
     const now = this.deps.clock.now();
     const e = this.memory.get(id) ?? this.load(id, key);
-    if (!e || isExpired(e, now)) {
-      if (e) this.expire(id);
+    const live = e && !isExpired(e, now) ? e : undefined;
+    if (e && !live) this.expire(id);
+    if (live) {
+      if (live.maxIdle >= 0) live.lastUsed = now;
+      this.stats.hits++;
+    } else {
       this.stats.misses++;
-      return undefined;
     }
-    if (e.maxIdle >= 0) e.lastUsed = now;
-    this.stats.hits++;
-    return e;
+    this.stats.readNanos += this.elapsed(started);
+    return live;
   }
 
   /** Like `get` but touches neither idle time nor statistics. */
@@ -108,6 +111,7 @@ export class Cache {
   }
 
   put(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry): WriteResult {
+    const started = this.timer();
     const id = idOf(key);
     const now = this.deps.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, ...expiry, etag: etagOf(value) };
@@ -125,6 +129,7 @@ export class Cache {
     }
     this.afterEviction(this.memory.set(id, entry));
     this.stats.stores++;
+    this.stats.writeNanos += this.elapsed(started);
     return { entry, commit };
   }
 
@@ -135,6 +140,7 @@ export class Cache {
   }
 
   remove(key: Buffer): RemoveResult {
+    const started = this.timer();
     const id = idOf(key);
     const removed = this.peek(key);
     this.memory.delete(id);
@@ -144,6 +150,7 @@ export class Cache {
     }
     if (removed) this.stats.removeHits++;
     else this.stats.removeMisses++;
+    this.stats.removeNanos += this.elapsed(started);
     return { removed, commit };
   }
 
@@ -216,6 +223,15 @@ export class Cache {
     for (const [id, e] of this.memory.entries()) {
       this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
     }
+  }
+
+  /** Operation timing costs a clock read, so only caches with statistics pay it. */
+  private timer(): bigint {
+    return this.currentSettings.statistics ? process.hrtime.bigint() : 0n;
+  }
+
+  private elapsed(started: bigint): number {
+    return started === 0n ? 0 : Number(process.hrtime.bigint() - started);
   }
 
   private load(id: string, key: Buffer): CacheEntry | undefined {

@@ -9,10 +9,11 @@ import type { GridContext, RouteSpec } from './route-spec';
 import { cacheRoutes } from './routes/caches.routes';
 import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
+import { legacyRoutes } from './routes/legacy.routes';
 
 /** Every route table of the server; the router takes literal segments before parameters. */
 export function allRoutes(s: Services): RouteSpec[] {
-  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s)];
+  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s), ...legacyRoutes(s)];
 }
 
 /**

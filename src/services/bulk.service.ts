@@ -25,6 +25,12 @@ export class BulkService {
     yield* chunked(['['], this.take(h, limit, (e, first) => (first ? '' : ',') + JSON.stringify(e.key.toString('utf8'))), [']']);
   }
 
+  /** Every live key (v1 key listing). */
+  async *keys(h: CacheHandle): AsyncGenerator<Buffer> {
+    await h.cache.settled();
+    for (const e of h.cache.entries()) yield e.key;
+  }
+
   /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`. */
   async *entriesJson(h: CacheHandle, opts: EntriesOptions): AsyncGenerator<string> {
     await h.cache.settled();

@@ -296,6 +296,8 @@ describe('caches /rest/v2/caches', () => {
       await admin.get(`/rest/v2/caches/${on}/missing`);
       const stats = (await server.as('monitor').get(`/rest/v2/caches/${on}?action=stats`)).json<Record<string, number>>();
       expect(stats).to.include({ stores: 1, hits: 1, misses: 1, retrievals: 2, current_number_of_entries: 1 });
+      expect(stats.average_write_time_nanos).to.be.greaterThan(0);
+      expect(stats.average_read_time_nanos).to.be.greaterThan(0);
       expect((await server.as('monitor').post(`/rest/v2/caches/${on}?action=stats-reset`)).status).to.equal(403);
       expect((await admin.post(`/rest/v2/caches/${on}?action=stats-reset`)).status).to.equal(204);
       expect((await admin.get(`/rest/v2/caches/${on}?action=stats`)).json<Record<string, number>>().hits).to.equal(0);

@@ -312,6 +312,22 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
       expect((await admin.post(`/rest/${c}/k`, 'again')).status).to.equal(409);
       expect((await admin.delete(`/rest/${c}/k`)).status).to.equal(204);
     });
+
+    it('lists keys as text, JSON-ish, XML and hex, and clears with DELETE /rest/{cache} (200, spec 1)', async () => {
+      const c = await given.cache();
+      await admin.put(`/rest/${c}/a`, '1');
+      await admin.put(`/rest/${c}/b<`, '2');
+      const text = await admin.get(`/rest/${c}`);
+      expect(text.headers.get('content-type')).to.contain('text/plain');
+      expect(text.text.split('\n').sort()).to.deep.equal(['a', 'b<']);
+      expect((await admin.get(`/rest/${c}`, { Accept: 'application/json' })).text).to.match(/^keys=\[(a,b<|b<,a)\]$/);
+      expect((await admin.get(`/rest/${c}`, { Accept: 'application/xml' })).text).to.contain('<key>b&#60;</key>');
+      expect((await admin.get(`/rest/${c}`, { Accept: 'application/octet-stream' })).text.split('\n')).to.include('0x61');
+      expect((await admin.get(`/rest/${c}`, { Accept: 'image/png' })).status).to.equal(406);
+      expect((await admin.delete(`/rest/${c}`)).status).to.equal(200);
+      expect((await admin.get(`/rest/${c}`)).text).to.equal('');
+      expect((await admin.get('/rest/no-such-cache')).status).to.equal(404);
+    });
   });
 
   describe('permissions', () => {

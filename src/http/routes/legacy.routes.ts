@@ -1,0 +1,54 @@
+import { encodeHex } from '../../model/key-codec';
+import type { Services } from '../../services';
+import { negotiateAmong } from '../negotiate';
+import { sendStatus, sendText } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+type KeyFormat = 'text' | 'json' | 'xml' | 'hex';
+
+const KEY_FORMATS: Record<string, KeyFormat> = {
+  'text/plain': 'text', 'application/json': 'json', 'application/xml': 'xml', 'application/octet-stream': 'hex',
+};
+
+const CONTENT_TYPES: Record<KeyFormat, string> = {
+  text: 'text/plain', json: 'application/json', xml: 'application/xml', hex: 'application/octet-stream',
+};
+
+/**
+ * The legacy v1 cache paths (spec 1 "Legacy v1 API", behavior-notes §18): list keys and clear.
+ * Entry paths live with the v2 ones in entries.routes.ts; `?action=search` needs the query engine.
+ */
+export function legacyRoutes(s: Services): RouteSpec[] {
+  return [
+    { method: 'GET', path: '/rest/:cache', scope: 'cache', permission: 'BULK_READ', handle: (ctx) => listKeys(ctx, s) },
+    { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx) => clear(ctx, s) },
+  ];
+}
+
+async function listKeys(ctx: GridContext, s: Services): Promise<void> {
+  const format = negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS);
+  const keys: Buffer[] = [];
+  for await (const key of s.bulk.keys(ctx.state.cache)) keys.push(key);
+  ctx.set('Cache-Control', 'no-cache');
+  sendText(ctx, renderKeys(keys, format), CONTENT_TYPES[format]);
+}
+
+/** The original's renderings: lines of text or hex, XML elements, and the non-JSON `keys=[a,b]`. */
+function renderKeys(keys: Buffer[], format: KeyFormat): string {
+  const text = keys.map((k) => k.toString('utf8'));
+  switch (format) {
+    case 'text': return text.join('\n');
+    case 'hex': return keys.map(encodeHex).join('\n');
+    case 'json': return `keys=[${text.join(',')}]`;
+    case 'xml': return '<?xml version="1.0" encoding="UTF-8"?><keys>' + text.map((k) => `<key>${escapeXml(k)}</key>`).join('') + '</keys>';
+  }
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+async function clear(ctx: GridContext, s: Services): Promise<void> {
+  await s.caches.clear(ctx.state.cache);
+  sendStatus(ctx, 200);
+}
