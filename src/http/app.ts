@@ -11,6 +11,14 @@ import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
 import { legacyRoutes } from './routes/legacy.routes';
 
+/** Sent on every answer to a browser (behavior-notes §1.3), errors included. */
+const BROWSER_HEADERS = {
+  'X-Frame-Options': 'sameorigin',
+  'X-XSS-Protection': '1; mode=block',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; img-src 'self' data:",
+};
+
 /** Every route table of the server; the router takes literal segments before parameters. */
 export function allRoutes(s: Services): RouteSpec[] {
   return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s), ...legacyRoutes(s)];
@@ -32,6 +40,7 @@ export function createApp(s: Services, log: Logger): Koa {
     const started = performance.now();
     const id = ++requestId;
     ctx.state.log = log;
+    if (ctx.get('user-agent').startsWith('Mozilla')) ctx.set(BROWSER_HEADERS);
     try {
       await next();
     } finally {

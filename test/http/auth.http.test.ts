@@ -142,6 +142,16 @@ describe('routing', () => {
     expect((await admin.head('/rest/v2/caches/a%2Fb%20c')).status).to.equal(204);
   });
 
+  it('adds the browser security headers for a Mozilla user agent, errors included', async () => {
+    for (const path of ['/rest/v2/caches', '/rest/v2/caches/missing']) {
+      const r = await admin.get(path, { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)' });
+      expect(r.headers.get('x-frame-options'), path).to.equal('sameorigin');
+      expect(r.headers.get('x-xss-protection')).to.equal('1; mode=block');
+      expect(r.headers.get('x-content-type-options')).to.equal('nosniff');
+    }
+    expect((await admin.get('/rest/v2/caches', { 'User-Agent': 'curl/8' })).headers.get('x-frame-options')).to.equal(null);
+  });
+
   it('never shows a stack trace for a malformed path', async () => {
     const r = await admin.get('/rest/v2/caches/%E0%A4%A');
     expect(r.status).to.equal(400);

@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
+import { join } from 'node:path';
 import { ManualClock } from '../../src/util/clock';
 import type { Client } from '../support/client';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
@@ -90,6 +92,35 @@ describe('memory bounds and persistence', () => {
   });
 });
 
+describe('expiration reaper', () => {
+  it('removes expired entries without anyone reading them', async () => {
+    const clock = new ManualClock();
+    const server = await startTestServer({ clock, expirationInterval: 20 });
+    try {
+      const admin = server.as('admin');
+      await admin.createCache('mem');
+      await admin.createCache('disk', PERSISTENT);
+      for (const c of ['mem', 'disk']) {
+        await admin.put(`/rest/v2/caches/${c}/short`, 'v', { timeToLiveSeconds: '1' });
+        await admin.put(`/rest/v2/caches/${c}/long`, 'v');
+      }
+      clock.advance(1_500);
+      await new Promise((r) => setTimeout(r, 100));
+      const mem = server.running.services.manager.require('mem').cache;
+      expect(mem.memoryEntryCount).to.equal(1);
+      const db = new Database(join(server.dataDir, 'grid.db'), { readonly: true });
+      try {
+        const rows = db.prepare('SELECT key FROM entries WHERE cache_id = ?').all(server.running.services.manager.require('disk').cache.id) as Array<{ key: Buffer }>;
+        expect(rows.map((r) => r.key.toString())).to.deep.equal(['long']);
+      } finally {
+        db.close();
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('restart in process (clean shutdown)', () => {
   it('keeps persistent entries and definitions, forgets memory entries and VOLATILE caches', async () => {
     const dataDir = tempDir();
@@ -111,6 +142,9 @@ describe('restart in process (clean shutdown)', () => {
     try {
       const names = (await admin.get('/rest/v2/caches')).json<string[]>();
       expect(names).to.include.members(['durable', 'passive', 'memory']);
+      const inMemory = (await admin.get('/rest/v2/caches/durable')).json<{ size: number }>();
+      expect(inMemory.size).to.equal(1);
+      expect(server.running.services.manager.require('durable').cache.memoryEntryCount, 'nothing loaded at start').to.equal(0);
       expect(names).to.not.include('temp');
       const r = await admin.get('/rest/v2/caches/durable/k');
       expect(r.text).to.equal('v');
