@@ -1,15 +1,10 @@
-import type { Commit } from '../store/store';
+import type { Commit, StoredEntry } from '../store/store';
 
-/** An entry as the engine holds it. Times are epoch ms; lifespan/maxIdle in ms, -1 = unlimited. */
-export interface CacheEntry {
-  key: Buffer;
-  value: Buffer;
-  valueType: string | null;
-  /** Time of the last write (the original resets it on every write). */
-  created: number;
-  lastUsed: number;
-  lifespan: number;
-  maxIdle: number;
+/**
+ * An entry as the engine holds it: the stored fields (`created` is the time of the last write, as
+ * the original resets it on every write) plus its ETag, computed once.
+ */
+export interface CacheEntry extends StoredEntry {
   etag: string;
 }
 

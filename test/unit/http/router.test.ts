@@ -2,16 +2,9 @@ import { expect } from 'chai';
 import { GridError } from '../../../src/errors';
 import type { HttpMethod, RouteSpec } from '../../../src/http/route-spec';
 import { Router, splitPath } from '../../../src/http/router';
+import { thrown } from '../../support/thrown';
 
-function rejection(fn: () => unknown): GridError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(GridError);
-    return err as GridError;
-  }
-  expect.fail('expected the request to be rejected');
-}
+const rejection = (fn: () => unknown) => thrown(fn);
 
 /** A route whose handler is never called: matching only looks at method, path and action. */
 function route(method: HttpMethod, path: string, action?: string): RouteSpec {

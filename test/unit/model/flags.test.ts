@@ -1,16 +1,9 @@
 import { expect } from 'chai';
 import { GridError } from '../../../src/errors';
 import { parseAdminFlags, parseEntryFlags } from '../../../src/model/flags';
+import { thrown } from '../../support/thrown';
 
-function rejection(fn: () => unknown): GridError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(GridError);
-    return err as GridError;
-  }
-  expect.fail('expected the flags to be rejected');
-}
+const rejection = (fn: () => unknown) => thrown(fn);
 
 // Core org.infinispan.context.Flag values accepted on entry operations (behavior-notes §4.1).
 const ENTRY_FLAGS = [

@@ -1,17 +1,8 @@
 import { expect } from 'chai';
 import { GridError, InvalidMediaTypeError } from '../../../src/errors';
 import { formatMediaType, matches, parseMediaType, parseMediaTypeList, type MediaType } from '../../../src/model/media-type';
+import { thrown } from '../../support/thrown';
 
-/** Runs `fn` and returns what it threw, failing the test when it did not throw. */
-function thrown(fn: () => unknown): GridError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).to.be.instanceOf(GridError);
-    return err as GridError;
-  }
-  expect.fail('expected an error');
-}
 
 function essences(list: MediaType[]): string[] {
   return list.map((m) => `${m.type}/${m.subtype}`);
