@@ -42,7 +42,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
   const users = new UserService(store.users, clock);
-  bootstrapUsers(config, users, announce, childLogger(root, 'grid.security'));
+  // hashing runs on the thread pool while the rest of the server is built
+  const usersReady = bootstrapUsers(config, users, announce, childLogger(root, 'grid.security'));
 
   const manager = new CacheManager({ store, clock, log: childLogger(root, 'grid.cache') });
   const services: Services = {
@@ -62,6 +63,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const server = createServer(app.callback());
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
+  await usersReady;
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
   services.node.address = `${config.host}:${port}`;
@@ -82,15 +84,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 }
 
 /** APP_USER/APP_PASS create or update a user; a first start with no users gets a generated admin. */
-function bootstrapUsers(config: ServerConfig, users: UserService, announce: (line: string) => void, log: Logger): void {
+async function bootstrapUsers(config: ServerConfig, users: UserService, announce: (line: string) => void, log: Logger): Promise<void> {
   if (config.appUser) {
-    users.upsert(config.appUser.name, config.appUser.password, config.appUser.roles);
+    await users.upsert(config.appUser.name, config.appUser.password, config.appUser.roles);
     log.info({ user: config.appUser.name, roles: config.appUser.roles }, 'user from APP_USER created or updated');
     return;
   }
   if (!config.authEnabled || users.count() > 0) return;
   const password = generatePassword();
-  users.upsert('admin', password, ['admin']);
+  await users.upsert('admin', password, ['admin']);
   announce([
     '',
     '  No users existed, so grid created one:',

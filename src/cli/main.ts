@@ -11,7 +11,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case 'start': return await runStart(rest);
-      case 'user': return runUser(rest);
+      case 'user': return await runUser(rest);
       case 'migrate': return runMigrate(rest);
       case undefined: case '-h': case '--help': case 'help':
         process.stdout.write(USAGE.main + '\n');

@@ -6,7 +6,7 @@ import { parse, UsageError } from './args';
 import { USAGE } from './usage';
 
 /** `grid user …`: writes the user table directly; a running server sees changes at once. */
-export function runUser(args: string[]): number {
+export async function runUser(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     data: { type: 'string' }, password: { type: 'string', short: 'p' }, groups: { type: 'string', short: 'g' },
   });
@@ -26,7 +26,7 @@ export function runUser(args: string[]): number {
         if (password === undefined) throw new UsageError('user create needs -p PASSWORD');
         const roles = ((values.groups as string | undefined) ?? '').split(',').map((r) => r.trim()).filter(Boolean);
         if (!roles.length) throw new UsageError('user create needs -g ROLE[,ROLE]');
-        users.upsert(name, password, roles);
+        await users.upsert(name, password, roles);
         process.stdout.write(`user '${name}' saved with roles ${roles.join(',')}\n`);
         return 0;
       }
@@ -41,7 +41,7 @@ export function runUser(args: string[]): number {
       case 'password':
         if (!name) throw new UsageError('user password needs a NAME');
         if (password === undefined) throw new UsageError('user password needs -p NEW');
-        users.setPassword(name, password);
+        await users.setPassword(name, password);
         process.stdout.write(`password of '${name}' changed\n`);
         return 0;
       default:

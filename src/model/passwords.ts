@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, scryptSync, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, opts: object) => Promise<Buffer>;
@@ -9,10 +9,10 @@ const KEY_LENGTH = 32;
 
 export const REALM = 'default';
 
-/** `scrypt$N$r$p$salt$hash` (base64 parts). */
-export function hashPassword(password: string): string {
+/** `scrypt$N$r$p$salt$hash` (base64 parts); hashed on the thread pool, off the event loop. */
+export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = scryptSync(password, salt, KEY_LENGTH, PARAMS);
+  const hash = await scryptAsync(password, salt, KEY_LENGTH, PARAMS);
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), hash.toString('base64')].join('$');
 }
 

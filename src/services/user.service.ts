@@ -14,19 +14,21 @@ export class UserService {
   constructor(private readonly users: Store['users'], private readonly clock: Clock) {}
 
   /** Creates the user, or replaces the password and roles of an existing one. */
-  upsert(name: string, password: string, roles: string[]): UserView {
+  async upsert(name: string, password: string, roles: string[]): Promise<UserView> {
     this.validate(name, password, roles);
+    const credentials = await this.credentials(name, password);
     const now = this.clock.now();
     const existing = this.users.find(name);
-    this.users.upsert({ ...this.credentials(name, password), name, roles, createdAt: existing?.createdAt ?? now, updatedAt: now });
+    this.users.upsert({ ...credentials, name, roles, createdAt: existing?.createdAt ?? now, updatedAt: now });
     return { name, roles };
   }
 
-  setPassword(name: string, password: string): void {
+  async setPassword(name: string, password: string): Promise<void> {
     const u = this.users.find(name);
     if (!u) throw new UserNotFoundError(name);
     this.validate(name, password, u.roles);
-    this.users.upsert({ ...u, ...this.credentials(name, password), updatedAt: this.clock.now() });
+    const credentials = await this.credentials(name, password);
+    this.users.upsert({ ...u, ...credentials, updatedAt: this.clock.now() });
   }
 
   remove(name: string): void {
@@ -41,9 +43,9 @@ export class UserService {
     return this.users.count();
   }
 
-  private credentials(name: string, password: string): Pick<UserRecord, 'passwordHash' | 'digestMd5' | 'digestSha256'> {
+  private async credentials(name: string, password: string): Promise<Pick<UserRecord, 'passwordHash' | 'digestMd5' | 'digestSha256'>> {
     return {
-      passwordHash: hashPassword(password),
+      passwordHash: await hashPassword(password),
       digestMd5: digestHa1('MD5', name, password),
       digestSha256: digestHa1('SHA-256', name, password),
     };

@@ -32,7 +32,7 @@ export async function startTestServer(opts: ConfigOverrides & { clock?: Clock; d
   const config = resolveConfig({}, { logLevel: 'silent', ...overrides, dataDir, port: 0, host: '127.0.0.1' }, {});
   const log = createRootLogger({ level: process.env.GRID_TEST_LOG ?? 'silent' });
   const running = await startServer(config, { clock, log, announce: () => undefined });
-  for (const role of ROLES) running.services.users.upsert(role, `${role}-pw`, [role]);
+  await Promise.all(ROLES.map((role) => running.services.users.upsert(role, `${role}-pw`, [role])));
   return {
     url: running.url,
     dataDir,

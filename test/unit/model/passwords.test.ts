@@ -7,7 +7,10 @@ const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8
 
 describe('hashPassword / verifyPassword', () => {
   const password = 'correct horse battery staple';
-  const stored = hashPassword(password);
+  let stored: string;
+  before(async () => {
+    stored = await hashPassword(password);
+  });
 
   it('verifies the password it hashed', async () => {
     expect(await verifyPassword(password, stored)).to.equal(true);
@@ -24,13 +27,13 @@ describe('hashPassword / verifyPassword', () => {
   });
 
   it('salts: the same password hashes differently each time, and both verify', async () => {
-    const again = hashPassword(password);
+    const again = await hashPassword(password);
     expect(again).to.not.equal(stored);
     expect(await verifyPassword(password, again)).to.equal(true);
   });
 
   it('handles non-ASCII passwords', async () => {
-    const h = hashPassword('pässwörd€');
+    const h = await hashPassword('pässwörd€');
     expect(await verifyPassword('pässwörd€', h)).to.equal(true);
     expect(await verifyPassword('passwort€', h)).to.equal(false);
   });
