@@ -34,7 +34,8 @@ export class EntryService {
   /** The live entry, once its last write is durable; 404 when absent, 304/412 by preconditions. */
   async read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number): Promise<ReadResult> {
     const pending = h.cache.pendingCommit(key);
-    if (pending) await pending.promise;
+    // a failed commit was refused to its writer and dropped from memory; the read goes on
+    if (pending) await pending.promise.catch(() => undefined);
     const entry = h.cache.get(key);
     if (!entry) throw new EntryNotFoundError();
     if (minFresh !== undefined) {

@@ -82,6 +82,25 @@ describe('memory bounds and persistence', () => {
     expect((await admin.get(`/rest/v2/caches/${c}/k`)).status).to.equal(404);
   });
 
+  it('refuses a write whose commit fails with 500 and keeps serving the last committed value', async () => {
+    const c = fresh();
+    await admin.createCache(c, PERSISTENT);
+    await admin.put(`/rest/v2/caches/${c}/k`, 'committed');
+    const db = new Database(join(server.dataDir, 'grid.db'));
+    db.exec("CREATE TRIGGER refuse_writes BEFORE INSERT ON entries BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    try {
+      const r = await admin.put(`/rest/v2/caches/${c}/k`, 'lost');
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal('Internal server error');
+      expect((await admin.get(`/rest/v2/caches/${c}/k`)).text).to.equal('committed');
+    } finally {
+      db.exec('DROP TRIGGER refuse_writes');
+      db.close();
+    }
+    expect((await admin.put(`/rest/v2/caches/${c}/k`, 'next')).status).to.equal(204);
+    expect((await admin.get(`/rest/v2/caches/${c}/k`)).text).to.equal('next');
+  });
+
   it('gives every one of many concurrent writes its own value', async () => {
     const c = fresh();
     await admin.createCache(c, PERSISTENT);
