@@ -2,12 +2,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ServerConfig } from './config/server-config';
 import { CacheManager } from './grid/cache-manager';
+import { CounterManager } from './grid/counter-manager';
 import { createApp } from './http/app';
 import { answerClientError } from './http/client-errors';
 import { generatePassword } from './model/passwords';
 import { AuthService } from './services/auth.service';
 import { BulkService } from './services/bulk.service';
 import { CacheService } from './services/cache.service';
+import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
 import type { Services } from './services';
 import { UserService } from './services/user.service';
@@ -50,6 +52,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     manager,
     caches: new CacheService(manager, clock),
     entries: new EntryService(clock),
+    counters: new CounterService(new CounterManager({ store, clock, log: childLogger(root, 'grid.counters') })),
     bulk: new BulkService(),
     auth: new AuthService(store, clock),
     users,

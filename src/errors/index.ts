@@ -5,3 +5,4 @@ export * from './cache-errors';
 export * from './config-errors';
 export * from './encoding-errors';
 export * from './user-errors';
+export * from './counter-errors';

@@ -7,6 +7,7 @@ import type { Logger } from '../util/logger';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
 import { cacheRoutes } from './routes/caches.routes';
+import { counterRoutes } from './routes/counters.routes';
 import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
 import { legacyRoutes } from './routes/legacy.routes';
@@ -21,7 +22,7 @@ const BROWSER_HEADERS = {
 
 /** Every route table of the server; the router takes literal segments before parameters. */
 export function allRoutes(s: Services): RouteSpec[] {
-  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s), ...legacyRoutes(s)];
+  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s), ...legacyRoutes(s), ...counterRoutes(s)];
 }
 
 /**

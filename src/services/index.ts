@@ -3,6 +3,7 @@ import type { Clock } from '../util/clock';
 import type { AuthService } from './auth.service';
 import type { BulkService } from './bulk.service';
 import type { CacheService } from './cache.service';
+import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
 import type { UserService } from './user.service';
 
@@ -22,6 +23,7 @@ export interface Services {
   manager: CacheManager;
   caches: CacheService;
   entries: EntryService;
+  counters: CounterService;
   bulk: BulkService;
   auth: AuthService;
   users: UserService;

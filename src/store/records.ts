@@ -26,6 +26,15 @@ export interface TemplateRecord {
   createdAt: number;
 }
 
+export interface CounterRecord {
+  name: string;
+  /** The definition, as the JSON `GET /counters/{name}/config` answers. */
+  config: string;
+  value: bigint;
+  updatedAt: number;
+  createdAt: number;
+}
+
 export interface UserRecord {
   name: string;
   passwordHash: string;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../util/package-info';
 import { Commit, GroupCommitter } from './group-commit';
 import { migrate } from './migrate';
+import { SqliteCounterStore } from './sqlite-counter.store';
 import { SqliteDefinitionStore } from './sqlite-definition.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteUserStore } from './sqlite-user.store';
@@ -43,6 +44,7 @@ export class SqliteStore implements Store {
   readonly entries: SqliteEntryStore;
   readonly definitions: SqliteDefinitionStore;
   readonly users: SqliteUserStore;
+  readonly counters: SqliteCounterStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -53,6 +55,7 @@ export class SqliteStore implements Store {
     this.entries = new SqliteEntryStore(this.db);
     this.definitions = new SqliteDefinitionStore(this.db);
     this.users = new SqliteUserStore(this.db);
+    this.counters = new SqliteCounterStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
@@ -94,6 +97,9 @@ export class SqliteStore implements Store {
       case 'cache.delete': return this.definitions.deleteCache(op.id);
       case 'template.upsert': return this.definitions.upsertTemplate(op.record);
       case 'template.delete': this.definitions.deleteTemplate(op.name); return;
+      case 'counter.insert': return this.counters.insert(op.record);
+      case 'counter.setValue': return this.counters.setValue(op.name, op.value, op.updatedAt);
+      case 'counter.delete': return this.counters.delete(op.name);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Commit } from './group-commit';
-import type { CacheRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
+import type { CacheRecord, CounterRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
 import type { WriteOp } from './write-ops';
 
 export type { Commit } from './group-commit';
@@ -21,6 +21,9 @@ export interface Store {
     listCaches(): CacheRecord[];
     listTemplates(): TemplateRecord[];
     maxCacheId(): number;
+  };
+  readonly counters: {
+    list(): CounterRecord[];
   };
   readonly users: {
     find(name: string): UserRecord | undefined;

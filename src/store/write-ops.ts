@@ -1,4 +1,4 @@
-import type { CacheRecord, StoredEntry, TemplateRecord } from './records';
+import type { CacheRecord, CounterRecord, StoredEntry, TemplateRecord } from './records';
 
 /**
  * Every change the running server makes to the store, as data: the group committer applies a
@@ -14,4 +14,7 @@ export type WriteOp =
   | { kind: 'cache.updateConfig'; name: string; config: string }
   | { kind: 'cache.delete'; id: number }
   | { kind: 'template.upsert'; record: TemplateRecord }
-  | { kind: 'template.delete'; name: string };
+  | { kind: 'template.delete'; name: string }
+  | { kind: 'counter.insert'; record: CounterRecord }
+  | { kind: 'counter.setValue'; name: string; value: bigint; updatedAt: number }
+  | { kind: 'counter.delete'; name: string };

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
-import { IllegalArgumentValueError, MethodRequiresContentError } from '../../errors';
+import { MethodRequiresContentError } from '../../errors';
 import type { ConfigFormat } from '../../model/cache-config';
 import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
 import { hasPermission } from '../../model/permissions';
 import type { Services } from '../../services';
 import { canAccess, cacheMask } from '../../services/authorization';
 import { negotiateAmong } from '../negotiate';
+import { intParam, isTrue, query } from '../params';
 import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '../presenters/cache.presenter';
 import { readText } from '../request-body';
 import { sendJson, sendStatus, sendText } from '../respond';
@@ -122,21 +123,4 @@ async function stats(ctx: GridContext, s: Services): Promise<void> {
 function statsReset(ctx: GridContext, s: Services): void {
   s.caches.resetStats(ctx.state.cache);
   sendStatus(ctx, 204);
-}
-
-/** Last value of a query parameter, as the original reads single-valued parameters. */
-export function query(ctx: GridContext, name: string): string | undefined {
-  const v = ctx.query[name];
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
-
-function isTrue(v: string | undefined): boolean {
-  return v !== undefined && v.toLowerCase() === 'true';
-}
-
-function intParam(ctx: GridContext, name: string, fallback: number): number {
-  const v = query(ctx, name);
-  if (v === undefined || v === '') return fallback;
-  if (!/^-?\d+$/.test(v)) throw new IllegalArgumentValueError(name, v);
-  return Number(v);
 }

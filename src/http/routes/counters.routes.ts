@@ -1,0 +1,73 @@
+import { IllegalArgumentValueError, MissingArgumentError } from '../../errors';
+import { LONG_MAX, LONG_MIN } from '../../model/counter-config';
+import type { Services } from '../../services';
+import type { UpdateOutcome } from '../../services/counter.service';
+import { negotiateAmong } from '../negotiate';
+import { isTrue, query } from '../params';
+import { readText } from '../request-body';
+import { noContent, sendJson, sendStatus, sendText } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+const VALUE_TYPES = { 'application/json': 'application/json', 'text/plain': 'text/plain' };
+
+/** Counters: `/rest/v2/counters…` (spec 1 "Counters", behavior-notes §8). */
+export function counterRoutes(s: Services): RouteSpec[] {
+  const c = '/rest/v2/counters/:counter';
+  const name = (ctx: GridContext) => ctx.params.counter;
+  return [
+    { method: 'GET', path: '/rest/v2/counters', permission: 'READ', handle: (ctx) => sendJson(ctx, s.counters.names()) },
+    { method: 'POST', path: c, permission: 'CREATE', handle: (ctx) => define(ctx, s) },
+    { method: 'DELETE', path: c, permission: 'CREATE', handle: async (ctx) => { await s.counters.remove(name(ctx)); sendStatus(ctx, 204); } },
+    { method: 'GET', path: c, permission: 'READ', handle: (ctx) => value(ctx, s) },
+    { method: 'GET', path: `${c}/config`, permission: 'READ', handle: (ctx) => sendText(ctx, s.counters.config(name(ctx), isTrue(query(ctx, 'pretty'))), 'application/json') },
+    { method: 'POST', path: c, action: 'increment', permission: 'WRITE', handle: async (ctx) => answer(ctx, await s.counters.add(name(ctx), 1n)) },
+    { method: 'POST', path: c, action: 'decrement', permission: 'WRITE', handle: async (ctx) => answer(ctx, await s.counters.add(name(ctx), -1n)) },
+    { method: 'POST', path: c, action: 'add', permission: 'WRITE', handle: async (ctx) => answer(ctx, await s.counters.add(name(ctx), longParam(ctx, 'delta'))) },
+    { method: 'POST', path: c, action: 'reset', permission: 'WRITE', handle: async (ctx) => { await s.counters.reset(name(ctx)); noContent(ctx); } },
+    {
+      method: 'POST', path: c, action: 'compareAndSet', permission: 'WRITE',
+      handle: async (ctx) => sendJson(ctx, await s.counters.compareAndSet(name(ctx), longParam(ctx, 'expect'), longParam(ctx, 'update'))),
+    },
+    {
+      method: 'POST', path: c, action: 'compareAndSwap', permission: 'WRITE',
+      handle: async (ctx) => sendLong(ctx, await s.counters.compareAndSwap(name(ctx), longParam(ctx, 'expect'), longParam(ctx, 'update')), 'application/json'),
+    },
+    {
+      method: 'POST', path: c, action: 'getAndSet', permission: 'WRITE',
+      handle: async (ctx) => sendLong(ctx, await s.counters.getAndSet(name(ctx), longParam(ctx, 'value')), 'text/plain'),
+    },
+  ];
+}
+
+async function define(ctx: GridContext, s: Services): Promise<void> {
+  await s.counters.define(ctx.params.counter, await readText(ctx, s.bodyLimit));
+  sendStatus(ctx, 200);
+}
+
+/** Spec 1 wins over the original here: JSON (also without Accept) or text, others 406. */
+async function value(ctx: GridContext, s: Services): Promise<void> {
+  const type = negotiateAmong(ctx.get('accept') || undefined, VALUE_TYPES);
+  const v = await s.counters.value(ctx.params.counter);
+  ctx.set('Cache-Control', 'no-cache');
+  sendLong(ctx, v, type);
+}
+
+/** WEAK answers 204, STRONG 200 with the new value. */
+function answer(ctx: GridContext, outcome: UpdateOutcome): void {
+  if (outcome.kind === 'WEAK') return noContent(ctx);
+  sendLong(ctx, outcome.value, 'application/json');
+}
+
+function sendLong(ctx: GridContext, v: bigint, type: string): void {
+  sendText(ctx, v.toString(), type);
+}
+
+/** Exactly one decimal 64-bit value (ISPN012040 when missing or repeated, ISPN012023 when not a number). */
+function longParam(ctx: GridContext, name: string): bigint {
+  const raw = ctx.query[name];
+  if (raw === undefined || Array.isArray(raw)) throw new MissingArgumentError(name);
+  if (!/^[+-]?\d+$/.test(raw)) throw new IllegalArgumentValueError(name, raw);
+  const n = BigInt(raw);
+  if (n < LONG_MIN || n > LONG_MAX) throw new IllegalArgumentValueError(name, raw);
+  return n;
+}
