@@ -11,6 +11,7 @@ import { BulkService } from './services/bulk.service';
 import { CacheService } from './services/cache.service';
 import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
+import { SchemaService } from './services/schema.service';
 import type { Services } from './services';
 import { UserService } from './services/user.service';
 import { SqliteStore } from './store/sqlite-store';
@@ -52,6 +53,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     manager,
     caches: new CacheService(manager, clock),
     entries: new EntryService(clock),
+    schemas: new SchemaService(store, clock),
     counters: new CounterService(new CounterManager({ store, clock, log: childLogger(root, 'grid.counters') })),
     bulk: new BulkService(),
     auth: new AuthService(store, clock),

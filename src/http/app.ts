@@ -11,6 +11,7 @@ import { counterRoutes } from './routes/counters.routes';
 import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
 import { legacyRoutes } from './routes/legacy.routes';
+import { schemaRoutes } from './routes/schemas.routes';
 
 /** Sent on every answer to a browser (behavior-notes §1.3), errors included. */
 const BROWSER_HEADERS = {
@@ -22,7 +23,7 @@ const BROWSER_HEADERS = {
 
 /** Every route table of the server; the router takes literal segments before parameters. */
 export function allRoutes(s: Services): RouteSpec[] {
-  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s), ...legacyRoutes(s), ...counterRoutes(s)];
+  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s), ...legacyRoutes(s), ...counterRoutes(s), ...schemaRoutes(s)];
 }
 
 /**

@@ -5,6 +5,7 @@ import type { BulkService } from './bulk.service';
 import type { CacheService } from './cache.service';
 import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
+import type { SchemaService } from './schema.service';
 import type { UserService } from './user.service';
 
 export type { CacheEntry } from '../grid/cache-entry';
@@ -24,6 +25,7 @@ export interface Services {
   caches: CacheService;
   entries: EntryService;
   counters: CounterService;
+  schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;
   users: UserService;

@@ -35,6 +35,13 @@ export interface CounterRecord {
   createdAt: number;
 }
 
+export interface SchemaRecord {
+  name: string;
+  content: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface UserRecord {
   name: string;
   passwordHash: string;

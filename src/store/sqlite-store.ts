@@ -7,6 +7,7 @@ import { Commit, GroupCommitter } from './group-commit';
 import { migrate } from './migrate';
 import { SqliteCounterStore } from './sqlite-counter.store';
 import { SqliteDefinitionStore } from './sqlite-definition.store';
+import { SqliteSchemaStore } from './sqlite-schema.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
@@ -45,6 +46,7 @@ export class SqliteStore implements Store {
   readonly definitions: SqliteDefinitionStore;
   readonly users: SqliteUserStore;
   readonly counters: SqliteCounterStore;
+  readonly schemas: SqliteSchemaStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -56,6 +58,7 @@ export class SqliteStore implements Store {
     this.definitions = new SqliteDefinitionStore(this.db);
     this.users = new SqliteUserStore(this.db);
     this.counters = new SqliteCounterStore(this.db);
+    this.schemas = new SqliteSchemaStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
@@ -100,6 +103,8 @@ export class SqliteStore implements Store {
       case 'counter.insert': return this.counters.insert(op.record);
       case 'counter.setValue': return this.counters.setValue(op.name, op.value, op.updatedAt);
       case 'counter.delete': return this.counters.delete(op.name);
+      case 'schema.upsert': return this.schemas.upsert(op.record);
+      case 'schema.delete': return this.schemas.delete(op.name);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Commit } from './group-commit';
-import type { CacheRecord, CounterRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
+import type { CacheRecord, CounterRecord, SchemaRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
 import type { WriteOp } from './write-ops';
 
 export type { Commit } from './group-commit';
@@ -24,6 +24,9 @@ export interface Store {
   };
   readonly counters: {
     list(): CounterRecord[];
+  };
+  readonly schemas: {
+    list(): SchemaRecord[];
   };
   readonly users: {
     find(name: string): UserRecord | undefined;

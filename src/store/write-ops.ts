@@ -1,4 +1,4 @@
-import type { CacheRecord, CounterRecord, StoredEntry, TemplateRecord } from './records';
+import type { CacheRecord, CounterRecord, SchemaRecord, StoredEntry, TemplateRecord } from './records';
 
 /**
  * Every change the running server makes to the store, as data: the group committer applies a
@@ -17,4 +17,6 @@ export type WriteOp =
   | { kind: 'template.delete'; name: string }
   | { kind: 'counter.insert'; record: CounterRecord }
   | { kind: 'counter.setValue'; name: string; value: bigint; updatedAt: number }
-  | { kind: 'counter.delete'; name: string };
+  | { kind: 'counter.delete'; name: string }
+  | { kind: 'schema.upsert'; record: SchemaRecord }
+  | { kind: 'schema.delete'; name: string };
