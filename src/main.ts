@@ -9,6 +9,7 @@ import { generatePassword } from './model/passwords';
 import { AuthService } from './services/auth.service';
 import { BulkService } from './services/bulk.service';
 import { CacheService } from './services/cache.service';
+import { ContainerService } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
 import { SchemaService } from './services/schema.service';
@@ -54,6 +55,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     caches: new CacheService(manager, clock),
     entries: new EntryService(clock),
     schemas: new SchemaService(store, clock),
+    container: new ContainerService(manager, clock),
     counters: new CounterService(new CounterManager({ store, clock, log: childLogger(root, 'grid.counters') })),
     bulk: new BulkService(),
     auth: new AuthService(store, clock),
@@ -63,6 +65,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     authEnabled: config.authEnabled,
     bodyLimit: config.maxContentLength,
     version: packageVersion(),
+    dataDir: config.dataDir,
   };
   const app = createApp(services, childLogger(root, 'grid.http'));
   const server = createServer(app.callback());

@@ -11,6 +11,11 @@ export class CacheAbsentError extends GridError {
   constructor() { super(404, 'CACHE_ABSENT', ''); }
 }
 
+/** A cache on the server's ignore list (behavior-notes §5.1). */
+export class CacheIgnoredError extends GridError {
+  constructor(name: string) { super(503, 'CACHE_IGNORED', `ISPN012008: Cache with name '${name}' is temporarily unavailable.`); }
+}
+
 export class CacheExistsError extends GridError {
   constructor(name: string) { super(400, 'CACHE_EXISTS', `ISPN000507: Cache ${name} already exists`); }
 }

@@ -1,6 +1,6 @@
 import { CacheExistsError, CacheNotFoundError, NameTooLongError, NoSuchTemplateError } from '../errors';
 import {
-  BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, findIncompatibleChanges, formatCacheConfig, parseCacheConfig,
+  BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, findIncompatibleChanges, formatCacheConfig, parseCacheConfig, toBaseKind,
   toCacheSettings,
 } from '../model/cache-config';
 import { IncompatibleConfigurationError, InvalidConfigurationError } from '../errors';
@@ -42,11 +42,18 @@ function serialize(def: CacheDefinition): string {
  * The container: caches and templates, their definitions and lifecycle. Definitions persist
  * through the store (unless VOLATILE); entries of persistent caches are never loaded at start.
  */
+export type ContainerStatus = 'RUNNING' | 'STOPPING';
+
 export class CacheManager {
   readonly startedAt: number;
+  /** Container-level statistics: every cache reports to them too (`/container/stats`). */
   readonly stats: CacheStats;
+  status: ContainerStatus = 'RUNNING';
+  rebalancingEnabled = true;
   private readonly caches = new Map<string, CacheHandle>();
   private readonly templates = new Map<string, CacheDefinition>();
+  /** The server's ignore list: caches temporarily refused to clients (spec 2 "Server"). */
+  private readonly ignored = new Set<string>();
   private nextId: number;
 
   constructor(private readonly deps: CacheManagerDeps) {
@@ -106,11 +113,59 @@ export class CacheManager {
     return h;
   }
 
+  /** Defines (or replaces) a template; `-configuration` kinds posted to /caches land here. */
+  async defineTemplate(name: string, definition: CacheDefinition): Promise<void> {
+    checkName(name);
+    if (this.caches.has(name)) throw new CacheExistsError(name);
+    this.settingsOf(definition);
+    await this.deps.store.write({ kind: 'template.upsert', record: { name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise;
+    this.templates.set(name, definition);
+    this.deps.log.info({ template: name }, 'template defined');
+  }
+
+  async removeTemplate(name: string): Promise<boolean> {
+    if (!this.templates.delete(name)) return false;
+    await this.deps.store.write({ kind: 'template.delete', name }).promise;
+    this.deps.log.info({ template: name }, 'template removed');
+    return true;
+  }
+
+  /** User-defined templates with their definitions, sorted by name. */
+  templateDefinitions(): Array<[string, CacheDefinition]> {
+    return [...this.templates.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  ignore(name: string): void {
+    this.require(name);
+    this.ignored.add(name);
+  }
+
+  unignore(name: string): void {
+    this.require(name);
+    this.ignored.delete(name);
+  }
+
+  isIgnored(name: string): boolean {
+    return this.ignored.has(name);
+  }
+
+  ignoredNames(): string[] {
+    return [...this.ignored].sort();
+  }
+
+  /** `POST /container?action=shutdown`: caches stop (passivating ones write to the store) and stay stopped. */
+  shutdownContainer(): void {
+    if (this.status === 'STOPPING') return;
+    this.status = 'STOPPING';
+    this.shutdown();
+    this.deps.log.info('container shut down');
+  }
+
   async createFromTemplate(name: string, template: string, opts: { volatile: boolean }): Promise<CacheHandle> {
     checkName(name);
     const definition = this.findTemplate(template);
     if (!definition) throw new NoSuchTemplateError(template, name);
-    const root = { ...definition.root, name: definition.root.name.replace(/-configuration$/, '') };
+    const root = { ...definition.root, name: toBaseKind(definition.root.name) ?? definition.root.name };
     return this.create(name, { root }, opts);
   }
 
@@ -136,11 +191,6 @@ export class CacheManager {
     return true;
   }
 
-  /** Container health: the first non-HEALTHY cache status, else HEALTHY. Caches here always start. */
-  healthStatus(): string {
-    return 'HEALTHY';
-  }
-
   /** The periodic expiration reaper. */
   reapExpired(): void {
     for (const h of this.caches.values()) h.cache.reapExpired();
@@ -162,6 +212,6 @@ export class CacheManager {
 
   private handle(id: number, name: string, definition: CacheDefinition, flags: { internal: boolean; volatile: boolean },
     settings = this.settingsOf(definition)): CacheHandle {
-    return { cache: new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock }), definition, ...flags };
+    return { cache: new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats }), definition, ...flags };
   }
 }

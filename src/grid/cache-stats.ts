@@ -1,4 +1,7 @@
-/** Counters of one cache (or the whole container); reported as -1 when statistics are off. */
+/**
+ * Counters of one cache, or of the whole container (the parent every cache reports to as well);
+ * reported as -1 when statistics are off. Resetting one level leaves the other alone.
+ */
 export class CacheStats {
   hits = 0;
   misses = 0;
@@ -12,13 +15,38 @@ export class CacheStats {
   readonly startedAt: number;
   resetAt: number;
 
-  constructor(now: number) {
+  constructor(now: number, private readonly parent?: CacheStats) {
     this.startedAt = now;
     this.resetAt = now;
   }
 
   get retrievals(): number {
     return this.hits + this.misses;
+  }
+
+  read(hit: boolean, nanos: number): void {
+    if (hit) this.hits++;
+    else this.misses++;
+    this.readNanos += nanos;
+    this.parent?.read(hit, nanos);
+  }
+
+  write(nanos: number): void {
+    this.stores++;
+    this.writeNanos += nanos;
+    this.parent?.write(nanos);
+  }
+
+  remove(hit: boolean, nanos: number): void {
+    if (hit) this.removeHits++;
+    else this.removeMisses++;
+    this.removeNanos += nanos;
+    this.parent?.remove(hit, nanos);
+  }
+
+  evicted(): void {
+    this.evictions++;
+    this.parent?.evicted();
   }
 
   reset(now: number): void {

@@ -11,6 +11,8 @@ import { MemoryTier } from './memory-tier';
 export interface CacheDeps {
   store: Store;
   clock: Clock;
+  /** The container's statistics, which every cache also reports to. */
+  containerStats?: CacheStats;
 }
 
 /** The outcome of a write: the entry now held, and the commit to await before acknowledging. */
@@ -57,7 +59,7 @@ export class Cache {
     private currentSettings: CacheSettings,
     private readonly deps: CacheDeps,
   ) {
-    this.stats = new CacheStats(deps.clock.now());
+    this.stats = new CacheStats(deps.clock.now(), deps.containerStats);
     this.memory = new MemoryTier({ maxCount: currentSettings.maxCount, maxSize: currentSettings.maxSizeBytes });
   }
 
@@ -87,13 +89,8 @@ export class Cache {
     const e = this.memory.get(id) ?? this.load(id, key);
     const live = e && !isExpired(e, now) ? e : undefined;
     if (e && !live) this.expire(id);
-    if (live) {
-      if (live.maxIdle >= 0) live.lastUsed = now;
-      this.stats.hits++;
-    } else {
-      this.stats.misses++;
-    }
-    this.stats.readNanos += this.elapsed(started);
+    if (live && live.maxIdle >= 0) live.lastUsed = now;
+    this.stats.read(live !== undefined, this.elapsed(started));
     return live;
   }
 
@@ -128,8 +125,7 @@ export class Cache {
       }
     }
     this.afterEviction(this.memory.set(id, entry));
-    this.stats.stores++;
-    this.stats.writeNanos += this.elapsed(started);
+    this.stats.write(this.elapsed(started));
     return { entry, commit };
   }
 
@@ -148,9 +144,7 @@ export class Cache {
     if (this.currentSettings.persistent && (removed || this.inflight.has(id))) {
       commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
     }
-    if (removed) this.stats.removeHits++;
-    else this.stats.removeMisses++;
-    this.stats.removeNanos += this.elapsed(started);
+    this.stats.remove(removed !== undefined, this.elapsed(started));
     return { removed, commit };
   }
 
@@ -258,7 +252,7 @@ export class Cache {
 
   private afterEviction(evicted: CacheEntry[]): void {
     for (const e of evicted) {
-      this.stats.evictions++;
+      this.stats.evicted();
       if (this.currentSettings.persistent && this.currentSettings.passivation) {
         this.writeStore(idOf(e.key), { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
       }

@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { GridError, isGridError } from '../errors';
+import { CacheIgnoredError, GridError, isGridError, ServiceUnavailableError } from '../errors';
 import type { Services } from '../services';
 import { ANONYMOUS_ADMIN } from '../services/auth.service';
 import { cacheMask, requirePermission } from '../services/authorization';
@@ -7,6 +7,7 @@ import type { Logger } from '../util/logger';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
 import { cacheRoutes } from './routes/caches.routes';
+import { containerRoutes } from './routes/container.routes';
 import { counterRoutes } from './routes/counters.routes';
 import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
@@ -23,7 +24,15 @@ const BROWSER_HEADERS = {
 
 /** Every route table of the server; the router takes literal segments before parameters. */
 export function allRoutes(s: Services): RouteSpec[] {
-  return [...healthRoutes(s), ...cacheRoutes(s), ...entryRoutes(s), ...legacyRoutes(s), ...counterRoutes(s), ...schemaRoutes(s)];
+  return [
+    ...healthRoutes(s),
+    ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s)),
+  ];
+}
+
+/** Resources that touch caches or counters answer 503 after `POST /container?action=shutdown` (behavior-notes §1.3). */
+function needContainer(...tables: RouteSpec[][]): RouteSpec[] {
+  return tables.flat().map((r) => ({ ...r, requiresContainer: r.requiresContainer ?? true }));
 }
 
 /**
@@ -65,7 +74,9 @@ export function createApp(s: Services, log: Logger): Koa {
     gctx.state.subject = route.anonymous || !s.authEnabled
       ? ANONYMOUS_ADMIN
       : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl);
+    if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     if (route.scope === 'cache') {
+      if (s.container.isIgnored(params.cache)) throw new CacheIgnoredError(params.cache);
       const h = s.manager.require(params.cache);
       if (route.permission !== 'AUTHENTICATED') requirePermission(gctx.state.subject, cacheMask(gctx.state.subject, h), route.permission);
       gctx.state.cache = h;

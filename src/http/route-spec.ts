@@ -27,5 +27,7 @@ export interface RouteSpec {
   permission: Permission | 'AUTHENTICATED';
   anonymous?: boolean;
   scope?: 'cache';
+  /** Answers 503 once the container was shut down (set per resource table in app.ts). */
+  requiresContainer?: boolean;
   handle: (ctx: GridContext) => Promise<void> | void;
 }

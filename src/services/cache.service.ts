@@ -4,7 +4,7 @@ import {
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { checkName } from '../grid/cache-manager';
 import {
-  type CacheDefinition, type ConfigFormat, detectConfigFormat, formatCacheConfig, parseCacheConfig,
+  type CacheDefinition, type ConfigFormat, detectConfigFormat, formatCacheConfig, isTemplateKind, parseCacheConfig,
 } from '../model/cache-config';
 import { parseAdminFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
@@ -43,20 +43,23 @@ export class CacheService {
       return;
     }
     const definition = body.text.trim() === '' ? parseCacheConfig(DEFAULT_DEFINITION, 'json') : parseBody(body);
-    await this.manager.create(name, asCache(definition), { volatile });
+    if (isTemplateKind(definition.root.name)) await this.manager.defineTemplate(name, definition);
+    else await this.manager.create(name, definition, { volatile });
   }
 
   /** PUT /caches/{name}: create, or update with compatible changes only. */
   async createOrUpdate(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
     if (body.text.trim() === '' || template !== undefined) throw new WrongMethodError('PUT');
     const volatile = parseAdminFlags(flagsHeader).has('VOLATILE');
-    const definition = asCache(parseBody(body));
-    if (this.manager.find(name)) await this.manager.update(name, definition);
+    const definition = parseBody(body);
+    if (isTemplateKind(definition.root.name)) await this.manager.defineTemplate(name, definition);
+    else if (this.manager.find(name)) await this.manager.update(name, definition);
     else await this.manager.create(name, definition, { volatile });
   }
 
+  /** DELETE /caches/{name}: a cache, or else a template of that name. */
   async remove(name: string): Promise<void> {
-    if (!(await this.manager.remove(name))) throw new CacheAbsentError();
+    if (!(await this.manager.remove(name)) && !(await this.manager.removeTemplate(name))) throw new CacheAbsentError();
   }
 
   exists(name: string): boolean {
@@ -82,9 +85,4 @@ function parseBody(body: ConfigBody): CacheDefinition {
   return parseCacheConfig(body.text, format);
 }
 
-/** A template kind posted as a cache creates a cache of that kind. */
-function asCache(def: CacheDefinition): CacheDefinition {
-  if (!def.root.name.endsWith('-configuration')) return def;
-  return { ...def, root: { ...def.root, name: def.root.name.replace(/-configuration$/, '') } };
-}
 

@@ -3,6 +3,7 @@ import type { Clock } from '../util/clock';
 import type { AuthService } from './auth.service';
 import type { BulkService } from './bulk.service';
 import type { CacheService } from './cache.service';
+import type { ContainerService } from './container.service';
 import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
 import type { SchemaService } from './schema.service';
@@ -11,6 +12,7 @@ import type { UserService } from './user.service';
 export type { CacheEntry } from '../grid/cache-entry';
 export type { CacheHandle } from '../grid/cache-manager';
 export type { Subject } from './auth.service';
+export type { CacheStats } from '../grid/cache-stats';
 
 /** This node's identity as reported in extended headers and container information. */
 export interface NodeInfo {
@@ -25,6 +27,7 @@ export interface Services {
   caches: CacheService;
   entries: EntryService;
   counters: CounterService;
+  container: ContainerService;
   schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;
@@ -34,4 +37,5 @@ export interface Services {
   authEnabled: boolean;
   bodyLimit: number;
   version: string;
+  dataDir: string;
 }

@@ -64,10 +64,10 @@ export function presentCacheDetails(h: CacheHandle, size: number, now: number, a
 }
 
 /** One item of `?action=detailed` (behavior-notes §6.2, 15.0 field set plus `rebalancing_enabled`). */
-export function presentCacheListItem(h: CacheHandle): Record<string, unknown> {
+export function presentCacheListItem(h: CacheHandle, ignored: boolean, rebalancing: boolean): Record<string, unknown> {
   const s = h.cache.settings;
   return {
-    status: 'RUNNING',
+    status: ignored ? 'IGNORED' : 'RUNNING',
     name: h.cache.name,
     type: s.kind,
     simple_cache: false,
@@ -78,6 +78,6 @@ export function presentCacheListItem(h: CacheHandle): Record<string, unknown> {
     indexed: s.indexed,
     has_remote_backup: s.hasRemoteBackup,
     health: 'HEALTHY',
-    rebalancing_enabled: true,
+    rebalancing_enabled: rebalancing,
   };
 }

@@ -44,8 +44,9 @@ function listNames(ctx: GridContext, s: Services): void {
   sendJson(ctx, s.manager.handles().filter((h) => canAccess(ctx.state.subject, h)).map((h) => h.cache.name));
 }
 
-function listDetailed(ctx: GridContext, s: Services): void {
-  sendJson(ctx, s.manager.handles().filter((h) => !h.internal && canAccess(ctx.state.subject, h)).map(presentCacheListItem));
+export function listDetailed(ctx: GridContext, s: Services): void {
+  const visible = s.manager.handles().filter((h) => !h.internal && canAccess(ctx.state.subject, h));
+  sendJson(ctx, visible.map((h) => presentCacheListItem(h, s.container.isIgnored(h.cache.name), s.container.rebalancingEnabled)));
 }
 
 function bodyOf(ctx: GridContext, text: string) {

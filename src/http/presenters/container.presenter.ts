@@ -1,0 +1,98 @@
+import type { CacheStats, NodeInfo, Subject } from '../../services';
+import type { ContainerService } from '../../services/container.service';
+import { CONTAINER_NAME } from '../../services/container.service';
+
+export const CLUSTER_NAME = 'cluster';
+
+/** GET /container (spec 2 "Container / cache manager information", behavior-notes §9.1), single-node values. */
+export function presentContainerInfo(c: ContainerService, node: NodeInfo, version: string, subject: Subject): Record<string, unknown> {
+  const user = c.handles().filter((h) => !h.internal);
+  return {
+    version,
+    name: CONTAINER_NAME,
+    coordinator: true,
+    cache_configuration_names: c.configurationNames(subject),
+    cluster_name: CLUSTER_NAME,
+    physical_addresses: `[${node.address}]`,
+    coordinator_address: node.name,
+    cache_manager_status: c.status,
+    created_cache_count: user.length,
+    running_cache_count: c.stopped ? 0 : user.length,
+    node_address: node.name,
+    cluster_members: [node.name],
+    cluster_members_physical_addresses: [node.address],
+    cluster_size: 1,
+    defined_caches: c.handles().map((h) => ({ name: h.cache.name, started: !c.stopped })),
+    local_site: 'local',
+    relay_node: false,
+    relay_nodes_address: [],
+    sites_view: [],
+    rebalancing_enabled: c.rebalancingEnabled,
+    tracing_enabled: false,
+  };
+}
+
+/** GET /container/health: standalone, as the original reports it (no transport: 0 nodes). */
+export function presentHealth(c: ContainerService): Record<string, unknown> {
+  return {
+    cluster_health: { cluster_name: CLUSTER_NAME, health_status: c.clusterHealth(), number_of_nodes: 0, node_names: [] },
+    cache_health: c.cacheHealth(),
+  };
+}
+
+/** GET /container/stats: the 15.x field list, counted by the engine since the last container reset. */
+export function presentContainerStats(st: CacheStats, entries: number, inMemory: number, dataMemory: number, now: number): Record<string, unknown> {
+  const avgMs = (nanos: number, n: number) => (n ? Math.round(nanos / n / 1e6) : 0);
+  const avgNs = (nanos: number, n: number) => (n ? Math.round(nanos / n) : 0);
+  const removes = st.removeHits + st.removeMisses;
+  const reads = st.retrievals;
+  return {
+    statistics_enabled: true,
+    number_of_entries: entries,
+    hit_ratio: reads ? st.hits / reads : 0,
+    read_write_ratio: st.stores ? reads / st.stores : 0,
+    time_since_start: Math.floor((now - st.startedAt) / 1000),
+    time_since_reset: Math.floor((now - st.resetAt) / 1000),
+    current_number_of_entries: entries,
+    current_number_of_entries_in_memory: inMemory,
+    off_heap_memory_used: 0,
+    data_memory_used: dataMemory,
+    stores: st.stores,
+    retrievals: reads,
+    hits: st.hits,
+    misses: st.misses,
+    remove_hits: st.removeHits,
+    remove_misses: st.removeMisses,
+    evictions: st.evictions,
+    average_read_time: avgMs(st.readNanos, reads),
+    average_read_time_nanos: avgNs(st.readNanos, reads),
+    average_write_time: avgMs(st.writeNanos, st.stores),
+    average_write_time_nanos: avgNs(st.writeNanos, st.stores),
+    average_remove_time: avgMs(st.removeNanos, removes),
+    average_remove_time_nanos: avgNs(st.removeNanos, removes),
+    required_minimum_number_of_nodes: 1,
+  };
+}
+
+/** The global configuration (behavior-notes §9.3): the container element and an empty caches map. */
+export function containerConfigJson(dataDir: string): Record<string, unknown> {
+  return {
+    infinispan: {
+      'cache-container': {
+        name: CONTAINER_NAME,
+        statistics: 'true',
+        'global-state': { 'persistent-location': { path: dataDir } },
+        security: { authorization: {} },
+        caches: {},
+      },
+    },
+  };
+}
+
+export function containerConfigXml(dataDir: string): string {
+  const esc = (s: string) => s.replace(/[<>&"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  return '<?xml version="1.0" encoding="UTF-8"?>\n<infinispan xmlns="urn:infinispan:config:15.0">' +
+    `<cache-container name="${CONTAINER_NAME}" statistics="true">` +
+    `<global-state><persistent-location path="${esc(dataDir)}"/></global-state>` +
+    '<security><authorization/></security></cache-container></infinispan>';
+}

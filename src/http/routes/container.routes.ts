@@ -1,0 +1,78 @@
+import { ResourceNotFoundError } from '../../errors';
+import type { Services } from '../../services';
+import { CONTAINER_NAME } from '../../services/container.service';
+import { negotiateAmong } from '../negotiate';
+import { isTrue, query } from '../params';
+import {
+  containerConfigJson, containerConfigXml, presentContainerInfo, presentContainerStats, presentHealth,
+} from '../presenters/container.presenter';
+import { sendJson, sendStatus, sendText } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+import { listDetailed } from './caches.routes';
+
+const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml' } as const;
+
+/**
+ * The container, under `/rest/v2/container` and `/rest/v2/cache-managers/{name}` (spec 2; behavior-notes §9).
+ * The anonymous `health/status` probe lives in health.routes.ts.
+ */
+export function containerRoutes(s: Services): RouteSpec[] {
+  const routes: RouteSpec[] = [
+    { method: 'GET', path: '/rest/v2/cache-configs/templates', permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, true) },
+  ];
+  for (const base of ['/rest/v2/container', '/rest/v2/cache-managers/:manager']) {
+    const rows: RouteSpec[] = [
+      { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)) },
+      { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx) => { s.container.shutdown(); sendStatus(ctx, 204); } },
+      { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, true) },
+      { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, false) },
+      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, presentHealth(s.container)) },
+      { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', anonymous: true, requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200) },
+      { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx) => config(ctx, s) },
+      { method: 'GET', path: `${base}/cache-configs`, permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, false) },
+      { method: 'GET', path: `${base}/cache-configs/templates`, permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, true) },
+      { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx) => listDetailed(ctx, s) },
+      { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx) => stats(ctx, s) },
+      { method: 'POST', path: `${base}/stats`, action: 'reset', permission: 'ADMIN', handle: (ctx) => { s.container.resetStats(); sendStatus(ctx, 204); } },
+    ];
+    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext) => { checkManager(ctx); return r.handle(ctx); } })));
+  }
+  return routes;
+}
+
+/** Only one cache manager exists; another name is a 404. */
+function checkManager(ctx: GridContext): void {
+  const name = ctx.params.manager;
+  if (name !== undefined && name !== CONTAINER_NAME) throw new ResourceNotFoundError();
+}
+
+function rebalancing(ctx: GridContext, s: Services, enabled: boolean): void {
+  s.container.setRebalancing(enabled);
+  sendStatus(ctx, 204);
+}
+
+function config(ctx: GridContext, s: Services): void {
+  const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_TYPES);
+  const pretty = isTrue(query(ctx, 'pretty'));
+  if (format === 'xml') return sendText(ctx, containerConfigXml(s.dataDir), 'application/xml');
+  sendText(ctx, JSON.stringify(containerConfigJson(s.dataDir), null, pretty ? 2 : undefined), 'application/json');
+}
+
+function cacheConfigs(ctx: GridContext, s: Services, templatesOnly: boolean): void {
+  const views = s.container.cacheConfigs(ctx.state.subject, templatesOnly);
+  ctx.status = 200;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify(views, null, isTrue(query(ctx, 'pretty')) ? 2 : undefined);
+}
+
+async function stats(ctx: GridContext, s: Services): Promise<void> {
+  let entries = 0;
+  let inMemory = 0;
+  let dataMemory = 0;
+  for (const h of s.container.handles()) {
+    entries += await s.caches.size(h);
+    inMemory += h.cache.memoryEntryCount;
+    if (h.cache.settings.bounded) dataMemory += h.cache.memoryBytes;
+  }
+  sendJson(ctx, presentContainerStats(s.container.stats, entries, inMemory, dataMemory, s.clock.now()));
+}

@@ -1,0 +1,104 @@
+import { CacheAbsentError } from '../errors';
+import type { CacheHandle, CacheManager } from '../grid/cache-manager';
+import { type CacheDefinition, formatCacheConfig } from '../model/cache-config';
+import type { Clock } from '../util/clock';
+import type { Subject } from './auth.service';
+import { canAccess } from './authorization';
+
+/** The single cache manager's name, as the original server calls it. */
+export const CONTAINER_NAME = 'default';
+
+export type HealthStatus = 'HEALTHY' | 'HEALTHY_REBALANCING' | 'DEGRADED' | 'FAILED';
+
+export interface CacheConfigView {
+  name: string;
+  configuration: unknown;
+}
+
+/** The cache container (spec 2 "Container and cache manager", behavior-notes §9). */
+export class ContainerService {
+  constructor(private readonly manager: CacheManager, private readonly clock: Clock) {}
+
+  get stopped(): boolean {
+    return this.manager.status === 'STOPPING';
+  }
+
+  get status(): string {
+    return this.manager.status;
+  }
+
+  get rebalancingEnabled(): boolean {
+    return this.manager.rebalancingEnabled;
+  }
+
+  handles(): CacheHandle[] {
+    return this.manager.handles();
+  }
+
+  /** Every cache's health; a single node never rebalances and its caches start or are refused. */
+  cacheHealth(): Array<{ status: HealthStatus; cache_name: string }> {
+    return this.manager.handles().map((h) => ({ status: 'HEALTHY', cache_name: h.cache.name }));
+  }
+
+  /** The first non-HEALTHY cache status, else HEALTHY (behavior-notes §9.2). */
+  clusterHealth(): HealthStatus {
+    return this.cacheHealth().find((c) => c.status !== 'HEALTHY')?.status ?? 'HEALTHY';
+  }
+
+  /** Cache and template configurations the caller may see, sorted by name, internal ones excluded. */
+  cacheConfigs(subject: Subject, templatesOnly: boolean): CacheConfigView[] {
+    const views: CacheConfigView[] = this.manager.templateDefinitions().map(([name, def]) => view(name, def));
+    if (!templatesOnly) {
+      for (const h of this.manager.handles()) {
+        if (!h.internal && canAccess(subject, h)) views.push(view(h.cache.name, h.definition));
+      }
+    }
+    return views.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  configurationNames(subject: Subject): string[] {
+    return this.cacheConfigs(subject, false).map((v) => v.name);
+  }
+
+  resetStats(): void {
+    this.manager.stats.reset(this.clock.now());
+  }
+
+  get stats() {
+    return this.manager.stats;
+  }
+
+  setRebalancing(enabled: boolean): void {
+    this.manager.rebalancingEnabled = enabled;
+  }
+
+  shutdown(): void {
+    this.manager.shutdownContainer();
+  }
+
+  ignore(cache: string): void {
+    this.requireCache(cache);
+    this.manager.ignore(cache);
+  }
+
+  unignore(cache: string): void {
+    this.requireCache(cache);
+    this.manager.unignore(cache);
+  }
+
+  ignoredCaches(): string[] {
+    return this.manager.ignoredNames();
+  }
+
+  isIgnored(cache: string): boolean {
+    return this.manager.isIgnored(cache);
+  }
+
+  private requireCache(name: string): void {
+    if (!this.manager.find(name)) throw new CacheAbsentError();
+  }
+}
+
+function view(name: string, def: CacheDefinition): CacheConfigView {
+  return { name, configuration: JSON.parse(formatCacheConfig(def, name, 'json', false)) };
+}
