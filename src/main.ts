@@ -13,7 +13,8 @@ import { ContainerService } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
 import { SchemaService } from './services/schema.service';
-import type { Services } from './services';
+import { ServerService } from './services/server.service';
+import type { NodeInfo, Services } from './services';
 import { UserService } from './services/user.service';
 import { SqliteStore } from './store/sqlite-store';
 import { type Clock, systemClock } from './util/clock';
@@ -23,6 +24,8 @@ import { packageVersion } from './util/package-info';
 export interface StartOptions {
   clock?: Clock;
   log?: Logger;
+  /** `POST /server?action=stop`: what stopping means for this process (the CLI exits; tests close). */
+  onStopRequest?: () => void;
   /** Where first-start notices go (the generated admin password); stdout by default. */
   announce?: (line: string) => void;
 }
@@ -50,21 +53,28 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const usersReady = bootstrapUsers(config, users, announce, childLogger(root, 'grid.security'));
 
   const manager = new CacheManager({ store, clock, log: childLogger(root, 'grid.cache') });
+  const node: NodeInfo = { name: config.nodeName, address: '' };
+  const version = packageVersion();
+  let close: () => Promise<void> = async () => undefined;
   const services: Services = {
     manager,
     caches: new CacheService(manager, clock),
     entries: new EntryService(clock),
     schemas: new SchemaService(store, clock),
     container: new ContainerService(manager, clock),
+    server: new ServerService(
+      { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
+      node, version, opts.onStopRequest ?? (() => { void close(); }),
+    ),
     counters: new CounterService(new CounterManager({ store, clock, log: childLogger(root, 'grid.counters') })),
     bulk: new BulkService(),
     auth: new AuthService(store, clock),
     users,
-    node: { name: config.nodeName, address: '' },
+    node,
     clock,
     authEnabled: config.authEnabled,
     bodyLimit: config.maxContentLength,
-    version: packageVersion(),
+    version,
     dataDir: config.dataDir,
   };
   const app = createApp(services, childLogger(root, 'grid.http'));
@@ -74,13 +84,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   await usersReady;
   await listen(server, config.port, config.host);
   const { port } = server.address() as AddressInfo;
-  services.node.address = `${config.host}:${port}`;
+  node.address = `${config.host}:${port}`;
   const reaper = setInterval(() => manager.reapExpired(), config.expirationInterval);
   reaper.unref();
 
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= (async () => {
+  close = () => (closing ??= (async () => {
     clearInterval(reaper);
+    services.server.runtime.close();
     await stopListening(server);
     manager.shutdown();
     store.close();

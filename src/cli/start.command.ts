@@ -31,12 +31,14 @@ export async function runStart(args: string[]): Promise<number> {
   if (!config.authEnabled) {
     process.stderr.write('\n  WARNING: authentication is OFF (--no-auth). Anyone who can reach this port has full admin access.\n\n');
   }
-  const server = await startServer(config);
-  // Handlers first: whoever reads the line below may signal at once.
+  // Handlers first: whoever reads the listening line may signal at once.
+  let stop!: () => void;
   const stopped = new Promise<void>((resolve) => {
+    stop = resolve;
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
+  const server = await startServer(config, { onStopRequest: stop });
   process.stdout.write(`grid ${packageVersion()} listening on ${server.url} (data: ${config.dataDir})\n`);
   await stopped;
   await server.close();

@@ -7,12 +7,14 @@ import type { Logger } from '../util/logger';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
 import { cacheRoutes } from './routes/caches.routes';
+import { clusterRoutes } from './routes/cluster.routes';
 import { containerRoutes } from './routes/container.routes';
 import { counterRoutes } from './routes/counters.routes';
 import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
 import { legacyRoutes } from './routes/legacy.routes';
 import { schemaRoutes } from './routes/schemas.routes';
+import { serverRoutes } from './routes/server.routes';
 
 /** Sent on every answer to a browser (behavior-notes §1.3), errors included. */
 const BROWSER_HEADERS = {
@@ -26,6 +28,8 @@ const BROWSER_HEADERS = {
 export function allRoutes(s: Services): RouteSpec[] {
   return [
     ...healthRoutes(s),
+    ...serverRoutes(s),
+    ...clusterRoutes(s),
     ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s)),
   ];
 }

@@ -7,6 +7,7 @@ import type { ContainerService } from './container.service';
 import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
 import type { SchemaService } from './schema.service';
+import type { ServerService } from './server.service';
 import type { UserService } from './user.service';
 
 export type { CacheEntry } from '../grid/cache-entry';
@@ -28,6 +29,7 @@ export interface Services {
   entries: EntryService;
   counters: CounterService;
   container: ContainerService;
+  server: ServerService;
   schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;

@@ -1,0 +1,37 @@
+import type { Services } from '../../services';
+import { sendJson, sendStatus } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+/** `/rest/v2/cluster…` (behavior-notes §12) and the root probes `/health/live|ready` (§17). */
+export function clusterRoutes(s: Services): RouteSpec[] {
+  const probe = (path: string, ready: () => boolean): RouteSpec[] => (['GET', 'HEAD'] as const).map((method) => ({
+    method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx: GridContext) => sendStatus(ctx, ready() ? 200 : 503),
+  }));
+  return [
+    { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, members(s)) },
+    { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: (ctx) => sendJson(ctx, [distribution(s)]) },
+    { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx) => stop(ctx, s) },
+    ...probe('/health/live', () => true),
+    ...probe('/health/ready', () => !s.container.stopped),
+  ];
+}
+
+function members(s: Services): Record<string, unknown> {
+  return {
+    members: [{ version: s.version, node_address: s.node.name, physical_addresses: `[${s.node.address}]`, cache_manager_status: s.container.status }],
+    rolling_upgrade: false,
+  };
+}
+
+function distribution(s: Services): Record<string, unknown> {
+  const mem = process.memoryUsage();
+  return { node_name: s.node.name, node_addresses: [s.node.address], memory_available: mem.heapTotal - mem.heapUsed, memory_used: mem.heapUsed };
+}
+
+/** Stops this node when no `server` is named or when it is one of them (behavior-notes §12). */
+function stop(ctx: GridContext, s: Services): void {
+  const named = ctx.query.server;
+  const servers = named === undefined ? [] : Array.isArray(named) ? named : [named];
+  sendStatus(ctx, 204);
+  if (servers.length === 0 || servers.includes(s.node.name)) ctx.res.once('finish', () => s.server.requestStop());
+}

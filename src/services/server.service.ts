@@ -1,0 +1,86 @@
+import { hostname } from 'node:os';
+import type { NodeInfo } from './index';
+import { RuntimeInfo } from './runtime-info';
+
+export interface ServerSettings {
+  host: string;
+  authEnabled: boolean;
+  maxContentLength: number;
+  dataDir: string;
+  durability: string;
+}
+
+/** The server resource (spec 2 "Cluster and server", behavior-notes §11–§12). */
+export class ServerService {
+  readonly runtime = new RuntimeInfo();
+
+  constructor(
+    private readonly settings: ServerSettings,
+    private readonly node: NodeInfo,
+    private readonly version: string,
+    /** Asks the process to stop cleanly (the CLI's SIGTERM path; tests close the server). */
+    private readonly stopRequested: () => void,
+  ) {}
+
+  /** `<brand> '<codename>' <version>`, the shape of the original's version string. */
+  versionString(): string {
+    return `grid 'Foundation' ${this.version}`;
+  }
+
+  requestStop(): void {
+    this.stopRequested();
+  }
+
+  /** The configuration in force, in the shape of the original's server configuration (behavior-notes §11). */
+  configuration(): Record<string, unknown> {
+    const s = this.settings;
+    const mechanisms = s.authEnabled ? ['DIGEST', 'DIGEST-SHA-256', 'BASIC'] : [];
+    return {
+      server: {
+        interfaces: [{ name: 'public', 'inet-address': { value: s.host } }],
+        'socket-bindings': {
+          'default-interface': 'public',
+          'port-offset': '0',
+          'socket-binding': [{ name: 'default', port: this.node.address.split(':').pop() ?? '', interface: 'public' }],
+        },
+        security: {
+          'security-realms': [{ name: 'default', 'sqlite-realm': { path: s.dataDir }, mechanisms }],
+        },
+        endpoints: {
+          'socket-binding': 'default',
+          'security-realm': 'default',
+          'rest-connector': {
+            name: 'rest', 'max-content-length': String(s.maxContentLength),
+            authentication: { mechanisms }, 'cors-rules': [],
+          },
+        },
+        'data-dir': { path: s.dataDir, durability: s.durability },
+      },
+    };
+  }
+
+  connectors(): string[] {
+    return ['rest'];
+  }
+
+  connector(): Record<string, unknown> {
+    return {
+      name: 'rest', 'ip-filter-rules': [], 'default-cache': null, host: this.settings.host, port: Number(this.node.address.split(':').pop()),
+      'local-connections': -1, 'io-threads': 1, 'pending-tasks': 0, 'total-bytes-read': -1, 'total-bytes-written': -1,
+      'send-buffer-size': -1, 'receive-buffer-size': -1, enabled: true, 'global-connections': -1,
+    };
+  }
+
+  overview(cacheCount: number): Record<string, unknown> {
+    return {
+      version: this.versionString(),
+      'product-version': this.version,
+      'node-id': this.node.name,
+      'coordinator-id': this.node.name,
+      'cluster-size': 1,
+      sites: [],
+      host: hostname(),
+      'cache-features': cacheCount ? { 'no-features': cacheCount } : {},
+    };
+  }
+}

@@ -1,0 +1,126 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { Client } from '../support/client';
+import { spawnServer, waitForExit } from '../support/process';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+
+describe('server /rest/v2/server', () => {
+  let server: TestServer;
+  let admin: Client;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+    await admin.createCache('c');
+  });
+  after(() => server.close());
+
+  it('GET /server answers the version; /server/cache-managers the one manager', async () => {
+    expect((await server.as('monitor').get('/rest/v2/server')).json<{ version: string }>().version).to.match(/^grid '\w+' \d+\.\d+\.\d+$/);
+    expect((await admin.get('/rest/v2/server/cache-managers')).json()).to.deep.equal(['default']);
+    expect((await server.anonymous().get('/rest/v2/server')).status).to.equal(401);
+  });
+
+  it('GET /server/config answers the configuration in force as JSON, YAML or XML (ADMIN)', async () => {
+    const json = (await admin.get('/rest/v2/server/config')).json<{ server: Record<string, any> }>();
+    expect(json.server).to.have.keys('interfaces', 'socket-bindings', 'security', 'endpoints', 'data-dir');
+    expect(json.server['socket-bindings']['socket-binding'][0].port).to.equal(new URL(server.url).port);
+    expect((await admin.get('/rest/v2/server/config', { Accept: 'application/yaml' })).text).to.contain('socket-bindings:');
+    expect((await admin.get('/rest/v2/server/config', { Accept: 'application/xml' })).text).to.match(/^<server>/);
+    expect((await admin.get('/rest/v2/server/config', { Accept: 'image/gif' })).status).to.equal(406);
+    expect((await server.as('deployer').get('/rest/v2/server/config')).status).to.equal(403);
+  });
+
+  it('GET env, memory and threads report the running process (ADMIN)', async () => {
+    const env = (await admin.get('/rest/v2/server/env')).json<Record<string, string>>();
+    expect(env['node.version']).to.equal(process.version);
+    const memory = (await admin.get('/rest/v2/server/memory')).json<Record<string, any>>();
+    expect(memory).to.have.keys('memory_pools', 'gc', 'buffer_pools', 'heap', 'non_heap');
+    expect(memory.heap.used).to.be.greaterThan(0);
+    expect(memory.memory_pools.length).to.be.greaterThan(0);
+    const threads = await admin.get('/rest/v2/server/threads');
+    expect(threads.headers.get('content-type')).to.contain('text/plain');
+    expect(threads.text).to.contain('event loop delay');
+    expect(threads.text).to.contain('active resources');
+    for (const path of ['/rest/v2/server/env', '/rest/v2/server/memory', '/rest/v2/server/threads']) {
+      expect((await server.as('observer').get(path)).status, path).to.equal(403);
+    }
+  });
+
+  it('lists connectors, one connector and connections', async () => {
+    expect((await admin.get('/rest/v2/server/connectors')).json()).to.deep.equal(['rest']);
+    expect((await admin.get('/rest/v2/server/connectors/rest')).json<{ port: number }>().port).to.equal(Number(new URL(server.url).port));
+    expect((await admin.get('/rest/v2/server/connectors/hotrod')).status).to.equal(404);
+    expect((await admin.get('/rest/v2/server/connections')).json()).to.deep.equal([]);
+    expect((await admin.get('/rest/v2/server/overview-report')).json<Record<string, unknown>>()).to.include({ 'cluster-size': 1 });
+  });
+
+  describe('ignored caches', () => {
+    it('ignores a cache (503 to data requests, IGNORED in listings) and un-ignores it', async () => {
+      expect((await admin.post('/rest/v2/server/ignored-caches/c')).status).to.equal(204);
+      expect((await admin.get('/rest/v2/server/ignored-caches')).json()).to.deep.equal(['c']);
+      expect((await admin.get('/rest/v2/server/ignored-caches/default')).json()).to.deep.equal(['c']);
+      const r = await admin.put('/rest/v2/caches/c/k', 'v');
+      expect(r.status).to.equal(503);
+      expect(r.text).to.equal("ISPN012008: Cache with name 'c' is temporarily unavailable.");
+      const item = (await admin.get('/rest/v2/caches?action=detailed')).json<Array<{ name: string; status: string }>>().find((i) => i.name === 'c');
+      expect(item?.status).to.equal('IGNORED');
+      expect((await admin.delete('/rest/v2/server/ignored-caches/default/c')).status).to.equal(204);
+      expect((await admin.put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
+    });
+
+    it('answers 404 for an unknown cache or manager, and 403 for non-admins', async () => {
+      expect((await admin.post('/rest/v2/server/ignored-caches/nope')).status).to.equal(404);
+      expect((await admin.post('/rest/v2/server/ignored-caches/other/c')).status).to.equal(404);
+      expect((await server.as('deployer').post('/rest/v2/server/ignored-caches/c')).status).to.equal(403);
+    });
+  });
+});
+
+describe('cluster /rest/v2/cluster and probes', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server.close());
+
+  it('GET /cluster/members lists this node (ADMIN); ?action=distribution (MONITOR)', async () => {
+    const members = (await server.as('admin').get('/rest/v2/cluster/members')).json<{ members: Array<Record<string, unknown>>; rolling_upgrade: boolean }>();
+    expect(members.members).to.have.length(1);
+    expect(members.members[0]).to.include({ cache_manager_status: 'RUNNING' });
+    expect(members.rolling_upgrade).to.equal(false);
+    expect((await server.as('monitor').get('/rest/v2/cluster/members')).status).to.equal(403);
+    const dist = (await server.as('monitor').get('/rest/v2/cluster?action=distribution')).json<Array<Record<string, unknown>>>();
+    expect(dist[0]).to.have.keys('node_name', 'node_addresses', 'memory_available', 'memory_used');
+  });
+
+  it('answers /health/live and /health/ready anonymously', async () => {
+    expect((await server.anonymous().get('/health/live')).status).to.equal(200);
+    expect((await server.anonymous().head('/health/ready')).status).to.equal(200);
+  });
+
+  it('POST /cluster?action=stop naming another server leaves this one running', async () => {
+    expect((await server.as('admin').post('/rest/v2/cluster?action=stop&server=elsewhere')).status).to.equal(204);
+    expect((await server.as('admin').get('/rest/v2/cluster/members')).status).to.equal(200);
+    expect((await server.as('application').post('/rest/v2/cluster?action=stop')).status).to.equal(403);
+  });
+});
+
+describe('stopping through the API (bin/grid start)', function () {
+  this.timeout(30_000);
+
+  for (const path of ['/rest/v2/server?action=stop', '/rest/v2/cluster?action=stop']) {
+    it(`POST ${path} answers 204 and the process exits cleanly`, async () => {
+      const dataDir = tempDir();
+      try {
+        const proc = await spawnServer(['--data', dataDir], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+        const r = await new Client(proc.url, { user: 'ops', password: 'ops-pw' }).post(path);
+        expect(r.status).to.equal(204);
+        expect(await waitForExit(proc.child)).to.equal(0);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
+  }
+});
