@@ -12,6 +12,7 @@ import { CacheService } from './services/cache.service';
 import { ContainerService } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
+import { RoleRegistry } from './services/role-registry';
 import { SchemaService } from './services/schema.service';
 import { ServerService } from './services/server.service';
 import type { NodeInfo, Services } from './services';
@@ -54,6 +55,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   const manager = new CacheManager({ store, clock, log: childLogger(root, 'grid.cache') });
   const node: NodeInfo = { name: config.nodeName, address: '' };
+  const roles = new RoleRegistry(store);
   const version = packageVersion();
   let close: () => Promise<void> = async () => undefined;
   const services: Services = {
@@ -68,7 +70,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     ),
     counters: new CounterService(new CounterManager({ store, clock, log: childLogger(root, 'grid.counters') })),
     bulk: new BulkService(),
-    auth: new AuthService(store, clock),
+    auth: new AuthService(store, roles, clock),
+    roles,
     users,
     node,
     clock,

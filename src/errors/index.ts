@@ -6,3 +6,4 @@ export * from './config-errors';
 export * from './encoding-errors';
 export * from './user-errors';
 export * from './counter-errors';
+export * from './security-errors';

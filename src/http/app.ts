@@ -14,6 +14,7 @@ import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
 import { legacyRoutes } from './routes/legacy.routes';
 import { schemaRoutes } from './routes/schemas.routes';
+import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
 
 /** Sent on every answer to a browser (behavior-notes §1.3), errors included. */
@@ -30,6 +31,7 @@ export function allRoutes(s: Services): RouteSpec[] {
     ...healthRoutes(s),
     ...serverRoutes(s),
     ...clusterRoutes(s),
+    ...securityRoutes(s),
     ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s)),
   ];
 }

@@ -2,19 +2,23 @@ import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { MalformedAuthHeaderError, UnauthorizedError, UnsupportedAuthMechanismError } from '../errors';
 import { parseDigestFields } from '../model/digest-header';
 import { type DigestAlgorithm, digestHash, REALM, verifyPassword } from '../model/passwords';
-import { maskOfRoles, PERMISSION_MASKS } from '../model/permissions';
+import { PERMISSION_MASKS } from '../model/permissions';
 import type { Store, UserRecord } from '../store/store';
 import type { Clock } from '../util/clock';
+import type { RoleRegistry } from './role-registry';
 
-/** Who is calling: the user name, roles and the union of their permission bits. */
+/** Who is calling: the user, its groups, the roles they map to and the union of their permission bits. */
 export interface Subject {
   name: string;
+  groups: string[];
   roles: string[];
+  /** Permission bits of each role, for caches that accept only some roles. */
+  roleMasks: Readonly<Record<string, number>>;
   mask: number;
 }
 
 /** With authentication off (`--no-auth`) every caller is this subject. */
-export const ANONYMOUS_ADMIN: Subject = { name: 'anonymous', roles: ['admin'], mask: PERMISSION_MASKS.ALL };
+export const ANONYMOUS_ADMIN: Subject = { name: 'anonymous', groups: [], roles: ['admin'], roleMasks: { admin: PERMISSION_MASKS.ALL }, mask: PERMISSION_MASKS.ALL };
 
 const NONCE_TTL_MS = 5 * 60_000;
 const REMEMBER_MS = 60_000;
@@ -35,8 +39,20 @@ export class AuthService {
   private seenVersion: number;
   private versionCheckedAt = 0;
 
-  constructor(private readonly store: Pick<Store, 'users' | 'externalVersion'>, private readonly clock: Clock) {
+  constructor(
+    private readonly store: Pick<Store, 'users' | 'externalVersion'>,
+    private readonly roles: RoleRegistry,
+    private readonly clock: Clock,
+  ) {
     this.seenVersion = store.externalVersion();
+    roles.onChange = () => this.forget();
+  }
+
+  /** A user's subject: its name and groups are principals, mapped to roles by the registry. */
+  subjectOf(u: UserRecord): Subject {
+    const roles = this.roles.rolesOf([u.name, ...u.roles]);
+    const roleMasks = Object.fromEntries(roles.map((r) => [r, this.roles.maskOf(r)]));
+    return { name: u.name, groups: u.roles, roles, roleMasks, mask: Object.values(roleMasks).reduce((m, x) => m | x, 0) };
   }
 
   /** One challenge per enabled mechanism, sent with every 401. */
@@ -80,7 +96,7 @@ export class AuthService {
     if (!user || !(await verifyPassword(decoded.slice(colon + 1), user.passwordHash))) {
       throw new UnauthorizedError(this.challenges());
     }
-    const subject = toSubject(user);
+    const subject = this.subjectOf(user);
     this.remember(fingerprint, subject);
     return subject;
   }
@@ -106,7 +122,7 @@ export class AuthService {
     if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) {
       throw new UnauthorizedError(this.challenges());
     }
-    return toSubject(user);
+    return this.subjectOf(user);
   }
 
   /** Stateless nonces: time + HMAC, valid for five minutes (then `stale=true`). */
@@ -145,8 +161,4 @@ export class AuthService {
     if (this.remembered.size >= REMEMBER_MAX) this.remembered.delete(this.remembered.keys().next().value as string);
     this.remembered.set(fingerprint, { subject, until: this.clock.now() + REMEMBER_MS });
   }
-}
-
-function toSubject(u: UserRecord): Subject {
-  return { name: u.name, roles: u.roles, mask: maskOfRoles(u.roles) };
 }

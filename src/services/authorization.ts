@@ -1,6 +1,6 @@
 import { PermissionDeniedError } from '../errors';
 import type { CacheHandle } from '../grid/cache-manager';
-import { hasPermission, maskOfRoles, type Permission } from '../model/permissions';
+import { hasPermission, type Permission } from '../model/permissions';
 import type { Subject } from './auth.service';
 
 /**
@@ -11,7 +11,7 @@ import type { Subject } from './auth.service';
 export function cacheMask(subject: Subject, h: CacheHandle): number {
   const s = h.cache.settings;
   if (!s.secured) return subject.mask;
-  return maskOfRoles(subject.roles.filter((r) => s.roles.length === 0 || s.roles.includes(r)));
+  return subject.roles.filter((r) => s.roles.length === 0 || s.roles.includes(r)).reduce((m, r) => m | (subject.roleMasks[r] ?? 0), 0);
 }
 
 export function requirePermission(subject: Subject, mask: number, permission: Permission): void {

@@ -6,6 +6,7 @@ import type { CacheService } from './cache.service';
 import type { ContainerService } from './container.service';
 import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
+import type { RoleRegistry } from './role-registry';
 import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
 import type { UserService } from './user.service';
@@ -33,6 +34,7 @@ export interface Services {
   schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;
+  roles: RoleRegistry;
   users: UserService;
   node: NodeInfo;
   clock: Clock;

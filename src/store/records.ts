@@ -42,6 +42,18 @@ export interface SchemaRecord {
   updatedAt: number;
 }
 
+export interface RoleRecord {
+  name: string;
+  permissions: string[];
+  description: string;
+}
+
+/** A principal (user or group name) mapped to roles; without a mapping a principal is its own role. */
+export interface PrincipalRolesRecord {
+  principal: string;
+  roles: string[];
+}
+
 export interface UserRecord {
   name: string;
   passwordHash: string;

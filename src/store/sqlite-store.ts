@@ -8,6 +8,7 @@ import { migrate } from './migrate';
 import { SqliteCounterStore } from './sqlite-counter.store';
 import { SqliteDefinitionStore } from './sqlite-definition.store';
 import { SqliteSchemaStore } from './sqlite-schema.store';
+import { SqliteSecurityStore } from './sqlite-security.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
@@ -47,6 +48,7 @@ export class SqliteStore implements Store {
   readonly users: SqliteUserStore;
   readonly counters: SqliteCounterStore;
   readonly schemas: SqliteSchemaStore;
+  readonly security: SqliteSecurityStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -59,6 +61,7 @@ export class SqliteStore implements Store {
     this.users = new SqliteUserStore(this.db);
     this.counters = new SqliteCounterStore(this.db);
     this.schemas = new SqliteSchemaStore(this.db);
+    this.security = new SqliteSecurityStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
@@ -105,6 +108,9 @@ export class SqliteStore implements Store {
       case 'counter.delete': return this.counters.delete(op.name);
       case 'schema.upsert': return this.schemas.upsert(op.record);
       case 'schema.delete': return this.schemas.delete(op.name);
+      case 'role.upsert': return this.security.upsertRole(op.record);
+      case 'role.delete': return this.security.deleteRole(op.name);
+      case 'principal.setRoles': return this.security.setPrincipalRoles(op.record);
     }
   }
 }

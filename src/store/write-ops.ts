@@ -1,4 +1,4 @@
-import type { CacheRecord, CounterRecord, SchemaRecord, StoredEntry, TemplateRecord } from './records';
+import type { CacheRecord, CounterRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TemplateRecord } from './records';
 
 /**
  * Every change the running server makes to the store, as data: the group committer applies a
@@ -19,4 +19,7 @@ export type WriteOp =
   | { kind: 'counter.setValue'; name: string; value: bigint; updatedAt: number }
   | { kind: 'counter.delete'; name: string }
   | { kind: 'schema.upsert'; record: SchemaRecord }
-  | { kind: 'schema.delete'; name: string };
+  | { kind: 'schema.delete'; name: string }
+  | { kind: 'role.upsert'; record: RoleRecord }
+  | { kind: 'role.delete'; name: string }
+  | { kind: 'principal.setRoles'; record: PrincipalRolesRecord };

@@ -1,0 +1,95 @@
+import { BadRequestError, MissingArgumentError, PrincipalExistsError } from '../../errors';
+import { PERMISSION_BITS, PERMISSION_MASKS, type PermissionName } from '../../model/permissions';
+import type { Services, Subject } from '../../services';
+import { cacheMask } from '../../services/authorization';
+import { readText } from '../request-body';
+import { sendJson, sendStatus } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+/** `/rest/v2/security…` and the login configuration (behavior-notes §15). */
+export function securityRoutes(s: Services): RouteSpec[] {
+  const roles = '/rest/v2/security/roles';
+  const perms = '/rest/v2/security/permissions/:role';
+  return [
+    { method: 'GET', path: '/rest/v2/login', action: 'config', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => sendJson(ctx, loginConfig(s)) },
+    { method: 'GET', path: '/rest/v2/security/user/acl', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, acl(ctx.state.subject, s)) },
+    { method: 'POST', path: '/rest/v2/security/cache', action: 'flush', permission: 'ADMIN', handle: (ctx) => { s.auth.forget(); sendStatus(ctx, 204); } },
+    { method: 'GET', path: roles, permission: 'ADMIN', handle: (ctx) => { requireAuthorization(s); sendJson(ctx, s.roles.roles().filter((r) => r.inheritable).map((r) => r.name)); } },
+    { method: 'GET', path: roles, action: 'detailed', permission: 'ADMIN', handle: (ctx) => { requireAuthorization(s); sendJson(ctx, detailedRoles(s)); } },
+    { method: 'GET', path: `${roles}/:principal`, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.roles.principalRoles(ctx.params.principal)) },
+    { method: 'PUT', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx) => grant(ctx, s, false) },
+    { method: 'POST', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx) => grant(ctx, s, true) },
+    { method: 'PUT', path: `${roles}/:principal`, action: 'deny', permission: 'ADMIN', handle: async (ctx) => { await s.roles.deny(ctx.params.principal, roleParams(ctx)); sendStatus(ctx, 204); } },
+    { method: 'DELETE', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: async (ctx) => { await s.roles.deny(ctx.params.principal, 'all'); sendStatus(ctx, 204); } },
+    { method: 'GET', path: '/rest/v2/security/principals', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, Object.keys(s.roles.principals())) },
+    { method: 'GET', path: '/rest/v2/security/principals', action: 'detailed', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.roles.principals()) },
+    { method: 'GET', path: '/rest/v2/security/users', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, { default: s.users.list().map((u) => u.name) }) },
+    { method: 'POST', path: perms, permission: 'ADMIN', handle: (ctx) => saveRole(ctx, s, 'create') },
+    { method: 'PUT', path: perms, permission: 'ADMIN', handle: (ctx) => saveRole(ctx, s, 'update') },
+    { method: 'GET', path: perms, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, describeRole(s, ctx.params.role)) },
+    { method: 'DELETE', path: perms, permission: 'ADMIN', handle: async (ctx) => { await s.roles.deleteRole(ctx.params.role); sendStatus(ctx, 204); } },
+  ];
+}
+
+/** How clients log in: HTTP authentication with these mechanisms (no OpenID Connect). */
+function loginConfig(s: Services): Record<string, string> {
+  return { mode: 'HTTP', ready: 'true', mechanisms: s.authEnabled ? 'DIGEST DIGEST-SHA-256 BASIC' : '' };
+}
+
+/** Permission names a mask covers, composites included, in the original's enum order. */
+function permissionNames(mask: number): PermissionName[] {
+  const names = Object.keys(PERMISSION_BITS) as PermissionName[];
+  const composites: PermissionName[] = ['ALL', 'ALL_READ', 'ALL_WRITE'];
+  return [...names, ...composites].filter((p) => (mask & PERMISSION_MASKS[p]) === PERMISSION_MASKS[p] && PERMISSION_MASKS[p] !== 0);
+}
+
+function acl(subject: Subject, s: Services): Record<string, unknown> {
+  if (!s.authEnabled) return { subject: [] };
+  return {
+    subject: [
+      { name: subject.name, type: 'NamePrincipal' },
+      ...subject.groups.map((g) => ({ name: g, type: 'GroupPrincipal' })),
+      ...subject.roles.map((r) => ({ name: r, type: 'RolePrincipal' })),
+    ],
+    global: permissionNames(subject.mask),
+    caches: Object.fromEntries(s.manager.handles().map((h) => [h.cache.name, permissionNames(cacheMask(subject, h))])),
+  };
+}
+
+function requireAuthorization(s: Services): void {
+  if (!s.authEnabled) throw new BadRequestError('ISPN012027: Security authorization is not enabled on this server.', 'AUTHORIZATION_DISABLED');
+}
+
+function detailedRoles(s: Services): Record<string, unknown> {
+  return Object.fromEntries(s.roles.roles().map((r) => [r.name, { inheritable: r.inheritable, permissions: r.permissions, implicit: r.implicit, description: r.description }]));
+}
+
+function describeRole(s: Services, name: string): Record<string, unknown> {
+  const r = s.roles.role(name);
+  return { name: r.name, inheritable: r.inheritable, permissions: r.permissions, implicit: r.implicit, description: r.description };
+}
+
+function roleParams(ctx: GridContext): string[] {
+  const v = ctx.query.role;
+  const roles = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  if (roles.length === 0) throw new MissingArgumentError('role');
+  return roles;
+}
+
+/** PUT grants to any principal; POST only to one without a mapping yet (409 otherwise). */
+async function grant(ctx: GridContext, s: Services, newPrincipal: boolean): Promise<void> {
+  const roles = roleParams(ctx);
+  if (newPrincipal && s.roles.hasMapping(ctx.params.principal)) throw new PrincipalExistsError();
+  await s.roles.grant(ctx.params.principal, roles);
+  sendStatus(ctx, 204);
+}
+
+async function saveRole(ctx: GridContext, s: Services, mode: 'create' | 'update'): Promise<void> {
+  const v = ctx.query.permission;
+  const permissions = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  if (permissions.length === 0) throw new MissingArgumentError('permission');
+  const description = (await readText(ctx, s.bodyLimit)).trim();
+  if (mode === 'create') await s.roles.createRole(ctx.params.role, permissions, description);
+  else await s.roles.updateRole(ctx.params.role, permissions, description);
+  sendStatus(ctx, 204);
+}

@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { Client } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+
+describe('security /rest/v2/security and /rest/v2/login', () => {
+  let server: TestServer;
+  let admin: Client;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+    await admin.createCache('open');
+    await admin.createCache('locked', { 'local-cache': { security: { authorization: { roles: ['admin'] } } } });
+  });
+  after(() => server.close());
+
+  it('GET /login?action=config answers anonymously', async () => {
+    const r = await server.anonymous().get('/rest/v2/login?action=config');
+    expect(r.status).to.equal(200);
+    expect(r.json()).to.include({ mode: 'HTTP' });
+  });
+
+  it('GET /security/user/acl lists the subject, global and per-cache permissions of the caller', async () => {
+    const acl = (await server.as('observer').get('/rest/v2/security/user/acl')).json<{ subject: unknown[]; global: string[]; caches: Record<string, string[]> }>();
+    expect(acl.subject).to.deep.include({ name: 'observer', type: 'NamePrincipal' });
+    expect(acl.global).to.include.members(['READ', 'BULK_READ', 'MONITOR', 'ALL_READ']);
+    expect(acl.global).to.not.include('WRITE');
+    expect(acl.caches.open).to.include('READ');
+    expect(acl.caches.locked).to.deep.equal([]);
+    expect((await admin.get('/rest/v2/security/user/acl')).json<{ global: string[] }>().global).to.include('ALL');
+  });
+
+  it('POST /security/cache?action=flush answers 204 (ADMIN)', async () => {
+    expect((await admin.post('/rest/v2/security/cache?action=flush')).status).to.equal(204);
+    expect((await server.as('deployer').post('/rest/v2/security/cache?action=flush')).status).to.equal(403);
+  });
+
+  it('lists and describes roles (ADMIN)', async () => {
+    expect((await admin.get('/rest/v2/security/roles')).json()).to.include.members(['admin', 'application', 'deployer', 'monitor', 'observer']);
+    const detailed = (await admin.get('/rest/v2/security/roles?action=detailed')).json<Record<string, { permissions: string[]; implicit: boolean }>>();
+    expect(detailed.observer).to.include({ implicit: true });
+    expect(detailed.observer.permissions).to.deep.equal(['ALL_READ', 'MONITOR']);
+    expect((await server.as('monitor').get('/rest/v2/security/roles')).status).to.equal(403);
+  });
+
+  it('creates, describes, updates and deletes a role, used by authorization at once', async () => {
+    const create = await admin.post('/rest/v2/security/permissions/reader?permission=READ&permission=BULK_READ', 'reads only');
+    expect(create.status).to.equal(204);
+    expect((await admin.post('/rest/v2/security/permissions/reader?permission=READ')).status).to.equal(409);
+    expect((await admin.post('/rest/v2/security/permissions/nothing')).status).to.equal(400);
+    expect((await admin.post('/rest/v2/security/permissions/bad?permission=FLY')).status).to.equal(400);
+    expect((await admin.get('/rest/v2/security/permissions/reader')).json()).to.deep.equal({
+      name: 'reader', inheritable: true, permissions: ['READ', 'BULK_READ'], implicit: false, description: 'reads only',
+    });
+    expect((await admin.put('/rest/v2/security/permissions/admin?permission=READ')).status).to.equal(400);
+    expect((await admin.put('/rest/v2/security/permissions/ghost?permission=READ')).status).to.equal(404);
+
+    // a user of group "team" gets the role through a grant, at once
+    await server.running.services.users.upsert('dora', 'dora-pw', ['monitor']);
+    const dora = new Client(server.url, { user: 'dora', password: 'dora-pw' });
+    await admin.put('/rest/v2/caches/open/k', 'v');
+    expect((await dora.get('/rest/v2/caches/open/k')).status).to.equal(403);
+    expect((await admin.put('/rest/v2/security/roles/dora?action=grant&role=reader')).status).to.equal(204);
+    expect((await admin.get('/rest/v2/security/roles/dora')).json()).to.deep.equal(['reader']);
+    expect((await dora.get('/rest/v2/caches/open/k')).status).to.equal(200);
+    expect((await dora.put('/rest/v2/caches/open/k', 'x')).status).to.equal(403);
+    expect((await admin.put('/rest/v2/security/roles/dora?action=deny&role=reader')).status).to.equal(204);
+    expect((await dora.get('/rest/v2/caches/open/k')).status).to.equal(403);
+
+    expect((await admin.put('/rest/v2/security/permissions/reader?permission=ALL_READ&permission=WRITE')).status).to.equal(204);
+    expect((await admin.delete('/rest/v2/security/permissions/reader')).status).to.equal(204);
+    expect((await admin.get('/rest/v2/security/permissions/reader')).status).to.equal(404);
+  });
+
+  it('grants with POST only to a principal without a mapping, lists principals, and revokes everything with DELETE', async () => {
+    expect((await admin.post('/rest/v2/security/roles/team?action=grant&role=observer')).status).to.equal(204);
+    expect((await admin.post('/rest/v2/security/roles/team?action=grant&role=monitor')).status).to.equal(409);
+    expect((await admin.put('/rest/v2/security/roles/team?action=grant')).status).to.equal(400);
+    expect((await admin.get('/rest/v2/security/principals')).json()).to.include('team');
+    expect((await admin.get('/rest/v2/security/principals?action=detailed')).json()).to.deep.include({ team: ['observer'] });
+    expect((await admin.delete('/rest/v2/security/roles/team?action=grant')).status).to.equal(204);
+    expect((await admin.get('/rest/v2/security/roles/team')).json()).to.deep.equal([]);
+    expect((await admin.get('/rest/v2/security/users')).json<{ default: string[] }>().default).to.include('admin');
+  });
+});
+
+describe('security settings across a restart', () => {
+  it('keeps roles and grants', async () => {
+    let server = await startTestServer();
+    const dataDir = server.dataDir;
+    await server.as('admin').post('/rest/v2/security/permissions/auditor?permission=MONITOR', 'audits');
+    await server.as('admin').put('/rest/v2/security/roles/ops-team?action=grant&role=auditor');
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir });
+    try {
+      expect((await server.as('admin').get('/rest/v2/security/permissions/auditor')).json()).to.include({ description: 'audits' });
+      expect((await server.as('admin').get('/rest/v2/security/roles/ops-team')).json()).to.deep.equal(['auditor']);
+    } finally {
+      await server.close();
+    }
+  });
+});
