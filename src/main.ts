@@ -56,20 +56,21 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const manager = new CacheManager({ store, clock, log: childLogger(root, 'grid.cache') });
   const node: NodeInfo = { name: config.nodeName, address: '' };
   const roles = new RoleRegistry(store);
+  const schemas = new SchemaService(store, clock);
   const version = packageVersion();
   let close: () => Promise<void> = async () => undefined;
   const services: Services = {
     manager,
     caches: new CacheService(manager, clock),
-    entries: new EntryService(clock),
-    schemas: new SchemaService(store, clock),
+    entries: new EntryService(clock, schemas),
+    schemas,
     container: new ContainerService(manager, clock),
     server: new ServerService(
       { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
       node, version, opts.onStopRequest ?? (() => { void close(); }),
     ),
     counters: new CounterService(new CounterManager({ store, clock, log: childLogger(root, 'grid.counters') })),
-    bulk: new BulkService(),
+    bulk: new BulkService(schemas),
     auth: new AuthService(store, roles, clock),
     roles,
     users,

@@ -6,4 +6,5 @@ export * from './config-errors';
 export * from './encoding-errors';
 export * from './user-errors';
 export * from './counter-errors';
+export * from './format-errors';
 export * from './security-errors';

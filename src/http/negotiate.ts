@@ -1,39 +1,15 @@
-import { InvalidMediaTypeError, NotAcceptableError } from '../errors';
-import {
-  essence, formatMediaType, JAVA_OBJECT, JSON_TYPE, MATCH_ALL, type MediaType, OCTET_STREAM, parseMediaType, parseMediaTypeList, PROTOSTREAM,
-  TEXT_PLAIN,
-} from '../model/media-type';
-import { isConvertible } from '../model/transcoding';
+import { NotAcceptableError } from '../errors';
+import { essence, MATCH_ALL, type MediaType, parseMediaType, parseMediaTypeList } from '../model/media-type';
+import { negotiateValue, type Negotiated } from '../model/negotiation';
 
 /** Content-Type / Key-Content-Type of a request; undefined when absent (`*∕*`). */
 export function requestMediaType(header: string | undefined): MediaType | undefined {
   return header === undefined || header.trim() === '' ? undefined : parseMediaType(header);
 }
 
-/**
- * The response type for a stored value (behavior-notes §4.4): the first Accept entry the storage
- * type converts to; `*∕*` becomes text for Java objects, JSON for protostream, else the configured
- * type or octet-stream. Unparseable Accept: 406 `Data format not supported`.
- */
-export function negotiateValueType(acceptHeader: string | undefined, storage: MediaType, configured: string | undefined): string {
-  const from = essence(storage);
-  if (acceptHeader === undefined || acceptHeader === MATCH_ALL) return matchAllType(from, configured);
-  let accepted: MediaType[];
-  try {
-    accepted = parseMediaTypeList(acceptHeader.trim() !== '' ? acceptHeader : MATCH_ALL);
-  } catch (err) {
-    if (err instanceof InvalidMediaTypeError) throw new NotAcceptableError(undefined);
-    throw err;
-  }
-  const pick = accepted.find((m) => isConvertible(from, essence(m)));
-  if (!pick) throw new NotAcceptableError(acceptHeader);
-  return essence(pick) === MATCH_ALL ? matchAllType(from, configured) : formatMediaType(pick);
-}
-
-function matchAllType(from: string, configured: string | undefined): string {
-  if (from === JAVA_OBJECT) return TEXT_PLAIN;
-  if (from === PROTOSTREAM) return JSON_TYPE;
-  return configured ?? OCTET_STREAM;
+/** The response type and conversion target of an entry read (behavior-notes §4.4; model/negotiation). */
+export function negotiateValueType(acceptHeader: string | undefined, storage: MediaType, configured: string | undefined): Negotiated {
+  return negotiateValue(acceptHeader, storage, configured);
 }
 
 /**

@@ -20,6 +20,8 @@ export const XML_TYPE = 'application/xml';
 export const YAML_TYPE = 'application/yaml';
 export const PROTOSTREAM = 'application/x-protostream';
 export const FORM_URLENCODED = 'application/x-www-form-urlencoded';
+export const JAVA_SERIALIZED = 'application/x-java-serialized-object';
+export const JBOSS_MARSHALLING = 'application/x-jboss-marshalling';
 
 export function essence(m: MediaType): string {
   return `${m.type}/${m.subtype}`;

@@ -1,36 +1,138 @@
+import { InvalidContentError, TranscoderNotFoundError, UnsupportedJavaClassError } from '../errors';
+import { deserializeJava, serializeJava } from './java-serialization';
+import { formatJavaText, javaBytes, javaInteger, parseJavaText, type JavaValue } from './java-value';
+import { marshallJBoss, unmarshallJBoss } from './jboss-marshalling';
 import {
-  APPLICATION_UNKNOWN, FORM_URLENCODED, JAVA_OBJECT, JSON_TYPE, MATCH_ALL, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN, XML_TYPE,
+  APPLICATION_UNKNOWN, essence, FORM_URLENCODED, JAVA_OBJECT, JAVA_SERIALIZED, JBOSS_MARSHALLING, JSON_TYPE, MATCH_ALL, type MediaType,
+  OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN, XML_TYPE,
 } from './media-type';
+import { jsonToProtostream, protostreamToJava, protostreamToJson, type ProtobufTypes } from './protostream-json';
+import { unwrap, wrapScalar } from './wrapped-message';
+import { fromXml, textToXml, toXml } from './xml-scalars';
 
 /**
- * Which pairs of media types the server converts between (behavior-notes §4.3). This slice of the
- * registry only covers conversions that keep the bytes as they are: the byte-like group and the
- * text formats that read raw bytes as-is. Transcoders that change bytes (JSON ⇄ protostream,
- * Java types) come with the data-formats issue; until then those pairs answer as unsupported.
+ * The transcoder registry (behavior-notes §4.3): which pairs convert, and how. Values travel as
+ * bytes; a conversion through Java objects goes through `JavaValue` (String, primitive wrappers
+ * and byte[] only). `application/unknown` is opaque: converting from or to it keeps the bytes.
  */
-const BYTE_GROUP = [JAVA_OBJECT, OCTET_STREAM, FORM_URLENCODED, TEXT_PLAIN, APPLICATION_UNKNOWN];
+const GROUP = [JAVA_OBJECT, OCTET_STREAM, FORM_URLENCODED, TEXT_PLAIN];
+const TEXTISH = new Set([OCTET_STREAM, FORM_URLENCODED, TEXT_PLAIN]);
 
-const PAIRS: ReadonlyArray<readonly [string, readonly string[]]> = [
-  [APPLICATION_UNKNOWN, BYTE_GROUP],
-  [OCTET_STREAM, BYTE_GROUP],
-  [TEXT_PLAIN, BYTE_GROUP],
-  [FORM_URLENCODED, BYTE_GROUP],
-  [JAVA_OBJECT, BYTE_GROUP],
-  [JSON_TYPE, [JAVA_OBJECT, OCTET_STREAM, TEXT_PLAIN, FORM_URLENCODED, APPLICATION_UNKNOWN]],
+const TRANSCODERS: ReadonlyArray<readonly [string, readonly string[]]> = [
+  ['DefaultTranscoder', GROUP],
+  [APPLICATION_UNKNOWN, GROUP],
+  [PROTOSTREAM, [OCTET_STREAM, TEXT_PLAIN, JAVA_OBJECT, JSON_TYPE, APPLICATION_UNKNOWN]],
+  [JSON_TYPE, [JAVA_OBJECT, OCTET_STREAM, JAVA_SERIALIZED, TEXT_PLAIN, FORM_URLENCODED, APPLICATION_UNKNOWN]],
   [XML_TYPE, [JAVA_OBJECT, OCTET_STREAM, TEXT_PLAIN, FORM_URLENCODED, APPLICATION_UNKNOWN]],
-  [PROTOSTREAM, []],
+  [JAVA_SERIALIZED, [JAVA_OBJECT, APPLICATION_UNKNOWN]],
+  [JBOSS_MARSHALLING, [JAVA_OBJECT, APPLICATION_UNKNOWN, JSON_TYPE]],
 ];
 
 const SUPPORTED = new Set<string>();
-for (const [a, others] of PAIRS) {
+for (const [a, others] of TRANSCODERS) {
   for (const b of others) {
+    if (a === 'DefaultTranscoder') {
+      for (const c of others) SUPPORTED.add(`${b}|${c}`);
+      continue;
+    }
     SUPPORTED.add(`${a}|${b}`);
     SUPPORTED.add(`${b}|${a}`);
   }
 }
 
-/** Whether a value stored as `from` can be produced as `to` (type/subtype only). */
+/** Whether a value of media type `from` can be produced as `to` (type/subtype only; §4.3). */
 export function isConvertible(from: string, to: string): boolean {
   if (from === MATCH_ALL || to === MATCH_ALL || from === to) return true;
   return SUPPORTED.has(`${from}|${to}`);
+}
+
+/** The pairs where the bytes stay as they are, so the hot path never copies or parses. */
+export function keepsBytes(from: string, to: string): boolean {
+  if (from === to || from === MATCH_ALL || to === MATCH_ALL || from === APPLICATION_UNKNOWN || to === APPLICATION_UNKNOWN) return true;
+  if (TEXTISH.has(to) && (TEXTISH.has(from) || from === JSON_TYPE || from === XML_TYPE)) return true;
+  return false;
+}
+
+/** Converts a value; ISPN000492 when no transcoder exists (callers map it to 406 on reads). */
+export function transcode(bytes: Buffer, from: MediaType, to: MediaType, types: ProtobufTypes): Buffer {
+  const f = essence(from);
+  const t = essence(to);
+  if (!isConvertible(f, t)) throw new TranscoderNotFoundError(from.raw, to.raw);
+  if (keepsBytes(f, t)) return bytes;
+  if (t === JSON_TYPE && TEXTISH.has(f)) return textToJson(bytes);
+  if (t === XML_TYPE && TEXTISH.has(f)) return textToXml(bytes.toString('utf8'));
+  if (f === PROTOSTREAM && t === JSON_TYPE) return Buffer.from(protostreamToJson(bytes, types), 'utf8');
+  if (f === JSON_TYPE && t === PROTOSTREAM) return jsonToProtostream(bytes.toString('utf8'), types);
+  if (f === PROTOSTREAM && t === OCTET_STREAM) {
+    const w = unwrap(bytes);
+    return w.kind === 'scalar' && w.value.type === 'byte[]' ? w.value.value : bytes;
+  }
+  return fromJava(toJava(bytes, from, types), to);
+}
+
+/** Bytes of media type `from` as a Java value (what the original's decoders produce). */
+export function toJava(bytes: Buffer, from: MediaType, types: ProtobufTypes): JavaValue {
+  switch (essence(from)) {
+    case JAVA_OBJECT: return from.params.type === undefined ? javaBytes(bytes) : parseJavaText(bytes.toString('utf8'), from.params.type);
+    case OCTET_STREAM: return javaBytes(bytes);
+    case JSON_TYPE: return jsonToJava(bytes.toString('utf8'));
+    case XML_TYPE: return fromXml(bytes.toString('utf8'));
+    case JAVA_SERIALIZED: return deserializeJava(bytes);
+    case JBOSS_MARSHALLING: return unmarshallJBoss(bytes);
+    case PROTOSTREAM: return protostreamToJava(bytes, types);
+    default: return { type: 'java.lang.String', value: bytes.toString('utf8') };
+  }
+}
+
+export function fromJava(v: JavaValue, to: MediaType): Buffer {
+  switch (essence(to)) {
+    case JSON_TYPE: return javaToJson(v);
+    case XML_TYPE: return toXml(v);
+    case JAVA_SERIALIZED: return serializeJava(v);
+    case JBOSS_MARSHALLING: return marshallJBoss(v);
+    case PROTOSTREAM: return wrapScalar(v);
+    default: return formatJavaText(v);
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Text becomes JSON only when it is JSON already (JsonTranscoder.convertTextToJson); empty stays empty. */
+function textToJson(bytes: Buffer): Buffer {
+  const text = bytes.toString('utf8');
+  if (bytes.length > 0 && !isJson(text)) throw new InvalidContentError(`Invalid JSON content: ${text}`);
+  return bytes;
+}
+
+/** Numbers and booleans as JSON literals; text kept when it is JSON, else a JSON string. */
+function javaToJson(v: JavaValue): Buffer {
+  if (v.type === 'java.lang.String' || v.type === 'byte[]' || v.type === 'java.lang.Character') {
+    const text = v.type === 'byte[]' ? v.value.toString('utf8') : v.value;
+    return Buffer.from(isJson(text) ? text : JSON.stringify(text), 'utf8');
+  }
+  return formatJavaText(v);
+}
+
+function jsonToJava(text: string): JavaValue {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return { type: 'java.lang.String', value: text };
+  }
+  if (typeof doc === 'string') return { type: 'java.lang.String', value: doc };
+  if (typeof doc === 'boolean') return { type: 'java.lang.Boolean', value: doc };
+  if (typeof doc === 'number') {
+    if (!Number.isInteger(doc)) return { type: 'java.lang.Double', value: doc };
+    return javaInteger(Math.abs(doc) < 2 ** 31 ? 'java.lang.Integer' : 'java.lang.Long', BigInt(doc));
+  }
+  const type = doc && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, unknown>)._type : undefined;
+  throw new UnsupportedJavaClassError(typeof type === 'string' ? type : Array.isArray(doc) ? 'java.util.ArrayList' : 'java.util.LinkedHashMap');
 }

@@ -2,6 +2,7 @@ import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
 import { encodeHex } from '../model/key-codec';
 import { essence, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN, APPLICATION_UNKNOWN, JSON_TYPE } from '../model/media-type';
+import { protostreamToJson, type ProtobufTypes } from '../model/protostream-json';
 import { isConvertible } from '../model/transcoding';
 import { expiresAt } from '../store/store';
 import { storageTypes } from './storage-types';
@@ -19,6 +20,9 @@ const CHUNK = 64 * 1024;
 
 /** Whole-cache reads, produced as JSON text in chunks so a big cache never becomes one string. */
 export class BulkService {
+  /** `types`: the schema registry, to render protostream values as JSON. */
+  constructor(private readonly types: ProtobufTypes) {}
+
   /** `?action=keys`: a JSON array of the keys as text. */
   async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
     await h.cache.settled();
@@ -35,8 +39,11 @@ export class BulkService {
   async *entriesJson(h: CacheHandle, opts: EntriesOptions): AsyncGenerator<string> {
     await h.cache.settled();
     const { key: keyRep, value: valueRep } = this.representations(h, opts.contentNegotiation);
+    const t = storageTypes(h);
+    const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
+    const valueProto = essence(t.value) === PROTOSTREAM ? this.types : undefined;
     yield* chunked(['['], this.take(h, opts.limit, (e, first) => {
-      let item = `{"key":${render(e.key, keyRep)},"value":${render(e.value, valueRep)}`;
+      let item = `{"key":${render(e.key, keyRep, keyProto)},"value":${render(e.value, valueRep, valueProto)}`;
       if (opts.metadata) item += metadataFields(e);
       return (first ? '' : ',') + item + '}';
     }), [']']);
@@ -75,7 +82,14 @@ function pick(storage: string, contentNegotiation: boolean): Representation {
   return 'hex';
 }
 
-function render(bytes: Buffer, rep: Representation): string {
+function render(bytes: Buffer, rep: Representation, protostream?: ProtobufTypes): string {
+  if (rep === 'json' && protostream) {
+    try {
+      return protostreamToJson(bytes, protostream);
+    } catch {
+      return JSON.stringify(encodeHex(bytes));
+    }
+  }
   if (rep === 'json') return bytes.length ? bytes.toString('utf8') : 'null';
   if (rep === 'hex') return JSON.stringify(encodeHex(bytes));
   return JSON.stringify(bytes.toString('utf8'));

@@ -4,12 +4,17 @@ import {
 import type { CacheEntry } from '../grid/cache-entry';
 import { isMortal } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
+import { etagOf } from '../model/etag';
 import { resolveExpiry } from '../model/expiration';
-import { essence, type MediaType } from '../model/media-type';
+import { formatJavaText } from '../model/java-value';
+import { essence, JAVA_OBJECT, type MediaType, parseMediaType } from '../model/media-type';
 import { evaluateRead, type ReadPreconditions } from '../model/preconditions';
-import { isConvertible } from '../model/transcoding';
+import type { ProtobufTypes } from '../model/protostream-json';
+import { isConvertible, keepsBytes, toJava, transcode } from '../model/transcoding';
 import { expiresAt } from '../store/store';
 import type { Clock } from '../util/clock';
+import { PROTOBUF_METADATA, ProtobufMetadataCache } from './protobuf-metadata';
+import type { SchemaService } from './schema.service';
 import { storageTypes } from './storage-types';
 
 export interface WriteRequest {
@@ -25,28 +30,32 @@ export interface WriteRequest {
 export interface ReadResult {
   entry: CacheEntry;
   lastModified: number | undefined;
+  /** The value in the negotiated representation (the stored bytes themselves when no conversion applies). */
+  body: Buffer;
+  etag: string;
 }
 
-/** Entry operations with the rules of spec 1 "Entry operations" and behavior-notes §5. */
+/** Entry operations with the rules of spec 1 "Entry operations" and behavior-notes §4, §5. */
 export class EntryService {
-  constructor(private readonly clock: Clock) {}
+  private readonly types: ProtobufTypes;
+  private readonly metadata: ProtobufMetadataCache;
 
-  /** The live entry, once its last write is durable; 404 when absent, 304/412 by preconditions. */
-  async read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number): Promise<ReadResult> {
-    const pending = h.cache.pendingCommit(key);
-    // a failed commit was refused to its writer and dropped from memory; the read goes on
-    if (pending) await pending.promise.catch(() => undefined);
-    const entry = h.cache.get(key);
-    if (!entry) throw new EntryNotFoundError();
-    if (minFresh !== undefined) {
-      const at = expiresAt(entry);
-      if (at !== null && at - this.clock.now() < minFresh * 1000) throw new EntryNotFoundError();
-    }
+  /** The schema registry serves protostream conversions and the `___protobuf_metadata` cache. */
+  constructor(private readonly clock: Clock, schemas: SchemaService) {
+    this.types = schemas;
+    this.metadata = new ProtobufMetadataCache(schemas, clock);
+  }
+
+  /** The live entry, once its last write is durable, in the representation `target` asks for. */
+  async read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number, target?: MediaType): Promise<ReadResult> {
+    const entry = this.isMetadata(h) ? this.metadata!.read(key) : await this.live(h, key, minFresh);
     const lastModified = isMortal(entry) ? entry.created : undefined;
-    const outcome = evaluateRead(entry.etag, lastModified, pre);
+    const body = target ? this.present(h, entry, target) : entry.value;
+    const etag = body === entry.value ? entry.etag : etagOf(body);
+    const outcome = evaluateRead(etag, lastModified, pre);
     if (outcome === 'not-modified') throw new NotModifiedError();
     if (outcome === 'failed') throw new PreconditionFailedError();
-    return { entry, lastModified };
+    return { entry, lastModified, body, etag };
   }
 
   /** Absolute expiry of an entry, or null when it cannot expire. */
@@ -56,17 +65,19 @@ export class EntryService {
 
   /** PUT: create or replace; 304 when If-None-Match equals the current ETag (nothing written). */
   async put(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
-    const valueType = this.checkWritable(h, req.contentType);
+    if (this.isMetadata(h)) return this.metadata!.write(req, false);
+    const { value, valueType } = this.toStorage(h, req);
     if (req.ifNoneMatch !== undefined && h.cache.peek(req.key)?.etag === req.ifNoneMatch) throw new NotModifiedError();
-    const { entry, commit } = h.cache.put(req.key, req.value, valueType, this.expiry(h, req));
+    const { entry, commit } = h.cache.put(req.key, value, valueType, this.expiry(h, req));
     if (commit) await commit.promise;
     return entry;
   }
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
   async putIfAbsent(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
-    const valueType = this.checkWritable(h, req.contentType);
-    const result = h.cache.putIfAbsent(req.key, req.value, valueType, this.expiry(h, req));
+    if (this.isMetadata(h)) return this.metadata!.write(req, true);
+    const { value, valueType } = this.toStorage(h, req);
+    const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req));
     if (!result) throw new EntryExistsError();
     if (result.commit) await result.commit.promise;
     return result.entry;
@@ -74,6 +85,7 @@ export class EntryService {
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (behavior-notes §5.4). */
   async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
+    if (this.isMetadata(h)) return this.metadata!.remove(key, ifNoneMatch);
     const current = h.cache.peek(key);
     if (!current) throw new EntryNotFoundError();
     if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
@@ -81,11 +93,55 @@ export class EntryService {
     if (commit) await commit.promise;
   }
 
-  private checkWritable(h: CacheHandle, contentType: MediaType | undefined): string | null {
-    if (!contentType) return null;
+  /** Key-Content-Type must convert to the cache's key storage type (400 ISPN000492 otherwise). */
+  checkKeyType(h: CacheHandle, keyType: MediaType | undefined): void {
+    if (!keyType) return;
+    const storage = storageTypes(h).key;
+    if (!isConvertible(essence(keyType), essence(storage))) throw new TranscoderNotFoundError(keyType.raw, storage.raw);
+  }
+
+  private async live(h: CacheHandle, key: Buffer, minFresh: number | undefined): Promise<CacheEntry> {
+    const pending = h.cache.pendingCommit(key);
+    // a failed commit was refused to its writer and dropped from memory; the read goes on
+    if (pending) await pending.promise.catch(() => undefined);
+    const entry = h.cache.get(key);
+    if (!entry) throw new EntryNotFoundError();
+    if (minFresh !== undefined) {
+      const at = expiresAt(entry);
+      if (at !== null && at - this.clock.now() < minFresh * 1000) throw new EntryNotFoundError();
+    }
+    return entry;
+  }
+
+  /** The stored bytes as `target`; no parsing or copy where the bytes stay as they are (hot path). */
+  private present(h: CacheHandle, entry: CacheEntry, target: MediaType): Buffer {
     const storage = storageTypes(h).value;
-    if (!isConvertible(essence(contentType), essence(storage))) throw new TranscoderNotFoundError(contentType.raw, storage.raw);
-    return contentType.raw;
+    if (keepsBytes(essence(storage), essence(target))) return entry.value;
+    return transcode(entry.value, storedType(storage, entry.valueType), target, this.types);
+  }
+
+  /**
+   * The body as the cache stores it (behavior-notes §4.4 PUT/POST): no Content-Type or a pair that
+   * keeps the bytes stores them as sent; Java objects are stored as their text with their class
+   * in the entry's value type; anything else goes through the transcoder registry.
+   */
+  private toStorage(h: CacheHandle, req: WriteRequest): { value: Buffer; valueType: string | null } {
+    const ct = req.contentType;
+    if (!ct) return { value: req.value, valueType: null };
+    const storage = storageTypes(h).value;
+    const from = essence(ct);
+    const to = essence(storage);
+    if (!isConvertible(from, to)) throw new TranscoderNotFoundError(ct.raw, storage.raw);
+    if (keepsBytes(from, to)) return { value: req.value, valueType: ct.raw };
+    if (to === JAVA_OBJECT) {
+      const v = toJava(req.value, ct, this.types);
+      return { value: formatJavaText(v), valueType: `${JAVA_OBJECT}; type=${v.type}` };
+    }
+    return { value: transcode(req.value, ct, storage, this.types), valueType: storage.raw };
+  }
+
+  private isMetadata(h: CacheHandle): boolean {
+    return h.internal && h.cache.name === PROTOBUF_METADATA && this.metadata !== undefined;
   }
 
   private expiry(h: CacheHandle, req: WriteRequest) {
@@ -94,3 +150,9 @@ export class EntryService {
   }
 }
 
+/** A Java-object entry remembers its class in its value type; other entries read as the storage type. */
+function storedType(storage: MediaType, valueType: string | null): MediaType {
+  if (valueType === null || essence(storage) !== JAVA_OBJECT) return storage;
+  const t = parseMediaType(valueType);
+  return essence(t) === JAVA_OBJECT ? t : storage;
+}

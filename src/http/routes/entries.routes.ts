@@ -23,8 +23,11 @@ export function entryRoutes(s: Services): RouteSpec[] {
   return routes;
 }
 
-function keyOf(ctx: GridContext): Buffer {
-  return encodeKey(ctx.params.key, requestMediaType(ctx.get('key-content-type') || undefined));
+/** The key through Key-Content-Type, which must convert to the cache's key type (behavior-notes §4.4). */
+function keyOf(ctx: GridContext, s: Services): Buffer {
+  const keyType = requestMediaType(ctx.get('key-content-type') || undefined);
+  s.entries.checkKeyType(ctx.state.cache, keyType);
+  return encodeKey(ctx.params.key, keyType);
 }
 
 function header(ctx: Context, name: string): string | undefined {
@@ -36,22 +39,22 @@ function header(ctx: Context, name: string): string | undefined {
 async function read(ctx: GridContext, s: Services): Promise<void> {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
-  const key = keyOf(ctx);
-  const contentType = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
+  const key = keyOf(ctx, s);
+  const { contentType, target } = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
   const minFresh = /min-fresh=(\d+)/.exec(ctx.get('cache-control'))?.[1];
-  const { entry, lastModified } = await s.entries.read(h, key, {
+  const { entry, lastModified, body, etag } = await s.entries.read(h, key, {
     ifNoneMatch: header(ctx, 'if-none-match'), ifMatch: header(ctx, 'if-match'),
     ifModifiedSince: header(ctx, 'if-modified-since'), ifUnmodifiedSince: header(ctx, 'if-unmodified-since'),
-  }, minFresh === undefined ? undefined : Number(minFresh));
-  writeEntryHeaders(ctx, s, entry, lastModified);
+  }, minFresh === undefined ? undefined : Number(minFresh), target);
+  writeEntryHeaders(ctx, s, entry, etag, lastModified);
   if ('extended' in ctx.query) writeExtendedHeaders(ctx, s);
   ctx.status = 200;
   ctx.set('Content-Type', contentType);
-  ctx.body = entry.value;
+  ctx.body = body;
 }
 
-function writeEntryHeaders(ctx: Context, s: Services, e: CacheEntry, lastModified: number | undefined): void {
-  ctx.set('Etag', e.etag);
+function writeEntryHeaders(ctx: Context, s: Services, e: CacheEntry, etag: string, lastModified: number | undefined): void {
+  ctx.set('Etag', etag);
   if (lastModified !== undefined) ctx.set('Last-Modified', new Date(lastModified).toUTCString());
   const expires = s.entries.expiresAt(e);
   if (expires !== null) {
@@ -79,7 +82,7 @@ function writeExtendedHeaders(ctx: Context, s: Services): void {
 async function write(ctx: GridContext, s: Services, op: 'put' | 'putIfAbsent'): Promise<void> {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
-  const key = keyOf(ctx);
+  const key = keyOf(ctx, s);
   const contentType = requestMediaType(header(ctx, 'content-type'));
   const value = await readBody(ctx, s.bodyLimit);
   const entry = await s.entries[op](h, {
@@ -93,6 +96,6 @@ async function write(ctx: GridContext, s: Services, op: 'put' | 'putIfAbsent'): 
 
 async function remove(ctx: GridContext, s: Services): Promise<void> {
   parseEntryFlags(header(ctx, 'flags'));
-  await s.entries.remove(ctx.state.cache, keyOf(ctx), header(ctx, 'if-none-match'));
+  await s.entries.remove(ctx.state.cache, keyOf(ctx, s), header(ctx, 'if-none-match'));
   sendStatus(ctx, 204);
 }

@@ -1,0 +1,34 @@
+import { GridError } from './grid-error';
+
+/** Protobuf schemas and protostream content (behavior-notes §4.5, §7). */
+export class SchemaNotFoundError extends GridError {
+  constructor() { super(404, 'SCHEMA_NOT_FOUND', ''); }
+}
+
+export class SchemaExistsError extends GridError {
+  constructor() { super(409, 'SCHEMA_EXISTS', ''); }
+}
+
+export class SchemaDataMissingError extends GridError {
+  constructor() { super(400, 'SCHEMA_DATA_MISSING', 'Schema data not sent in the request'); }
+}
+
+/** JSON names a `_type` no registered schema declares (CacheResourceV2Test.testLazySearchMapping). */
+export class UnknownTypeError extends GridError {
+  constructor(name: string) { super(400, 'UNKNOWN_TYPE', `Unknown type name : ${name}`); }
+}
+
+/** A Java payload of a class this server does not decode; nothing is ever instantiated from client bytes. */
+export class UnsupportedJavaClassError extends GridError {
+  constructor(className: string) { super(400, 'UNSUPPORTED_JAVA_CLASS', `Class '${className}' blocked by deserialization allow list`); }
+}
+
+/** Content that does not parse as the media type it claims (JSON, XML, protostream, Java streams). */
+export class InvalidContentError extends GridError {
+  constructor(message: string) { super(400, 'INVALID_CONTENT', message); }
+}
+
+/** Rules of the `___protobuf_metadata` cache (ProtobufMetadataManagerInterceptor; 500 as the original). */
+export class ProtobufMetadataError extends GridError {
+  constructor(message: string) { super(500, 'PROTOBUF_METADATA', message); }
+}

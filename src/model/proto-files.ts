@@ -1,0 +1,118 @@
+import { Enum, Namespace, parse, Root, Type, type ReflectionObject } from 'protobufjs';
+
+/**
+ * Validation of a set of `.proto` files as the original's schema registry does it (behavior-notes
+ * §7): each file is checked alone (syntax), then its imports against the other files, then its
+ * types; a file with an error stays registered with that error. Parsing uses protobufjs.
+ */
+export interface ProtoFile { name: string; content: string }
+export interface ProtoCheck { errors: Map<string, string>; root: Root; typeIds: Map<string, number> }
+
+const OPTIONS = { keepCase: true, alternateCommentMode: true };
+
+interface Parsed { imports: string[]; pkg: string | undefined }
+
+export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
+  const errors = new Map<string, string>();
+  const parsed = new Map<string, Parsed>();
+  for (const f of files) {
+    try {
+      const r = parse(f.content, new Root(), OPTIONS);
+      parsed.set(f.name, { imports: [...(r.imports ?? []), ...(r.weakImports ?? [])], pkg: r.package });
+    } catch (err) {
+      errors.set(f.name, syntaxCause(f, (err as Error).message));
+    }
+  }
+  const byName = new Map(files.map((f) => [f.name, f]));
+  const closure = (name: string, seen = new Set<string>()): string[] => {
+    if (seen.has(name)) return [];
+    seen.add(name);
+    return [...(parsed.get(name)?.imports ?? []).flatMap((i) => closure(i, seen)), name];
+  };
+  for (const f of files) {
+    if (errors.has(f.name)) continue;
+    const missing = closure(f.name).find((n) => !byName.has(n) || errors.has(n));
+    if (missing !== undefined) {
+      errors.set(f.name, `Import '${missing}' not found in ${f.name} at ${locate(f.content, missing)}`);
+      continue;
+    }
+    const root = new Root();
+    try {
+      for (const n of closure(f.name)) parse(byName.get(n)!.content, root, OPTIONS);
+      root.resolveAll();
+    } catch (err) {
+      errors.set(f.name, resolveCause(f, (err as Error).message));
+    }
+  }
+  const root = new Root();
+  const typeIds = new Map<string, number>();
+  for (const f of files) {
+    if (errors.has(f.name)) continue;
+    try {
+      parse(f.content, root, OPTIONS);
+      for (const [type, id] of declaredTypeIds(f.content, parsed.get(f.name)?.pkg)) typeIds.set(type, id);
+    } catch (err) {
+      errors.set(f.name, `${f.name}: ${(err as Error).message}`);
+    }
+  }
+  try {
+    root.resolveAll();
+  } catch {
+    // a clash between valid files: types stay reachable where they resolved
+  }
+  return { errors, root, typeIds };
+}
+
+/** `illegal token 'x' (line 3)` → `Syntax error in f.proto at 3:7: unexpected label: x` (protostream's wording). */
+function syntaxCause(f: ProtoFile, message: string): string {
+  const token = /'([^']*)'/.exec(message)?.[1] ?? '';
+  const line = Number(/line (\d+)/.exec(message)?.[1] ?? 1);
+  const text = f.content.split('\n')[line - 1] ?? '';
+  const at = token ? text.indexOf(token) : -1;
+  const column = at < 0 ? 1 : at + 1;
+  const first = text.trimStart().startsWith(token);
+  return `Syntax error in ${f.name} at ${line}:${column}: ${first ? 'unexpected label' : 'unexpected token'}: ${token}`;
+}
+
+/** `no such Type or Enum 'Foo' in Type .A` → where `Foo` is used in the file. */
+function resolveCause(f: ProtoFile, message: string): string {
+  const type = /'([^']*)'/.exec(message)?.[1] ?? '';
+  return `Failed to resolve type in ${f.name} at ${locate(f.content, type)}: Type not found : ${type}`;
+}
+
+function locate(content: string, token: string): string {
+  const lines = content.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const at = lines[i].indexOf(token);
+    if (at >= 0 && token !== '') return `${i + 1}:${at + 1}`;
+  }
+  return '1:1';
+}
+
+/** `/** @TypeId(1001) *∕ message X` declares the numeric id a WrappedMessage may carry instead of the name. */
+function declaredTypeIds(content: string, pkg: string | undefined): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  const re = /@TypeId\((\d+)\)[^]*?\b(?:message|enum)\s+(\w+)/g;
+  for (let m = re.exec(content); m; m = re.exec(content)) out.push([pkg ? `${pkg}.${m[2]}` : m[2], Number(m[1])]);
+  return out;
+}
+
+/** Every message and enum full name of a root, nested ones included. */
+export function typeNames(root: Root): string[] {
+  const out: string[] = [];
+  const walk = (ns: ReflectionObject): void => {
+    if (ns instanceof Type || ns instanceof Enum) out.push(ns.fullName.slice(1));
+    if (ns instanceof Namespace) for (const child of ns.nestedArray) walk(child);
+  };
+  walk(root);
+  return out.sort();
+}
+
+export function findType(root: Root, name: string): Type | Enum | undefined {
+  try {
+    const t = root.lookup(name.startsWith('.') ? name : `.${name}`);
+    return t instanceof Type || t instanceof Enum ? t : undefined;
+  } catch {
+    return undefined;
+  }
+}

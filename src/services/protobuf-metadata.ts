@@ -1,0 +1,66 @@
+import { EntryExistsError, EntryNotFoundError, PreconditionFailedError, ProtobufMetadataError } from '../errors';
+import type { CacheEntry } from '../grid/cache-entry';
+import { etagOf } from '../model/etag';
+import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media-type';
+import { NO_TYPES } from '../model/protostream-json';
+import { toJava } from '../model/transcoding';
+import type { Clock } from '../util/clock';
+import type { SchemaService } from './schema.service';
+
+export const PROTOBUF_METADATA = '___protobuf_metadata';
+
+const TEXT = parseMediaType(TEXT_PLAIN);
+const PROTO = '.proto';
+const ERRORS = '.errors';
+
+/**
+ * The `___protobuf_metadata` cache seen through the entry API (behavior-notes §7,
+ * ProtobufMetadataManagerInterceptor): `<name>.proto` keys are the schema files, `<name>.proto.errors`
+ * their errors and `.errors` the list of files with errors; the schema service is the only store.
+ */
+export class ProtobufMetadataCache {
+  constructor(private readonly schemas: SchemaService, private readonly clock: Clock) {}
+
+  read(key: Buffer): CacheEntry {
+    const name = key.toString('utf8');
+    const text = this.textOf(name);
+    if (text === undefined) throw new EntryNotFoundError();
+    return this.entry(key, text);
+  }
+
+  async write(req: { key: Buffer; value: Buffer; contentType: MediaType | undefined }, ifAbsent: boolean): Promise<CacheEntry> {
+    const name = req.key.toString('utf8');
+    if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028009: The key must be a String ending with ".proto" : ${name}`);
+    const v = toJava(req.value, req.contentType ?? TEXT, NO_TYPES);
+    if (v.type !== 'java.lang.String') {
+      throw new ProtobufMetadataError(`ISPN028008: The value must be a String : class ${v.type === 'byte[]' ? '[B' : v.type}`);
+    }
+    if (ifAbsent && this.schemas.has(name)) throw new EntryExistsError();
+    await this.schemas.save(name, v.value);
+    return this.entry(req.key, v.value);
+  }
+
+  async remove(key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
+    const current = this.read(key);
+    if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
+    const name = key.toString('utf8');
+    if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028014: The '${PROTOBUF_METADATA}' cache does not support commands of type RemoveCommand`);
+    await this.schemas.remove(name);
+  }
+
+  private textOf(name: string): string | undefined {
+    if (name === ERRORS) {
+      const failing = this.schemas.list().filter((s) => s.error).map((s) => s.name);
+      return failing.length ? failing.join('\n') : undefined;
+    }
+    if (name.endsWith(PROTO + ERRORS)) return this.schemas.errorOf(name.slice(0, -ERRORS.length));
+    if (!name.endsWith(PROTO) || !this.schemas.has(name)) return undefined;
+    return this.schemas.content(name);
+  }
+
+  private entry(key: Buffer, text: string): CacheEntry {
+    const value = Buffer.from(text, 'utf8');
+    const now = this.clock.now();
+    return { key, value, valueType: TEXT_PLAIN, created: now, lastUsed: now, lifespan: -1, maxIdle: -1, etag: etagOf(value) };
+  }
+}

@@ -1,0 +1,143 @@
+import { expect } from 'chai';
+import type { Client } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+
+const entry = (cache: string, key: string) => `/rest/v2/caches/${cache}/${key}`;
+const hex = (s: string): Buffer => Buffer.from(s.replace(/\s/g, ''), 'hex');
+const SCHEMA = [
+  'package shop;',
+  'enum Color { RED = 0; GREEN = 1; }',
+  'message Item {',
+  '  optional string name = 1;',
+  '  optional int32 count = 2 [default = 7];',
+  '  optional Color color = 3;',
+  '  repeated string tags = 4;',
+  '  optional Part part = 5;',
+  '  map<string, int32> stock = 6;',
+  '}',
+  'message Part { optional string id = 1; }',
+].join('\n');
+
+describe('data formats over the entry API (behavior-notes §4)', () => {
+  let server: TestServer;
+  let admin: Client;
+  let n = 0;
+  const cacheWith = async (mediaType?: string): Promise<string> => {
+    const name = `f${++n}`;
+    await admin.createCache(name, { 'local-cache': mediaType ? { encoding: { 'media-type': mediaType } } : {} });
+    return name;
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+    expect((await admin.post('/rest/v2/schemas/shop', SCHEMA)).status).to.equal(201);
+  });
+  after(() => server.close());
+
+  describe('a protostream cache', () => {
+    it('stores JSON of a registered type and returns it as JSON (also for */*) and as protostream', async () => {
+      const c = await cacheWith('application/x-protostream');
+      const doc = { _type: 'shop.Item', name: 'pen', color: 'GREEN', tags: ['a', 'b'], part: { id: 'p1' }, stock: { x: 1 } };
+      expect((await admin.put(entry(c, 'k'), JSON.stringify(doc), { 'Content-Type': 'application/json' })).status).to.equal(204);
+      const json = await admin.get(entry(c, 'k'));
+      expect(json.headers.get('content-type')).to.equal('application/json');
+      expect(json.json()).to.deep.equal({ ...doc, count: 7 });
+      const proto = await admin.get(entry(c, 'k'), { Accept: 'application/x-protostream' });
+      expect(proto.headers.get('content-type')).to.equal('application/x-protostream');
+      // WrappedMessage: field 16 = type name, then field 17 = message bytes
+      expect(proto.bytes.subarray(0, 12).equals(Buffer.concat([hex('82 01 09'), Buffer.from('shop.Item')]))).to.equal(true);
+    });
+
+    it('accepts protostream bytes and text, and returns primitives as canonical JSON', async () => {
+      const c = await cacheWith('application/x-protostream');
+      await admin.put(entry(c, 'int'), hex('28 02'), { 'Content-Type': 'application/x-protostream' });
+      expect((await admin.get(entry(c, 'int'))).json()).to.deep.equal({ _type: 'int32', _value: 2 });
+      expect((await admin.get(entry(c, 'int'), { Accept: 'application/x-protostream' })).bytes.equals(hex('28 02'))).to.equal(true);
+      expect((await admin.get(entry(c, 'int'), { Accept: 'text/plain' })).text).to.equal('2');
+      await admin.put(entry(c, 'text'), 'hello', { 'Content-Type': 'text/plain' });
+      expect((await admin.get(entry(c, 'text'), { Accept: 'application/x-protostream' })).bytes.equals(hex('4a 05 68656c6c6f'))).to.equal(true);
+      expect((await admin.get(entry(c, 'text'))).json()).to.deep.equal({ _type: 'string', _value: 'hello' });
+      await admin.put(entry(c, 'prim'), '{"_type":"int64","_value":5}', { 'Content-Type': 'application/json' });
+      expect((await admin.get(entry(c, 'prim'), { Accept: 'application/x-protostream' })).bytes.equals(hex('18 05'))).to.equal(true);
+    });
+
+    it('answers 400 Unknown type name for JSON of an unregistered type, 400 ISPN000492 for XML', async () => {
+      const c = await cacheWith('application/x-protostream');
+      const r = await admin.put(entry(c, 'k'), '{"_type":"future.Entity","a":1}', { 'Content-Type': 'application/json' });
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('Unknown type name : future.Entity');
+      const xml = await admin.put(entry(c, 'k'), '<a/>', { 'Content-Type': 'application/xml' });
+      expect(xml.status).to.equal(400);
+      expect(xml.text).to.equal("ISPN000492: Cannot find transcoder between 'application/xml' to 'application/x-protostream'");
+      await admin.put(entry(c, 'k'), 'v', { 'Content-Type': 'text/plain' });
+      const read = await admin.get(entry(c, 'k'), { Accept: 'application/xml' });
+      expect(read.status).to.equal(406);
+      expect(read.text).to.equal('ISPN012007: Cannot convert to application/xml');
+    });
+  });
+
+  describe('a text cache', () => {
+    it('wraps text read as XML in <string>, and keeps well-formed XML', async () => {
+      const c = await cacheWith('text/plain');
+      await admin.put(entry(c, 'k'), 'a<b', { 'Content-Type': 'text/plain' });
+      const r = await admin.get(entry(c, 'k'), { Accept: 'application/xml' });
+      expect(r.headers.get('content-type')).to.equal('application/xml');
+      expect(r.text).to.equal('<string>a&lt;b</string>');
+    });
+
+    it('refuses text that is not JSON on a JSON cache, and negotiates text over unconvertible XML', async () => {
+      const c = await cacheWith('application/json');
+      const r = await admin.put(entry(c, 'k'), 'not json', { 'Content-Type': 'text/plain' });
+      expect(r.status).to.equal(400);
+      expect((await admin.put(entry(c, 'k'), '{"a":1}', { 'Content-Type': 'text/plain' })).status).to.equal(204);
+      const accept = 'application/xml, text/plain; q=0.71, */*;q=0.7';
+      expect((await admin.get(entry(c, 'k'), { Accept: accept })).headers.get('content-type')).to.equal('text/plain');
+    });
+  });
+
+  describe('a Java object cache', () => {
+    it('stores typed values and answers text, JSON, XML, Java serialization and JBoss marshalling byte-exact', async () => {
+      const c = await cacheWith('application/x-java-object');
+      await admin.put(entry(c, 'n'), '42', { 'Content-Type': 'application/x-java-object; type=java.lang.Integer' });
+      const get = async (accept: string) => (await admin.get(entry(c, 'n'), { Accept: accept })).bytes;
+      expect((await admin.get(entry(c, 'n'))).headers.get('content-type')).to.equal('text/plain');
+      expect((await get('text/plain')).toString()).to.equal('42');
+      expect((await get('application/json')).toString()).to.equal('42');
+      expect((await get('application/xml')).toString()).to.equal('<int>42</int>');
+      expect((await get('application/x-jboss-marshalling')).equals(hex('03 4b 0000002a'))).to.equal(true);
+      const serialized = await get('application/x-java-serialized-object');
+      expect(serialized.subarray(0, 7).equals(hex('aced0005 7372 00'))).to.equal(true);
+      expect(serialized.subarray(-4).equals(hex('0000002a'))).to.equal(true);
+    });
+
+    it('reads Java-serialized strings and refuses other classes with 400', async () => {
+      const c = await cacheWith('application/x-java-object');
+      await admin.put(entry(c, 's'), hex('aced0005 74 0003 616263'), { 'Content-Type': 'application/x-java-serialized-object' });
+      expect((await admin.get(entry(c, 's'))).text).to.equal('abc');
+      const date = hex(`aced0005 7372 000e ${Buffer.from('java.util.Date').toString('hex')} 686a81014b597419 03 0000 7870 7708 0000000000000000 78`);
+      const r = await admin.put(entry(c, 'd'), date, { 'Content-Type': 'application/x-java-serialized-object' });
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal("Class 'java.util.Date' blocked by deserialization allow list");
+    });
+  });
+
+  describe('Key-Content-Type', () => {
+    it('goes through the same registry: unsupported key types answer 400 ISPN000492', async () => {
+      const c = await cacheWith('text/plain');
+      const r = await admin.put(entry(c, 'k'), 'v', { 'Key-Content-Type': 'image/png' });
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal("ISPN000492: Cannot find transcoder between 'image/png' to 'text/plain'");
+    });
+  });
+
+  describe('storage defaults', () => {
+    it('keeps raw bytes in an unconfigured cache and reads them back as octet-stream', async () => {
+      const c = await cacheWith();
+      await admin.put(entry(c, 'k'), hex('00ff'), { 'Content-Type': 'application/json' });
+      const r = await admin.get(entry(c, 'k'));
+      expect(r.headers.get('content-type')).to.equal('application/octet-stream');
+      expect(r.bytes.equals(hex('00ff'))).to.equal(true);
+    });
+  });
+});

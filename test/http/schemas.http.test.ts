@@ -1,0 +1,151 @@
+import { expect } from 'chai';
+import type { Client } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+
+const schema = (name: string) => `/rest/v2/schemas/${name}`;
+const PERSON = 'package demo;\nmessage Person {\n  optional string name = 1;\n  optional int32 age = 2;\n}\n';
+const BROKEN = 'package demo;\nmessage Broken {\n  messoge int32 x = 1;\n}\n';
+const DEPENDENT = 'import "base.proto";\npackage dep;\nmessage Holder {\n  optional base.Base inner = 1;\n}\n';
+const BASE = 'package base;\nmessage Base {\n  optional string id = 1;\n}\n';
+
+describe('schemas /rest/v2/schemas', () => {
+  let server: TestServer;
+  let admin: Client;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  describe('POST /rest/v2/schemas/{name}', () => {
+    it('answers 201 with {name, error:null}, appending .proto, then 409', async () => {
+      const r = await admin.post(schema('person'), PERSON);
+      expect(r.status).to.equal(201);
+      expect(r.headers.get('content-type')).to.contain('application/json');
+      expect(r.json()).to.deep.equal({ name: 'person.proto', error: null });
+      const again = await admin.post(schema('person.proto'), PERSON);
+      expect(again.status).to.equal(409);
+      expect(again.text).to.equal('');
+    });
+
+    it('answers 400 when no schema is sent', async () => {
+      const r = await admin.post(schema('empty'), '');
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('Schema data not sent in the request');
+    });
+
+    it('stores an invalid schema and names file, line and column in its error', async () => {
+      const r = await admin.post(schema('broken'), BROKEN);
+      expect(r.status).to.equal(201);
+      expect(r.json()).to.deep.equal({
+        name: 'broken.proto',
+        error: { message: 'Schema broken.proto has errors', cause: 'Syntax error in broken.proto at 3:3: unexpected label: messoge' },
+      });
+      expect((await admin.get(schema('broken'))).text).to.equal(BROKEN);
+    });
+  });
+
+  describe('GET, PUT, DELETE /rest/v2/schemas/{name}', () => {
+    it('reads the content as text by either name, replaces with PUT (200) and deletes (204, then 404)', async () => {
+      await admin.post(schema('crud'), PERSON);
+      const r = await admin.get(schema('crud.proto'));
+      expect(r.status).to.equal(200);
+      expect(r.headers.get('content-type')).to.contain('text/plain');
+      expect(r.text).to.equal(PERSON);
+      const put = await admin.put(schema('crud'), PERSON.replace('Person', 'Human'));
+      expect(put.status).to.equal(200);
+      expect(put.json()).to.deep.equal({ name: 'crud.proto', error: null });
+      expect((await admin.get(schema('crud'))).text).to.contain('Human');
+      expect((await admin.delete(schema('crud'))).status).to.equal(204);
+      expect((await admin.get(schema('crud'))).status).to.equal(404);
+      expect((await admin.delete(schema('crud'))).status).to.equal(404);
+    });
+
+    it('answers ?action=detailed with content, caches and error', async () => {
+      await admin.put(schema('detail'), PERSON);
+      expect((await admin.get(`${schema('detail')}?action=detailed`)).json()).to.deep.equal({
+        name: 'detail.proto', content: PERSON, caches: [], error: null,
+      });
+    });
+  });
+
+  describe('GET /rest/v2/schemas', () => {
+    it('lists {name, error} sorted by name, and the types with ?action=types', async () => {
+      const list = (await admin.get('/rest/v2/schemas')).json<Array<{ name: string }>>();
+      const names = list.map((s) => s.name);
+      expect(names).to.deep.equal([...names].sort());
+      expect(names).to.include.members(['person.proto', 'broken.proto']);
+      const types = (await admin.get('/rest/v2/schemas?action=types')).json<string[]>();
+      expect(types).to.include('demo.Person');
+      expect(types).to.not.include('demo.Broken');
+    });
+  });
+
+  describe('imports', () => {
+    it('reports a missing import, and clears the error once the dependency is registered', async () => {
+      const first = (await admin.post(schema('dependent'), DEPENDENT)).json<{ error: { cause: string } | null }>();
+      expect(first.error!.cause).to.equal("Import 'base.proto' not found in dependent.proto at 1:9");
+      await admin.post(schema('base'), BASE);
+      const list = (await admin.get('/rest/v2/schemas')).json<Array<{ name: string; error: unknown }>>();
+      expect(list.find((s) => s.name === 'dependent.proto')!.error).to.equal(null);
+      expect((await admin.get('/rest/v2/schemas?action=types')).json<string[]>()).to.include('dep.Holder');
+    });
+
+    it('reports an unknown type with its location', async () => {
+      const r = (await admin.post(schema('unknown-type'), 'package u;\nmessage U {\n  optional Nope n = 1;\n}\n')).json<{ error: { cause: string } }>();
+      expect(r.error.cause).to.equal('Failed to resolve type in unknown-type.proto at 3:12: Type not found : Nope');
+    });
+  });
+
+  describe('the ___protobuf_metadata cache', () => {
+    const meta = (key: string) => `/rest/v2/caches/___protobuf_metadata/${key}`;
+
+    it('registers schemas written as entries with text/plain', async () => {
+      for (const n of ['m1', 'm2', 'm3']) {
+        expect((await admin.put(meta(`${n}.proto`), PERSON.replace('demo', n), { 'Content-Type': 'text/plain' })).status).to.equal(204);
+      }
+      const names = (await admin.get('/rest/v2/schemas')).json<Array<{ name: string }>>().map((s) => s.name);
+      expect(names).to.include.members(['m1.proto', 'm2.proto', 'm3.proto']);
+      expect((await admin.get(meta('m1.proto'))).text).to.equal(PERSON.replace('demo', 'm1'));
+      expect((await admin.get(meta('broken.proto.errors'))).text).to.contain('Syntax error in broken.proto');
+    });
+
+    it('refuses keys not ending with .proto (ISPN028009) and non-string values (ISPN028008)', async () => {
+      const key = await admin.put(meta('notes.txt'), PERSON, { 'Content-Type': 'text/plain' });
+      expect(key.status).to.equal(500);
+      expect(key.text).to.equal('ISPN028009: The key must be a String ending with ".proto" : notes.txt');
+      const value = await admin.put(meta('bytes.proto'), PERSON, { 'Content-Type': 'application/octet-stream' });
+      expect(value.status).to.equal(500);
+      expect(value.text).to.equal('ISPN028008: The value must be a String : class [B');
+    });
+  });
+
+  describe('permissions', () => {
+    it('needs CREATE to change schemas; any authenticated user reads them', async () => {
+      expect((await server.as('application').post(schema('by-app'), PERSON)).status).to.equal(403);
+      expect((await server.as('deployer').post(schema('by-deployer'), PERSON)).status).to.equal(201);
+      expect((await server.as('observer').get(schema('by-deployer'))).status).to.equal(200);
+      expect((await server.anonymous().get('/rest/v2/schemas')).status).to.equal(401);
+    });
+  });
+});
+
+describe('schemas survive a restart', () => {
+  it('keeps content and errors after stop and start on the same data dir', async () => {
+    const first = await startTestServer();
+    await first.as('admin').post(schema('kept'), PERSON);
+    await first.as('admin').post(schema('bad'), BROKEN);
+    await first.close({ keepData: true });
+    const second = await startTestServer({ dataDir: first.dataDir });
+    try {
+      const admin = second.as('admin');
+      expect((await admin.get(schema('kept'))).text).to.equal(PERSON);
+      const list = (await admin.get('/rest/v2/schemas')).json<Array<{ name: string; error: unknown }>>();
+      expect(list.map((s) => s.name)).to.deep.equal(['bad.proto', 'kept.proto']);
+      expect(list[0].error).to.not.equal(null);
+    } finally {
+      await second.close();
+    }
+  });
+});
