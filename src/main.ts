@@ -12,6 +12,7 @@ import { CacheService } from './services/cache.service';
 import { ContainerService } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
+import { LoggingService } from './services/logging.service';
 import { RoleRegistry } from './services/role-registry';
 import { SchemaService } from './services/schema.service';
 import { ServerService } from './services/server.service';
@@ -19,12 +20,14 @@ import type { NodeInfo, Services } from './services';
 import { UserService } from './services/user.service';
 import { SqliteStore } from './store/sqlite-store';
 import { type Clock, systemClock } from './util/clock';
-import { childLogger, createRootLogger, type Logger } from './util/logger';
+import type { DestinationStream } from 'pino';
+import { createLoggerRegistry, type Logger } from './util/logger';
 import { packageVersion } from './util/package-info';
 
 export interface StartOptions {
   clock?: Clock;
-  log?: Logger;
+  /** Replaces standard output as the STDOUT log appender. */
+  stdout?: DestinationStream;
   /** `POST /server?action=stop`: what stopping means for this process (the CLI exits; tests close). */
   onStopRequest?: () => void;
   /** Where first-start notices go (the generated admin password); stdout by default. */
@@ -43,17 +46,18 @@ export interface RunningServer {
 /** The composition root: config → store (migrated) → engine → services → HTTP. */
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
-  const root = opts.log ?? createRootLogger({ level: config.logLevel });
+  const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout });
   const announce = opts.announce ?? ((line: string) => process.stdout.write(line + '\n'));
   const store = new SqliteStore({ dataDir: config.dataDir, durability: config.durability });
-  const storeLog = childLogger(root, 'grid.store');
+  const logging = new LoggingService(logs, store);
+  const storeLog = logs.get('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
   const users = new UserService(store.users, clock);
   // hashing runs on the thread pool while the rest of the server is built
-  const usersReady = bootstrapUsers(config, users, announce, childLogger(root, 'grid.security'));
+  const usersReady = bootstrapUsers(config, users, announce, logs.get('grid.security'));
 
-  const manager = new CacheManager({ store, clock, log: childLogger(root, 'grid.cache') });
+  const manager = new CacheManager({ store, clock, log: logs.get('grid.cache') });
   const node: NodeInfo = { name: config.nodeName, address: '' };
   const roles = new RoleRegistry(store);
   const schemas = new SchemaService(store, clock);
@@ -65,11 +69,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     entries: new EntryService(clock, schemas),
     schemas,
     container: new ContainerService(manager, clock),
+    logging,
     server: new ServerService(
       { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
       node, version, opts.onStopRequest ?? (() => { void close(); }),
     ),
-    counters: new CounterService(new CounterManager({ store, clock, log: childLogger(root, 'grid.counters') })),
+    counters: new CounterService(new CounterManager({ store, clock, log: logs.get('grid.counters') })),
     bulk: new BulkService(schemas),
     auth: new AuthService(store, roles, clock),
     roles,
@@ -81,7 +86,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     version,
     dataDir: config.dataDir,
   };
-  const app = createApp(services, childLogger(root, 'grid.http'));
+  const app = createApp(services, logs.get('grid.http'));
   const server = createServer(app.callback());
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;
@@ -99,8 +104,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     await stopListening(server);
     manager.shutdown();
     store.close();
-    root.info('server stopped');
-    root.flush?.();
+    logs.get('grid').info('server stopped');
+    await logs.close();
   })());
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return { url: `http://${host}:${port}`, port, host: config.host, services, close };

@@ -8,3 +8,4 @@ export * from './user-errors';
 export * from './counter-errors';
 export * from './format-errors';
 export * from './security-errors';
+export * from './logging-errors';

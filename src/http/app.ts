@@ -13,6 +13,7 @@ import { counterRoutes } from './routes/counters.routes';
 import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
 import { legacyRoutes } from './routes/legacy.routes';
+import { loggingRoutes } from './routes/logging.routes';
 import { schemaRoutes } from './routes/schemas.routes';
 import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
@@ -32,6 +33,7 @@ export function allRoutes(s: Services): RouteSpec[] {
     ...serverRoutes(s),
     ...clusterRoutes(s),
     ...securityRoutes(s),
+    ...loggingRoutes(s),
     ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s)),
   ];
 }

@@ -6,6 +6,7 @@ import type { CacheService } from './cache.service';
 import type { ContainerService } from './container.service';
 import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
+import type { LoggingService } from './logging.service';
 import type { RoleRegistry } from './role-registry';
 import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
@@ -31,6 +32,7 @@ export interface Services {
   counters: CounterService;
   container: ContainerService;
   server: ServerService;
+  logging: LoggingService;
   schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;

@@ -54,6 +54,12 @@ export interface PrincipalRolesRecord {
   roles: string[];
 }
 
+export interface LoggerRecord {
+  name: string;
+  level?: string;
+  appenders?: string[];
+}
+
 export interface UserRecord {
   name: string;
   passwordHash: string;

@@ -7,6 +7,7 @@ import { Commit, GroupCommitter } from './group-commit';
 import { migrate } from './migrate';
 import { SqliteCounterStore } from './sqlite-counter.store';
 import { SqliteDefinitionStore } from './sqlite-definition.store';
+import { SqliteLoggerStore } from './sqlite-logger.store';
 import { SqliteSchemaStore } from './sqlite-schema.store';
 import { SqliteSecurityStore } from './sqlite-security.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
@@ -49,6 +50,7 @@ export class SqliteStore implements Store {
   readonly counters: SqliteCounterStore;
   readonly schemas: SqliteSchemaStore;
   readonly security: SqliteSecurityStore;
+  readonly loggers: SqliteLoggerStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -62,6 +64,7 @@ export class SqliteStore implements Store {
     this.counters = new SqliteCounterStore(this.db);
     this.schemas = new SqliteSchemaStore(this.db);
     this.security = new SqliteSecurityStore(this.db);
+    this.loggers = new SqliteLoggerStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
@@ -111,6 +114,8 @@ export class SqliteStore implements Store {
       case 'role.upsert': return this.security.upsertRole(op.record);
       case 'role.delete': return this.security.deleteRole(op.name);
       case 'principal.setRoles': return this.security.setPrincipalRoles(op.record);
+      case 'logger.upsert': return this.loggers.upsert(op.record);
+      case 'logger.delete': return this.loggers.delete(op.name);
     }
   }
 }

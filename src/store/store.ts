@@ -1,5 +1,5 @@
 import type { Commit } from './group-commit';
-import type { CacheRecord, CounterRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
+import type { CacheRecord, CounterRecord, LoggerRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
 import type { WriteOp } from './write-ops';
 
 export type { Commit } from './group-commit';
@@ -27,6 +27,9 @@ export interface Store {
   };
   readonly schemas: {
     list(): SchemaRecord[];
+  };
+  readonly loggers: {
+    list(): LoggerRecord[];
   };
   readonly security: {
     listRoles(): RoleRecord[];

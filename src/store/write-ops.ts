@@ -1,4 +1,4 @@
-import type { CacheRecord, CounterRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TemplateRecord } from './records';
+import type { CacheRecord, CounterRecord, LoggerRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TemplateRecord } from './records';
 
 /**
  * Every change the running server makes to the store, as data: the group committer applies a
@@ -22,4 +22,6 @@ export type WriteOp =
   | { kind: 'schema.delete'; name: string }
   | { kind: 'role.upsert'; record: RoleRecord }
   | { kind: 'role.delete'; name: string }
-  | { kind: 'principal.setRoles'; record: PrincipalRolesRecord };
+  | { kind: 'principal.setRoles'; record: PrincipalRolesRecord }
+  | { kind: 'logger.upsert'; record: LoggerRecord }
+  | { kind: 'logger.delete'; name: string };

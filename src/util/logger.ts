@@ -1,24 +1,30 @@
-import pino, { Logger } from 'pino';
+import { join } from 'node:path';
+import pino, { type DestinationStream, type Logger } from 'pino';
+import { createStream } from 'rotating-file-stream';
+import { LoggerRegistry } from './logger-registry';
 
 export type { Logger };
 
-export interface LoggerOptions {
-  level?: string;
-  /** Where lines go; defaults to stdout (asynchronously buffered, flushed on exit). */
-  destination?: pino.DestinationStream;
+export interface LogOptions {
+  level: string;
+  /** Data directory: the JSON-FILE appender writes `log/server.log.json` (rotated at 10 MB, 5 kept). */
+  dataDir: string;
+  /** Replaces standard output as the STDOUT appender (tests read what is logged). */
+  stdout?: DestinationStream;
 }
 
-/** The root logger; every part of the server logs through a named child (`grid.http`, `grid.store`, …). */
-export function createRootLogger(opts: LoggerOptions = {}): Logger {
-  const destination = opts.destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  return pino({
-    name: 'grid',
-    level: opts.level ?? 'info',
-    base: undefined,
-    redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization'], censor: '[redacted]' },
-  }, destination);
-}
-
-export function childLogger(root: Logger, name: string): Logger {
-  return root.child({ logger: name });
+/** The appenders (STDOUT, JSON-FILE) and the named loggers of one server. */
+export function createLoggerRegistry(opts: LogOptions): LoggerRegistry {
+  const stdout = opts.stdout ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const file = createStream('server.log.json', { path: join(opts.dataDir, 'log'), size: '10M', maxFiles: 5 });
+  let failed = false;
+  file.on('error', (err: Error) => {
+    if (!failed) process.stderr.write(`grid: the JSON-FILE log appender failed and stops writing: ${err.message}\n`);
+    failed = true;
+  });
+  const fileAppender: DestinationStream & { end: () => Promise<void> } = {
+    write: (line: string) => { if (!failed) file.write(line); },
+    end: () => new Promise<void>((resolve) => file.end(() => resolve())),
+  };
+  return new LoggerRegistry({ STDOUT: stdout, 'JSON-FILE': fileAppender }, opts.level as pino.LevelWithSilent);
 }

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig, type ConfigOverrides } from '../../src/config/server-config';
 import { startServer, type RunningServer } from '../../src/main';
-import { createRootLogger } from '../../src/util/logger';
 import type { Clock } from '../../src/util/clock';
 import { Client } from './client';
+import type { DestinationStream } from 'pino';
 
 /** The default roles; each test server has one user per role, named after it. */
 export const ROLES = ['admin', 'deployer', 'application', 'observer', 'monitor'] as const;
@@ -26,12 +26,11 @@ export function tempDir(prefix = 'grid-test-'): string {
 }
 
 /** A real server in this process: port 0, a real SQLite file in a temp dir, real users. */
-export async function startTestServer(opts: ConfigOverrides & { clock?: Clock; dataDir?: string } = {}): Promise<TestServer> {
-  const { clock, ...overrides } = opts;
+export async function startTestServer(opts: ConfigOverrides & { clock?: Clock; dataDir?: string; stdout?: DestinationStream } = {}): Promise<TestServer> {
+  const { clock, stdout, ...overrides } = opts;
   const dataDir = opts.dataDir ?? tempDir();
-  const config = resolveConfig({}, { logLevel: 'silent', ...overrides, dataDir, port: 0, host: '127.0.0.1' }, {});
-  const log = createRootLogger({ level: process.env.GRID_TEST_LOG ?? 'silent' });
-  const running = await startServer(config, { clock, log, announce: () => undefined });
+  const config = resolveConfig({}, { logLevel: process.env.GRID_TEST_LOG ?? 'silent', ...overrides, dataDir, port: 0, host: '127.0.0.1' }, {});
+  const running = await startServer(config, { clock, stdout, announce: () => undefined });
   await Promise.all(ROLES.map((role) => running.services.users.upsert(role, `${role}-pw`, [role])));
   return {
     url: running.url,

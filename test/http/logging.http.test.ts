@@ -1,0 +1,94 @@
+import { expect } from 'chai';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+
+/** A STDOUT appender the test can read. */
+function sink() {
+  const lines: string[] = [];
+  return { lines, write: (line: string) => { lines.push(line); } };
+}
+
+const accessLines = (lines: string[]) => lines.filter((l) => l.includes('"msg":"request"'));
+
+describe('logging /rest/v2/logging', () => {
+  let server: TestServer;
+  let admin: Client;
+  const out = sink();
+
+  before(async () => {
+    server = await startTestServer({ stdout: out, logLevel: 'warn' });
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  it('lists the appenders and the loggers, root included', async () => {
+    expect((await admin.get('/rest/v2/logging/appenders')).json()).to.deep.equal({ STDOUT: { name: 'STDOUT' }, 'JSON-FILE': { name: 'JSON-FILE' } });
+    const loggers = (await admin.get('/rest/v2/logging/loggers')).json<Array<{ name: string; level: string; appenders: string[] }>>();
+    expect(loggers.find((l) => l.name === '')).to.deep.equal({ name: '', level: 'WARN', appenders: ['STDOUT', 'JSON-FILE'] });
+    expect(loggers.map((l) => l.name)).to.include.members(['grid.http', 'grid.cache', 'grid.store']);
+  });
+
+  it('changes a logger level at run time, immediately, and reverts it with DELETE', async () => {
+    await admin.get('/rest/v2/caches');
+    expect(accessLines(out.lines)).to.have.length(0);
+    expect((await admin.put('/rest/v2/logging/loggers/grid.http?level=INFO')).status).to.equal(204);
+    await admin.get('/rest/v2/caches');
+    expect(accessLines(out.lines).length).to.be.greaterThan(0);
+    const line = accessLines(out.lines).map((l) => JSON.parse(l)).find((l) => l.method === 'GET');
+    expect(line).to.include({ logger: 'grid.http', method: 'GET', path: '/rest/v2/caches', status: 200 });
+    expect(JSON.stringify(line)).to.not.contain('admin-pw');
+    expect((await admin.get('/rest/v2/logging/loggers')).json<Array<{ name: string; level: string }>>().find((l) => l.name === 'grid.http')?.level).to.equal('INFO');
+    expect((await admin.delete('/rest/v2/logging/loggers/grid.http')).status).to.equal(204);
+    const before = accessLines(out.lines).length;
+    await admin.get('/rest/v2/caches');
+    expect(accessLines(out.lines).length).to.equal(before);
+  });
+
+  it('routes a logger to the chosen appenders only', async () => {
+    expect((await admin.put('/rest/v2/logging/loggers/grid.http?level=INFO&appender=JSON-FILE')).status).to.equal(204);
+    const before = accessLines(out.lines).length;
+    await admin.get('/rest/v2/caches?marker=file-only');
+    expect(accessLines(out.lines).length).to.equal(before);
+    await admin.delete('/rest/v2/logging/loggers/grid.http');
+    const file = join(server.dataDir, 'log', 'server.log.json');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(file)).to.equal(true);
+    expect(readFileSync(file, 'utf8')).to.contain('"path":"/rest/v2/caches"');
+  });
+
+  it('answers the original errors: 400 ISPN012044, ISPN080036, ISPN080035; 404 with the name', async () => {
+    const none = await admin.put('/rest/v2/logging/loggers/grid.x');
+    expect([none.status, none.text]).to.deep.equal([400, "ISPN012044: Missing at least one argument in '[level, appender]'"]);
+    const level = await admin.put('/rest/v2/logging/loggers/grid.x?level=LOUD');
+    expect([level.status, level.text]).to.deep.equal([400, 'ISPN080036: Invalid level `LOUD`']);
+    const appender = await admin.put('/rest/v2/logging/loggers/grid.x?appender=SYSLOG');
+    expect([appender.status, appender.text]).to.deep.equal([400, 'ISPN080035: Unknown appender `SYSLOG`']);
+    const missing = await admin.delete('/rest/v2/logging/loggers/never.set');
+    expect([missing.status, missing.text]).to.deep.equal([404, 'never.set']);
+  });
+
+  it('is ADMIN only', async () => {
+    expect((await server.as('deployer').get('/rest/v2/logging/loggers')).status).to.equal(403);
+    expect((await server.as('monitor').put('/rest/v2/logging/loggers/grid?level=DEBUG')).status).to.equal(403);
+  });
+});
+
+describe('logger settings across a restart', () => {
+  it('are persisted', async () => {
+    let server = await startTestServer({ logLevel: 'warn' });
+    const dataDir = server.dataDir;
+    await server.as('admin').put('/rest/v2/logging/loggers/grid.cache?level=DEBUG&appender=STDOUT');
+    await server.as('admin').put('/rest/v2/logging/loggers?level=ERROR');
+    await server.close({ keepData: true });
+    server = await startTestServer({ dataDir, logLevel: 'warn', stdout: sink() });
+    try {
+      const loggers = (await server.as('admin').get('/rest/v2/logging/loggers')).json<Array<{ name: string; level: string; appenders: string[] }>>();
+      expect(loggers.find((l) => l.name === 'grid.cache')).to.deep.equal({ name: 'grid.cache', level: 'DEBUG', appenders: ['STDOUT'] });
+      expect(loggers.find((l) => l.name === '')?.level).to.equal('ERROR');
+    } finally {
+      await server.close();
+    }
+  });
+});
