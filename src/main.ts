@@ -16,6 +16,7 @@ import { LoggingService } from './services/logging.service';
 import { RoleRegistry } from './services/role-registry';
 import { SchemaService } from './services/schema.service';
 import { ServerService } from './services/server.service';
+import { TaskService } from './services/task.service';
 import type { NodeInfo, Services } from './services';
 import { UserService } from './services/user.service';
 import { SqliteStore } from './store/sqlite-store';
@@ -70,6 +71,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     schemas,
     container: new ContainerService(manager, clock),
     logging,
+    tasks: new TaskService(store, manager, clock),
     server: new ServerService(
       { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
       node, version, opts.onStopRequest ?? (() => { void close(); }),

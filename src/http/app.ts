@@ -17,6 +17,7 @@ import { loggingRoutes } from './routes/logging.routes';
 import { schemaRoutes } from './routes/schemas.routes';
 import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
+import { taskRoutes } from './routes/tasks.routes';
 
 /** Sent on every answer to a browser (behavior-notes §1.3), errors included. */
 const BROWSER_HEADERS = {
@@ -34,7 +35,7 @@ export function allRoutes(s: Services): RouteSpec[] {
     ...clusterRoutes(s),
     ...securityRoutes(s),
     ...loggingRoutes(s),
-    ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s)),
+    ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s)),
   ];
 }
 

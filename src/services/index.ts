@@ -10,6 +10,7 @@ import type { LoggingService } from './logging.service';
 import type { RoleRegistry } from './role-registry';
 import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
+import type { TaskService } from './task.service';
 import type { UserService } from './user.service';
 
 export type { CacheEntry } from '../grid/cache-entry';
@@ -33,6 +34,7 @@ export interface Services {
   container: ContainerService;
   server: ServerService;
   logging: LoggingService;
+  tasks: TaskService;
   schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;

@@ -60,6 +60,13 @@ export interface LoggerRecord {
   appenders?: string[];
 }
 
+export interface TaskRecord {
+  name: string;
+  script: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface UserRecord {
   name: string;
   passwordHash: string;

@@ -10,6 +10,7 @@ import { SqliteDefinitionStore } from './sqlite-definition.store';
 import { SqliteLoggerStore } from './sqlite-logger.store';
 import { SqliteSchemaStore } from './sqlite-schema.store';
 import { SqliteSecurityStore } from './sqlite-security.store';
+import { SqliteTaskStore } from './sqlite-task.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
@@ -51,6 +52,7 @@ export class SqliteStore implements Store {
   readonly schemas: SqliteSchemaStore;
   readonly security: SqliteSecurityStore;
   readonly loggers: SqliteLoggerStore;
+  readonly tasks: SqliteTaskStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -65,6 +67,7 @@ export class SqliteStore implements Store {
     this.schemas = new SqliteSchemaStore(this.db);
     this.security = new SqliteSecurityStore(this.db);
     this.loggers = new SqliteLoggerStore(this.db);
+    this.tasks = new SqliteTaskStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
@@ -116,6 +119,8 @@ export class SqliteStore implements Store {
       case 'principal.setRoles': return this.security.setPrincipalRoles(op.record);
       case 'logger.upsert': return this.loggers.upsert(op.record);
       case 'logger.delete': return this.loggers.delete(op.name);
+      case 'task.upsert': return this.tasks.upsert(op.record);
+      case 'task.delete': return this.tasks.delete(op.name);
     }
   }
 }

@@ -1,5 +1,7 @@
 import type { Commit } from './group-commit';
-import type { CacheRecord, CounterRecord, LoggerRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TemplateRecord, UserRecord } from './records';
+import type {
+  CacheRecord, CounterRecord, LoggerRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord,
+} from './records';
 import type { WriteOp } from './write-ops';
 
 export type { Commit } from './group-commit';
@@ -27,6 +29,9 @@ export interface Store {
   };
   readonly schemas: {
     list(): SchemaRecord[];
+  };
+  readonly tasks: {
+    list(): TaskRecord[];
   };
   readonly loggers: {
     list(): LoggerRecord[];

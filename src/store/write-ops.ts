@@ -1,4 +1,6 @@
-import type { CacheRecord, CounterRecord, LoggerRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TemplateRecord } from './records';
+import type {
+  CacheRecord, CounterRecord, LoggerRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord,
+} from './records';
 
 /**
  * Every change the running server makes to the store, as data: the group committer applies a
@@ -24,4 +26,6 @@ export type WriteOp =
   | { kind: 'role.delete'; name: string }
   | { kind: 'principal.setRoles'; record: PrincipalRolesRecord }
   | { kind: 'logger.upsert'; record: LoggerRecord }
-  | { kind: 'logger.delete'; name: string };
+  | { kind: 'logger.delete'; name: string }
+  | { kind: 'task.upsert'; record: TaskRecord }
+  | { kind: 'task.delete'; name: string };
