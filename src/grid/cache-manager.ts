@@ -5,6 +5,7 @@ import {
 } from '../model/cache-config';
 import { IncompatibleConfigurationError, InvalidConfigurationError } from '../errors';
 import type { Clock } from '../util/clock';
+import { Listeners } from '../util/listeners';
 import type { Logger } from '../util/logger';
 import type { Store } from '../store/store';
 import { Cache } from './cache';
@@ -44,11 +45,20 @@ function serialize(def: CacheDefinition): string {
  */
 export type ContainerStatus = 'RUNNING' | 'STOPPING';
 
+/** A change of the container's configuration (behavior-notes §9.5); removals carry no definition. */
+export interface ConfigEvent {
+  type: 'create-cache' | 'update-cache' | 'remove-cache' | 'create-template' | 'update-template' | 'remove-template';
+  name: string;
+  definition?: CacheDefinition;
+}
+
 export class CacheManager {
   readonly startedAt: number;
   /** Container-level statistics: every cache reports to them too (`/container/stats`). */
   readonly stats: CacheStats;
   status: ContainerStatus = 'RUNNING';
+  /** Told of every committed create, update and removal of a cache or template. */
+  readonly events = new Listeners<ConfigEvent>();
   rebalancingEnabled = true;
   private readonly caches = new Map<string, CacheHandle>();
   private readonly templates = new Map<string, CacheDefinition>();
@@ -110,6 +120,7 @@ export class CacheManager {
         .catch((err: unknown) => { this.caches.delete(name); throw err; });
     }
     this.deps.log.info({ cache: name, kind: settings.kind, persistent: settings.persistent, volatile: opts.volatile }, 'cache created');
+    this.events.emit({ type: 'create-cache', name, definition });
     return h;
   }
 
@@ -119,14 +130,17 @@ export class CacheManager {
     if (this.caches.has(name)) throw new CacheExistsError(name);
     this.settingsOf(definition);
     await this.deps.store.write({ kind: 'template.upsert', record: { name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise;
+    const existed = this.templates.has(name);
     this.templates.set(name, definition);
     this.deps.log.info({ template: name }, 'template defined');
+    this.events.emit({ type: existed ? 'update-template' : 'create-template', name, definition });
   }
 
   async removeTemplate(name: string): Promise<boolean> {
     if (!this.templates.delete(name)) return false;
     await this.deps.store.write({ kind: 'template.delete', name }).promise;
     this.deps.log.info({ template: name }, 'template removed');
+    this.events.emit({ type: 'remove-template', name });
     return true;
   }
 
@@ -180,6 +194,7 @@ export class CacheManager {
     h.definition = definition;
     h.cache.reconfigure(settings);
     this.deps.log.info({ cache: name }, 'cache updated');
+    this.events.emit({ type: 'update-cache', name, definition });
   }
 
   async remove(name: string): Promise<boolean> {
@@ -188,6 +203,7 @@ export class CacheManager {
     this.caches.delete(name);
     if (h.cache.id > 0) await this.deps.store.write({ kind: 'cache.delete', id: h.cache.id }).promise;
     this.deps.log.info({ cache: name }, 'cache removed');
+    this.events.emit({ type: 'remove-cache', name });
     return true;
   }
 

@@ -3,6 +3,7 @@ import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
 import type { Clock } from '../util/clock';
+import { Listeners } from '../util/listeners';
 import type { Commit, Store, StoredEntry, WriteOp } from '../store/store';
 import { type CacheEntry, type Inflight, isExpired } from './cache-entry';
 import { CacheStats } from './cache-stats';
@@ -19,6 +20,12 @@ export interface CacheDeps {
 export interface WriteResult {
   entry: CacheEntry;
   commit: Commit | undefined;
+}
+
+/** What entry listeners hear (behavior-notes §6.12). */
+export interface EntryEvent {
+  type: 'cache-entry-created' | 'cache-entry-modified' | 'cache-entry-removed' | 'cache-entry-expired';
+  key: Buffer;
 }
 
 export interface RemoveResult {
@@ -48,6 +55,8 @@ function idOf(key: Buffer): string {
  */
 export class Cache {
   readonly stats: CacheStats;
+  /** Entry listeners; writes only look for an existing entry when someone listens. */
+  readonly listeners = new Listeners<EntryEvent>();
   private readonly memory: MemoryTier;
   private readonly inflight = new Map<string, Inflight>();
   private readonly commitIds = new Map<Commit, string[]>();
@@ -115,6 +124,7 @@ export class Cache {
     if (this.currentSettings.whenFull === 'EXCEPTION' && this.memory.wouldOverflow(id, entry)) {
       throw new ContainerFullError(this.currentSettings.maxCount >= 0 ? this.currentSettings.maxCount : this.currentSettings.maxSizeBytes);
     }
+    const existed = this.listeners.size > 0 && this.peek(key) !== undefined;
     let commit: Commit | undefined;
     if (this.currentSettings.persistent) {
       if (!this.currentSettings.passivation) {
@@ -126,6 +136,7 @@ export class Cache {
     }
     this.afterEviction(this.memory.set(id, entry));
     this.stats.write(this.elapsed(started));
+    if (this.listeners.size) this.listeners.emit({ type: existed ? 'cache-entry-modified' : 'cache-entry-created', key });
     return { entry, commit };
   }
 
@@ -145,6 +156,7 @@ export class Cache {
       commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
     }
     this.stats.remove(removed !== undefined, this.elapsed(started));
+    if (removed && this.listeners.size) this.listeners.emit({ type: 'cache-entry-removed', key });
     return { removed, commit };
   }
 
@@ -206,7 +218,10 @@ export class Cache {
     const now = this.deps.clock.now();
     const expired: string[] = [];
     for (const [id, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(id);
-    for (const id of expired) this.memory.delete(id);
+    for (const id of expired) {
+      const e = this.memory.delete(id);
+      if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
+    }
     if (this.currentSettings.persistent) this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
     return expired.length;
   }
@@ -247,6 +262,7 @@ export class Cache {
 
   private expire(id: string): void {
     const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? undefined;
+    if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     if (this.currentSettings.persistent && e) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
   }
 

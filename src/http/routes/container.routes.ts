@@ -9,6 +9,7 @@ import {
 import { sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listDetailed } from './caches.routes';
+import { listenConfig } from '../event-streams';
 
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml' } as const;
 
@@ -23,6 +24,8 @@ export function containerRoutes(s: Services): RouteSpec[] {
   for (const base of ['/rest/v2/container', '/rest/v2/cache-managers/:manager']) {
     const rows: RouteSpec[] = [
       { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)) },
+      { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx) => listenConfig(ctx, s) },
+      { method: 'GET', path: `${base}/config`, action: 'listen', permission: 'ADMIN', handle: (ctx) => listenConfig(ctx, s) },
       { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx) => { s.container.shutdown(); sendStatus(ctx, 204); } },
       { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, true) },
       { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, false) },

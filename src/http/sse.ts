@@ -1,0 +1,50 @@
+import { PassThrough } from 'node:stream';
+import type { GridContext } from './route-spec';
+
+const KEEP_ALIVE_MS = 30_000;
+/** A client that stops reading is dropped before its backlog passes this (writers never wait). */
+const MAX_BACKLOG = 1024 * 1024;
+
+export interface EventStream {
+  send(event: string, data: string): void;
+  /** Runs when the client goes away or the stream is dropped. */
+  onClose(fn: () => void): void;
+}
+
+/**
+ * Server-sent events (behavior-notes §6.12, §9.5): `event:` then one `data:` line per line of the
+ * payload and a blank line; comment lines keep idle connections open.
+ */
+export function openEventStream(ctx: GridContext): EventStream {
+  const stream = new PassThrough();
+  const closers: Array<() => void> = [];
+  let closed = false;
+  const close = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(keepAlive);
+    for (const fn of closers) fn();
+    stream.end();
+  };
+  const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  keepAlive.unref();
+  ctx.req.once('close', close);
+  ctx.res.once('close', close);
+  ctx.status = 200;
+  ctx.set('Content-Type', 'text/event-stream');
+  ctx.set('Cache-Control', 'no-cache');
+  ctx.set('Connection', 'keep-alive');
+  ctx.body = stream;
+  stream.write(':\n\n'); // a comment, so the status and headers leave at once
+  return {
+    send(event, data) {
+      if (closed) return;
+      if (stream.writableLength > MAX_BACKLOG) return close();
+      stream.write(`event: ${event}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`);
+    },
+    onClose(fn) {
+      if (closed) fn();
+      else closers.push(fn);
+    },
+  };
+}

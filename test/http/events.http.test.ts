@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import { ManualClock } from '../../src/util/clock';
+import type { Client } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+import { SseReader } from '../support/sse';
+
+const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
+
+describe('server-sent events', () => {
+  let server: TestServer;
+  let admin: Client;
+  let clock: ManualClock;
+
+  before(async () => {
+    clock = new ManualClock();
+    server = await startTestServer({ clock, expirationInterval: 20 });
+    admin = server.as('admin');
+    await admin.createCache('existing');
+  });
+  after(() => server.close());
+
+  describe('GET /rest/v2/container/config?action=listen', () => {
+    it('streams create, update and remove events of caches and templates', async () => {
+      const sse = await SseReader.open(`${server.url}/rest/v2/container/config?action=listen`, { ...basic('admin'), Accept: 'application/json' });
+      try {
+        expect(sse.response.headers.get('content-type')).to.equal('text/event-stream');
+        await admin.createCache('listen1', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
+        const [created] = await sse.next(1);
+        expect(created.event).to.equal('create-cache');
+        expect(JSON.parse(created.data)).to.deep.equal({ infinispan: { 'cache-container': { caches: { listen1: { 'local-cache': { encoding: { 'media-type': 'text/plain' } } } } } } });
+        await admin.put('/rest/v2/caches/listen1', '{"local-cache":{"encoding":{"media-type":"text/plain"},"expiration":{"lifespan":"1000"}}}', { 'Content-Type': 'application/json' });
+        expect((await sse.next(1))[0].event).to.equal('update-cache');
+        await admin.delete('/rest/v2/caches/listen1');
+        expect(await sse.next(1)).to.deep.equal([{ event: 'remove-cache', data: 'listen1' }]);
+        await admin.post('/rest/v2/caches/t1', '{"local-cache-configuration":{}}', { 'Content-Type': 'application/json' });
+        expect((await sse.next(1))[0].event).to.equal('create-template');
+        await admin.delete('/rest/v2/caches/t1');
+        expect(await sse.next(1)).to.deep.equal([{ event: 'remove-template', data: 't1' }]);
+      } finally {
+        sse.close();
+      }
+    });
+
+    it('replays the current state first and speaks YAML by default', async () => {
+      const sse = await SseReader.open(`${server.url}/rest/v2/container?action=listen&includeCurrentState=true`, basic('admin'));
+      try {
+        const events = await sse.next(3);
+        expect(events.map((e) => e.event)).to.deep.equal(['create-cache', 'create-cache', 'create-cache']);
+        expect(events.map((e) => e.data).join('\n')).to.contain('existing:').and.to.contain('___protobuf_metadata:');
+      } finally {
+        sse.close();
+      }
+    });
+
+    it('is ADMIN only', async () => {
+      expect((await server.as('deployer').get('/rest/v2/container/config?action=listen')).status).to.equal(403);
+    });
+  });
+
+  describe('GET /rest/v2/caches/{name}?action=listen', () => {
+    it('streams created, modified, removed and expired entry events with the key as data', async () => {
+      await admin.createCache('watched');
+      await admin.put('/rest/v2/caches/watched/before', 'v');
+      const sse = await SseReader.open(`${server.url}/rest/v2/caches/watched?action=listen&includeCurrentState=true`, basic('application'));
+      try {
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'before' }]);
+        await admin.put('/rest/v2/caches/watched/k', 'v1');
+        await admin.put('/rest/v2/caches/watched/k', 'v2');
+        await admin.delete('/rest/v2/caches/watched/k');
+        await admin.put('/rest/v2/caches/watched/short', 'v', { timeToLiveSeconds: '1' });
+        expect(await sse.next(4)).to.deep.equal([
+          { event: 'cache-entry-created', data: 'k' },
+          { event: 'cache-entry-modified', data: 'k' },
+          { event: 'cache-entry-removed', data: 'k' },
+          { event: 'cache-entry-created', data: 'short' },
+        ]);
+        clock.advance(2000);
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-expired', data: 'short' }]);
+      } finally {
+        sse.close();
+      }
+    });
+
+    it('answers 404 for a missing cache and 403 without LISTEN', async () => {
+      expect((await admin.get('/rest/v2/caches/nope?action=listen')).status).to.equal(404);
+      expect((await server.as('observer').get('/rest/v2/caches/existing?action=listen')).status).to.equal(403);
+    });
+
+    it('leaves no listener behind after 1,000 connect/disconnect cycles', async function () {
+      this.timeout(60_000);
+      const cache = server.running.services.manager.require('existing').cache;
+      for (let i = 0; i < 1000; i++) {
+        const sse = await SseReader.open(`${server.url}/rest/v2/caches/existing?action=listen`, basic('admin'));
+        sse.close();
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      expect(cache.listeners.size).to.equal(0);
+      expect(server.running.services.manager.events.size).to.equal(0);
+      expect((await admin.put('/rest/v2/caches/existing/k', 'still writes')).status).to.equal(204);
+    });
+  });
+});
