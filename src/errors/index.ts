@@ -9,3 +9,4 @@ export * from './counter-errors';
 export * from './format-errors';
 export * from './security-errors';
 export * from './logging-errors';
+export * from './task-errors';

@@ -1,8 +1,124 @@
-import type { CacheManager } from '../grid/cache-manager';
+import { CacheNotFoundError, DistributedTaskWithoutCacheError, NoSuchScriptError, UnknownTaskError } from '../errors';
+import { type CacheManager, checkName } from '../grid/cache-manager';
+import { parseScriptMetadata, requireJavaScript, type ScriptMetadata } from '../model/script-metadata';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
+import { ANONYMOUS_ADMIN, type Subject } from './auth.service';
+import { requirePermission } from './authorization';
+import { ADMIN_TASKS, type AdminTask } from './task-admin';
+import { ScriptBindings } from './script-bindings';
+import { type SandboxLimits, ScriptSandbox, type ScriptOutcome } from './script-sandbox';
 
-/** Server tasks (spec 2 "Server tasks", behavior-notes §14). Filled in by the backups-and-tasks issue. */
+/** One row of `GET /tasks` (spec 2 "task" shape, behavior-notes §14). */
+export interface TaskInfo {
+  name: string;
+  type: 'Script' | 'AdminServerTask';
+  parameters: string[];
+  execution_mode: 'ONE_NODE' | 'ALL_NODES';
+  instantiation_mode: 'SHARED' | 'ISOLATED';
+  allowed_role: string | null;
+}
+
+export interface ExecRequest {
+  subject: Subject;
+  /** `param.<name>` values, first value of each. */
+  parameters: Record<string, string>;
+  /** `cache=`, when given. */
+  cacheName: string | undefined;
+}
+
+interface ScriptTask {
+  script: string;
+  metadata: ScriptMetadata;
+  createdAt: number;
+}
+
+/** Server tasks (spec 2 "Server tasks", behavior-notes §14): uploaded JavaScript scripts and built-in admin tasks. */
 export class TaskService {
-  constructor(private readonly store: Store, private readonly manager: CacheManager, private readonly clock: Clock) {}
+  readonly sandbox: ScriptSandbox;
+  private readonly scripts = new Map<string, ScriptTask>();
+  private readonly admin = new Map<string, AdminTask>(ADMIN_TASKS.map((t) => [t.name, t]));
+
+  constructor(private readonly store: Store, private readonly manager: CacheManager, private readonly clock: Clock, limits: Partial<SandboxLimits> = {}) {
+    this.sandbox = new ScriptSandbox(limits);
+    for (const r of store.tasks.list()) this.scripts.set(r.name, { script: r.script, metadata: storedMetadata(r.name, r.script), createdAt: r.createdAt });
+  }
+
+  /** Scripts by name, then the admin tasks unless `userOnly` (`?type=user`). */
+  list(userOnly: boolean): TaskInfo[] {
+    const scripts = [...this.scripts.keys()].sort().map((name): TaskInfo => {
+      const m = this.scripts.get(name)!.metadata;
+      // the original reports no allowed role for scripts, whatever their `role` says
+      return { name, type: 'Script', parameters: m.parameters, execution_mode: m.mode === 'LOCAL' ? 'ONE_NODE' : 'ALL_NODES', instantiation_mode: 'SHARED', allowed_role: null };
+    });
+    if (userOnly) return scripts;
+    const admin = ADMIN_TASKS.map((t): TaskInfo => ({
+      name: t.name, type: 'AdminServerTask', parameters: t.parameters, execution_mode: 'ONE_NODE', instantiation_mode: 'SHARED', allowed_role: null,
+    }));
+    return [...scripts, ...admin];
+  }
+
+  /** PUT and POST both create or replace; the header is checked before anything is stored. */
+  async upload(name: string, script: string): Promise<void> {
+    checkName(name);
+    const metadata = parseScriptMetadata(name, script);
+    requireJavaScript(name, metadata);
+    const now = this.clock.now();
+    const createdAt = this.scripts.get(name)?.createdAt ?? now;
+    await this.store.write({ kind: 'task.upsert', record: { name, script, createdAt, updatedAt: now } }).promise;
+    this.scripts.set(name, { script, metadata, createdAt });
+  }
+
+  /** The script text exactly as uploaded. */
+  script(name: string): string {
+    const task = this.scripts.get(name);
+    if (!task) throw new NoSuchScriptError(name);
+    return task.script;
+  }
+
+  /**
+   * Runs a task. Scripts need EXEC (checked by the route) and, when they declare one, the `role`;
+   * admin tasks need ADMIN. The answer comes only once the script's cache writes are durable.
+   */
+  async exec(name: string, req: ExecRequest): Promise<ScriptOutcome> {
+    const adminTask = this.admin.get(name);
+    if (adminTask) {
+      requirePermission(req.subject, req.subject.mask, 'ADMIN');
+      return { kind: 'json', text: JSON.stringify(await adminTask.run(this.manager, req.parameters) ?? null) };
+    }
+    const task = this.scripts.get(name);
+    if (!task) throw new UnknownTaskError(name);
+    this.requireRole(req.subject, task.metadata);
+    if (req.cacheName !== undefined) {
+      const h = this.manager.find(req.cacheName);
+      if (!h || h.internal) throw new CacheNotFoundError(req.cacheName);
+    }
+    if (task.metadata.mode === 'DISTRIBUTED' && req.cacheName === undefined) throw new DistributedTaskWithoutCacheError(name);
+    const bindings = new ScriptBindings(this.manager, req.subject);
+    let outcome: ScriptOutcome;
+    try {
+      outcome = await this.sandbox.run({ source: task.script, parameters: req.parameters, cacheName: req.cacheName, host: bindings.call });
+    } finally {
+      await bindings.settled(); // a failing script's earlier writes stay, as the original's do
+    }
+    // one node: a distributed script answers the list of one result per node
+    if (task.metadata.mode === 'DISTRIBUTED' && outcome.kind === 'json') return { kind: 'json', text: `[${outcome.text}]` };
+    return outcome;
+  }
+
+  /** The script's `role` must be one of the caller's roles and grant EXEC (security on only, as the original). */
+  private requireRole(subject: Subject, m: ScriptMetadata): void {
+    if (m.role === undefined || subject === ANONYMOUS_ADMIN) return;
+    const mask = subject.roles.includes(m.role) ? subject.roleMasks[m.role] ?? 0 : 0;
+    requirePermission(subject, mask, 'EXEC');
+  }
+}
+
+/** A stored script was checked at upload; should its header no longer parse, it stays listed and readable with the defaults. */
+function storedMetadata(name: string, script: string): ScriptMetadata {
+  try {
+    return parseScriptMetadata(name, script);
+  } catch {
+    return parseScriptMetadata(name, '');
+  }
 }

@@ -1,8 +1,56 @@
 import type { Services } from '../../services';
-import type { RouteSpec } from '../route-spec';
+import type { ScriptOutcome } from '../../services/script-sandbox';
+import { query } from '../params';
+import { readBody } from '../request-body';
+import { sendBytes, sendJson, sendStatus, sendText } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/tasks…` (spec 2 "Server tasks", behavior-notes §14). */
 export function taskRoutes(s: Services): RouteSpec[] {
-  void s;
-  return [];
+  const t = '/rest/v2/tasks/:task';
+  return [
+    { method: 'GET', path: '/rest/v2/tasks', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, s.tasks.list(isUserOnly(ctx))) },
+    { method: 'PUT', path: t, permission: 'ADMIN', handle: (ctx) => upload(ctx, s) },
+    { method: 'POST', path: t, permission: 'ADMIN', handle: (ctx) => upload(ctx, s) },
+    { method: 'GET', path: t, action: 'script', permission: 'ADMIN', handle: (ctx) => sendText(ctx, s.tasks.script(ctx.params.task)) },
+    { method: 'POST', path: t, action: 'exec', permission: 'EXEC', handle: (ctx) => exec(ctx, s) },
+  ];
+}
+
+/** `type=user` (any case) hides the admin tasks. */
+function isUserOnly(ctx: GridContext): boolean {
+  return query(ctx, 'type')?.toLowerCase() === 'user';
+}
+
+async function upload(ctx: GridContext, s: Services): Promise<void> {
+  await s.tasks.upload(ctx.params.task, decode(await readBody(ctx, s.bodyLimit), ctx.request.charset));
+  sendStatus(ctx, 200);
+}
+
+/** The script text in the Content-Type's charset; UTF-8 when none is given or it is unknown. */
+function decode(body: Buffer, charset: string | undefined): string {
+  try {
+    return new TextDecoder(charset || 'utf-8').decode(body);
+  } catch {
+    return body.toString('utf8');
+  }
+}
+
+/** `param.<name>` and `cache` are read by their first value, as the original does. */
+async function exec(ctx: GridContext, s: Services): Promise<void> {
+  const parameters: Record<string, string> = {};
+  let cacheName: string | undefined;
+  for (const [key, raw] of Object.entries(ctx.query)) {
+    const first = Array.isArray(raw) ? raw[0] : raw;
+    if (first === undefined) continue;
+    if (key === 'cache') cacheName = first;
+    else if (key.startsWith('param.')) parameters[key.slice('param.'.length)] = first;
+  }
+  answer(ctx, await s.tasks.exec(ctx.params.task, { subject: ctx.state.subject, parameters, cacheName }));
+}
+
+/** Byte arrays as raw `text/plain`; anything else as JSON (a string result is a JSON string). */
+function answer(ctx: GridContext, outcome: ScriptOutcome): void {
+  if (outcome.kind === 'bytes') return sendBytes(ctx, outcome.bytes, 'text/plain');
+  sendText(ctx, outcome.text, 'application/json');
 }

@@ -1,0 +1,84 @@
+import { CacheNotFoundError } from '../errors';
+import type { CacheHandle, CacheManager } from '../grid/cache-manager';
+import { resolveExpiry } from '../model/expiration';
+import { essence, JAVA_OBJECT } from '../model/media-type';
+import type { Permission } from '../model/permissions';
+import type { Commit } from '../store/store';
+import type { Subject } from './auth.service';
+import { cacheMask, requirePermission } from './authorization';
+import { storageTypes } from './storage-types';
+
+/**
+ * The host side of a script's `cache` and `cacheManager`: string keys and values (UTF-8), the
+ * caller's permissions on each cache, and every write remembered so the task answers only once
+ * they are all durable.
+ */
+export class ScriptBindings {
+  private readonly commits: Commit[] = [];
+
+  constructor(private readonly manager: CacheManager, private readonly subject: Subject) {}
+
+  /** One entry point for every binding: `op` and its string arguments, answered with JSON text. */
+  readonly call = async (op: string, args: string[]): Promise<string | undefined> => {
+    switch (op) {
+      case 'cacheNames': return JSON.stringify(this.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name));
+      case 'checkCache': this.handle(args[0], 'READ'); return undefined;
+      case 'get': return this.get(args[0], args[1]);
+      case 'containsKey': return JSON.stringify((await this.get(args[0], args[1])) !== undefined);
+      case 'put': return this.put(args[0], args[1], args[2]);
+      case 'remove': return this.remove(args[0], args[1]);
+      case 'size': return String(await this.handle(args[0], 'BULK_READ').cache.size());
+      default: throw new Error(`unknown binding '${op}'`);
+    }
+  };
+
+  /** Waits until every write the script made is durable (or failed). */
+  async settled(): Promise<void> {
+    await Promise.all(this.commits.map((c) => c.promise.catch(() => undefined)));
+    const failed = this.commits.find((c) => c.error);
+    if (failed) throw failed.error;
+  }
+
+  private handle(name: string, permission: Permission): CacheHandle {
+    const h = this.manager.find(name);
+    if (!h || h.internal) throw new CacheNotFoundError(name);
+    requirePermission(this.subject, cacheMask(this.subject, h), permission);
+    return h;
+  }
+
+  /** A read never sees a write that is not yet durable: it waits for that write's commit. */
+  private async get(cacheName: string, key: string): Promise<string | undefined> {
+    const h = this.handle(cacheName, 'READ');
+    const k = Buffer.from(key, 'utf8');
+    await h.cache.pendingCommit(k)?.promise.catch(() => undefined);
+    const e = h.cache.get(k);
+    return e && JSON.stringify(e.value.toString('utf8'));
+  }
+
+  private async put(cacheName: string, key: string, value: string): Promise<string | undefined> {
+    const h = this.handle(cacheName, 'WRITE');
+    const k = Buffer.from(key, 'utf8');
+    const previous = h.cache.peek(k);
+    const { commit } = h.cache.put(k, Buffer.from(value, 'utf8'), valueTypeOf(h), defaultExpiry(h));
+    if (commit) this.commits.push(commit);
+    return previous && JSON.stringify(previous.value.toString('utf8'));
+  }
+
+  private async remove(cacheName: string, key: string): Promise<string | undefined> {
+    const h = this.handle(cacheName, 'WRITE');
+    const { removed, commit } = h.cache.remove(Buffer.from(key, 'utf8'));
+    if (commit) this.commits.push(commit);
+    return removed && JSON.stringify(removed.value.toString('utf8'));
+  }
+}
+
+/** Script values are strings: Java Strings in a Java-object cache, UTF-8 text elsewhere. */
+function valueTypeOf(h: CacheHandle): string {
+  return essence(storageTypes(h).value) === JAVA_OBJECT ? `${JAVA_OBJECT}; type=java.lang.String` : 'text/plain; charset=UTF-8';
+}
+
+/** The cache's own expiration defaults apply, as for a REST write without expiration headers. */
+function defaultExpiry(h: CacheHandle) {
+  const s = h.cache.settings;
+  return resolveExpiry({ lifespan: s.lifespanMs, maxIdle: s.maxIdleMs }, undefined, undefined);
+}

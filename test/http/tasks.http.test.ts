@@ -1,0 +1,307 @@
+import { expect } from 'chai';
+import type { TaskInfo } from '../../src/services/task.service';
+import type { Client } from '../support/client';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+
+const HELLO = '// mode=local,language=javascript,parameters=[greetee]\n"Hello " + greetee';
+
+describe('tasks /rest/v2/tasks', () => {
+  let server: TestServer;
+  let admin: Client;
+  let app: Client;
+  let n = 0;
+  const fresh = () => `task-${++n}`;
+  const task = (name: string, action = '', query = '') => `/rest/v2/tasks/${encodeURIComponent(name)}${action ? `?action=${action}` : ''}${query}`;
+  const upload = async (script: string, name = fresh()) => {
+    const r = await admin.put(task(name), script, { 'Content-Type': 'text/plain' });
+    expect(r.status, r.text).to.equal(200);
+    return name;
+  };
+  const exec = (name: string, query = '', client = app) => client.post(task(name, 'exec', query));
+
+  before(async () => {
+    server = await startTestServer();
+    server.running.services.tasks.sandbox.configure({ timeoutMs: 1_000, memoryMb: 32 });
+    admin = server.as('admin');
+    app = server.as('application');
+    await admin.createCache('scripted');
+  });
+  after(() => server.close());
+
+  describe('PUT|POST /rest/v2/tasks/{name}', () => {
+    it('stores a script (200, empty) and replaces it with either method', async () => {
+      const name = fresh();
+      const put = await admin.put(task(name), HELLO);
+      expect(put.status).to.equal(200);
+      expect(put.text).to.equal('');
+      expect((await admin.post(task(name), '// parameters=[a]\n"again " + a')).status).to.equal(200);
+      expect((await exec(name, '&param.a=x')).json()).to.equal('again x');
+    });
+
+    it('answers 500 ISPN027506 for an unknown header key and stores nothing', async () => {
+      const name = fresh();
+      const r = await admin.put(task(name), '// mode=local,colour=blue\n1');
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal("ISPN027506: Unknown script mode: 'colour'");
+      expect((await admin.get(task(name, 'script'))).status).to.equal(404);
+    });
+
+    it('answers 400 ISPN027511 when parameters is not an array', async () => {
+      const r = await admin.put(task(fresh()), '// parameters=a\n1');
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('ISPN027511: Script parameters must be declared using the unquoted array notation, e.g. [a,b,c]');
+    });
+
+    it('answers 400 ISPN027507 for a language or extension other than JavaScript', async () => {
+      const lang = await admin.put(task('py-task'), '# language=python\nprint(1)');
+      expect(lang.status).to.equal(400);
+      expect(lang.text).to.equal("ISPN027507: Cannot find an appropriate script engine for script 'py-task'");
+      expect((await admin.put(task('script.groovy'), 'println 1')).status).to.equal(400);
+      expect((await admin.put(task(fresh()), '// language=js\n1')).status).to.equal(200);
+      expect((await admin.put(task('named.js'), '1')).status).to.equal(200);
+    });
+
+    it('answers 400 for a bad mode (one bad input)', async () => {
+      const r = await admin.put(task(fresh()), '// mode=everywhere\n1');
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('No enum constant org.infinispan.scripting.impl.ExecutionMode.EVERYWHERE');
+    });
+
+    it('needs ADMIN', async () => {
+      for (const role of ['deployer', 'application', 'observer', 'monitor'] as const) {
+        expect((await server.as(role).put(task(fresh()), HELLO)).status, role).to.equal(403);
+      }
+      expect((await server.anonymous().put(task(fresh()), HELLO)).status).to.equal(401);
+    });
+  });
+
+  describe('GET /rest/v2/tasks/{name}?action=script', () => {
+    it('answers the script exactly as uploaded, as text/plain', async () => {
+      const script = '// mode=local, parameters=[a]\r\n// été ✓\n\t"x" + a  \n';
+      const name = await upload(script);
+      const r = await admin.get(task(name, 'script'));
+      expect(r.status).to.equal(200);
+      expect(r.headers.get('content-type')).to.match(/^text\/plain/);
+      expect(r.text).to.equal(script);
+    });
+
+    it('decodes the body with the Content-Type charset', async () => {
+      const name = fresh();
+      await admin.put(task(name), Buffer.from('"café"', 'latin1'), { 'Content-Type': 'text/plain; charset=ISO-8859-1' });
+      expect((await admin.get(task(name, 'script'))).text).to.equal('"café"');
+      expect((await exec(name)).json()).to.equal('café');
+    });
+
+    it('answers 404 ISPN012048 for an unknown script, 400 without the action, and needs ADMIN', async () => {
+      const r = await admin.get(task('nope', 'script'));
+      expect(r.status).to.equal(404);
+      expect(r.text).to.equal("ISPN012048: No such script 'nope'");
+      expect((await admin.get(task('nope'))).status).to.equal(400);
+      const name = await upload(HELLO);
+      expect((await server.as('deployer').get(task(name, 'script'))).status).to.equal(403);
+    });
+  });
+
+  describe('GET /rest/v2/tasks', () => {
+    it('lists scripts with the task shape, and the admin tasks unless type=user', async () => {
+      const name = await upload('// mode=distributed,parameters=[a,b],role=deployer\n1');
+      const all = (await server.as('monitor').get('/rest/v2/tasks')).json<TaskInfo[]>();
+      expect(all.find((t) => t.name === name)).to.deep.equal({
+        name, type: 'Script', parameters: ['a', 'b'], execution_mode: 'ALL_NODES', instantiation_mode: 'SHARED', allowed_role: null,
+      });
+      const cacheCreate = all.find((t) => t.name === '@@cache@create');
+      expect(cacheCreate).to.include({ type: 'AdminServerTask', execution_mode: 'ONE_NODE', instantiation_mode: 'SHARED', allowed_role: null });
+      const user = (await admin.get('/rest/v2/tasks?type=USER')).json<TaskInfo[]>();
+      expect(user.map((t) => t.name)).to.include(name);
+      expect(user.filter((t) => t.name.startsWith('@@'))).to.deep.equal([]);
+      expect(user.every((t) => t.type === 'Script')).to.equal(true);
+    });
+
+    it('needs authentication', async () => {
+      expect((await server.anonymous().get('/rest/v2/tasks')).status).to.equal(401);
+    });
+  });
+
+  describe('POST /rest/v2/tasks/{name}?action=exec', () => {
+    it('runs hello.js: parameters are globals and a string result is a JSON string', async () => {
+      const name = await upload(HELLO);
+      const r = await exec(name, '&param.greetee=Friend');
+      expect(r.status).to.equal(200);
+      expect(r.headers.get('content-type')).to.match(/^application\/json/);
+      expect(r.text).to.equal('"Hello Friend"');
+    });
+
+    it('encodes numbers, booleans, arrays, objects, undefined as JSON and byte arrays as raw text/plain', async () => {
+      const cases: Array<[string, string]> = [
+        ['6 * 7', '42'], ['1.5', '1.5'], ['true', 'true'], ['[1, "a", [2]]', '[1,"a",[2]]'],
+        ['({a: 1, b: "x"})', '{"a":1,"b":"x"}'], ['undefined', 'null'], ['let x = 2; x + 1', '3'],
+      ];
+      for (const [script, expected] of cases) {
+        const r = await exec(await upload(script));
+        expect(r.text, script).to.equal(expected);
+      }
+      const bytes = await exec(await upload('new Uint8Array([104, 105, 0xc3, 0xa9])'));
+      expect(bytes.headers.get('content-type')).to.match(/^text\/plain/);
+      expect(bytes.bytes).to.deep.equal(Buffer.from([104, 105, 0xc3, 0xa9]));
+    });
+
+    it('binds cache when cache= is given: get, put, remove, size, durable before the answer', async () => {
+      await admin.put('/rest/v2/caches/scripted/seed', 'planted', { 'Content-Type': 'text/plain' });
+      const name = await upload([
+        '// parameters=[k,v]',
+        'const before = cache.get(k);',
+        'const previous = cache.put(k, v);',
+        'cache.put("tmp", "x"); const removed = cache.remove("tmp");',
+        '[before, previous, cache.get(k), removed, cache.get("tmp"), cache.get("seed"), cache.size(), cache.getName()]',
+      ].join('\n'));
+      const r = await exec(name, '&cache=scripted&param.k=key1&param.v=value1');
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json()).to.deep.equal([null, null, 'value1', 'x', null, 'planted', 2, 'scripted']);
+      const read = await app.get('/rest/v2/caches/scripted/key1');
+      expect(read.status).to.equal(200);
+      expect(read.text).to.equal('value1');
+    });
+
+    it('offers cacheManager.getCacheNames() and getCache(name)', async () => {
+      const name = await upload('const c = cacheManager.getCache("scripted"); c.put("via-manager", "yes"); [cacheManager.getCacheNames().includes("scripted"), c.get("via-manager"), typeof cache]');
+      expect((await exec(name)).json()).to.deep.equal([true, 'yes', 'undefined']);
+    });
+
+    it('answers 400 ISPN027002 for an unknown task and 404 for an unknown cache', async () => {
+      const unknown = await exec('no-such-task');
+      expect(unknown.status).to.equal(400);
+      expect(unknown.text).to.equal("ISPN027002: Unknown task 'no-such-task'");
+      const name = await upload(HELLO);
+      const r = await exec(name, '&cache=no-such-cache&param.greetee=x');
+      expect(r.status).to.equal(404);
+      expect(r.text).to.include('ISPN012010');
+    });
+
+    it('answers 500 with the error message when the script throws, or misses a parameter', async () => {
+      const r = await exec(await upload('throw new Error("boom")'));
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal('ISPN027503: Script execution error: Error: boom');
+      const missing = await exec(await upload(HELLO));
+      expect(missing.status).to.equal(500);
+      expect(missing.text).to.include('ReferenceError: greetee is not defined');
+    });
+
+    it('answers 500 ISPN027509 for a distributed script without cache=, and a one-node list with it', async () => {
+      const name = await upload('// mode=distributed\n"r"');
+      const r = await exec(name);
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal(`ISPN027509: Distributed script '${name}' invoked without a cache binding`);
+      expect((await exec(name, '&cache=scripted')).json()).to.deep.equal(['r']);
+    });
+
+    it('needs EXEC: application and deployer run, observer and monitor get 403', async () => {
+      const name = await upload(HELLO);
+      expect((await exec(name, '&param.greetee=d', server.as('deployer'))).status).to.equal(200);
+      expect((await exec(name, '&param.greetee=o', server.as('observer'))).status).to.equal(403);
+      expect((await exec(name, '&param.greetee=m', server.as('monitor'))).status).to.equal(403);
+    });
+
+    it("needs the script's role when it declares one", async () => {
+      const name = await upload('// role=deployer\n"ran"');
+      expect((await exec(name, '', server.as('deployer'))).json()).to.equal('ran');
+      const denied = await exec(name, '', app);
+      expect(denied.status).to.equal(403);
+      expect(denied.text).to.include('ISPN000287');
+    });
+
+    it("checks the caller's permissions on the caches a script touches", async () => {
+      const name = await upload('cache.put("observer-write", "x")');
+      const r = await exec(name, '&cache=scripted', server.as('deployer'));
+      expect(r.status).to.equal(200);
+      await admin.createCache('secured', { 'local-cache': { security: { authorization: { roles: ['admin'] } } } });
+      const denied = await exec(name, '&cache=secured', server.as('deployer'));
+      expect(denied.status).to.equal(500);
+      expect(denied.text).to.include('ISPN000287');
+    });
+
+    it('runs the built-in admin tasks for ADMIN only', async () => {
+      const names = await exec('@@cache@names', '', admin);
+      expect(names.status).to.equal(200);
+      expect(names.json<string[]>()).to.include('scripted').and.not.include('___script_cache');
+      expect((await exec('@@cache@create', '&param.name=from-task&param.template=org.infinispan.LOCAL', admin)).status).to.equal(200);
+      expect((await admin.get('/rest/v2/caches/from-task?action=config')).status).to.equal(200);
+      expect((await exec('@@cache@names', '', app)).status).to.equal(403);
+      const missing = await exec('@@cache@remove', '', admin);
+      expect(missing.status).to.equal(400);
+      expect(missing.text).to.equal("ISPN012040: Missing required argument 'name'");
+    });
+  });
+
+  describe('the sandbox', () => {
+    it('stops an infinite loop with 500 and keeps serving', async () => {
+      const started = Date.now();
+      const [looping, other] = await Promise.all([exec(await upload('while (true) {}')), admin.get('/rest/v2/caches/scripted?action=size')]);
+      expect(looping.status).to.equal(500);
+      expect(looping.text).to.equal('ISPN027503: Script execution error: script exceeded its time limit of 1000 ms');
+      expect(other.status).to.equal(200);
+      expect(Date.now() - started).to.be.below(5_000);
+      expect((await exec(await upload(HELLO), '&param.greetee=again')).json()).to.equal('Hello again');
+    });
+
+    it('stops a memory bomb with 500 and keeps serving', async () => {
+      const r = await exec(await upload('const hog = []; while (true) hog.push(new Array(1e5).fill("x"));'));
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal('ISPN027503: Script execution error: script exceeded its memory limit of 32 MB');
+      const big = await exec(await upload('new ArrayBuffer(2 ** 30).byteLength'));
+      expect(big.status).to.equal(500);
+      expect((await app.get('/rest/v2/tasks')).status).to.equal(200);
+    });
+
+    it('has no require, process or host globals', async () => {
+      const r = await exec(await upload('[typeof require, typeof process, typeof module, typeof Buffer, typeof setTimeout, typeof fetch, typeof global]'));
+      expect(r.json()).to.deep.equal(Array(7).fill('undefined'));
+      const req = await exec(await upload('require("child_process").execSync("id").toString()'));
+      expect(req.status).to.equal(500);
+      expect(req.text).to.include('ReferenceError: require is not defined');
+      const proc = await exec(await upload('process.exit(1)'));
+      expect(proc.status).to.equal(500);
+      expect(proc.text).to.include('ReferenceError: process is not defined');
+    });
+
+    it('exposes nothing but the bindings on globalThis, even through constructors', async () => {
+      const probe = [
+        'const own = Object.getOwnPropertyNames(globalThis);',
+        'const escaped = (function () { try { return this.constructor.constructor("return typeof process")(); } catch (e) { return "threw"; } })();',
+        '[own.filter((n) => !/^[A-Z]/.test(n)), escaped, typeof cacheManager.getCache("scripted").get.constructor("return this")().process]',
+      ].join('\n');
+      const [own, escaped, viaFunction] = (await exec(await upload(probe))).json<[string[], string, string]>();
+      const standard = ['globalThis', 'eval', 'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'decodeURI', 'decodeURIComponent', 'encodeURI',
+        'encodeURIComponent', 'escape', 'unescape', 'undefined', 'console', 'cacheManager', 'NaN', 'Infinity'];
+      expect(own.filter((name) => !standard.includes(name))).to.deep.equal([]);
+      expect(escaped).to.equal('undefined');
+      expect(viaFunction).to.equal('undefined');
+    });
+
+    it('cannot read a file', async () => {
+      const r = await exec(await upload('const fs = globalThis.require ? require("fs") : undefined; fs.readFileSync("/etc/passwd", "utf8")'));
+      expect(r.status).to.equal(500);
+      expect(r.text).to.include('TypeError');
+      const dynamic = await exec(await upload('import("fs").then((fs) => fs.readFileSync("/etc/passwd", "utf8"))'));
+      expect(dynamic.status).to.equal(500);
+      expect(dynamic.text).to.equal('ISPN027503: Script execution error: Error: Not supported');
+    });
+  });
+
+  describe('persistence', () => {
+    it('keeps tasks across a restart on the same data dir', async () => {
+      const dataDir = tempDir();
+      let first: TestServer | undefined = await startTestServer({ dataDir });
+      await first.as('admin').put(task('kept'), HELLO);
+      await first.close({ keepData: true });
+      first = undefined;
+      const second = await startTestServer({ dataDir });
+      try {
+        expect((await second.as('admin').get(task('kept', 'script'))).text).to.equal(HELLO);
+        expect((await second.as('application').post(task('kept', 'exec', '&param.greetee=later'))).json()).to.equal('Hello later');
+        expect((await second.as('admin').get('/rest/v2/tasks?type=user')).json<TaskInfo[]>().map((t) => t.name)).to.deep.equal(['kept']);
+      } finally {
+        await second.close();
+      }
+    });
+  });
+});
