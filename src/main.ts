@@ -13,6 +13,7 @@ import { ContainerService } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
 import { LoggingService } from './services/logging.service';
+import { MetricsService } from './services/metrics.service';
 import { RoleRegistry } from './services/role-registry';
 import { SchemaService } from './services/schema.service';
 import { ServerService } from './services/server.service';
@@ -71,6 +72,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     schemas,
     container: new ContainerService(manager, clock),
     logging,
+    metrics: new MetricsService(manager),
     tasks: new TaskService(store, manager, clock),
     server: new ServerService(
       { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },

@@ -64,7 +64,9 @@ export function createApp(s: Services, log: Logger): Koa {
     try {
       await next();
     } finally {
-      log.info({ req: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round((performance.now() - started) * 100) / 100 }, 'request');
+      const ms = performance.now() - started;
+      s.metrics.observeRequest(ctx.method, ctx.status, ms / 1000);
+      log.info({ req: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
     }
   });
 

@@ -7,6 +7,7 @@ import type { ContainerService } from './container.service';
 import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
 import type { LoggingService } from './logging.service';
+import type { MetricsService } from './metrics.service';
 import type { RoleRegistry } from './role-registry';
 import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
@@ -34,6 +35,7 @@ export interface Services {
   container: ContainerService;
   server: ServerService;
   logging: LoggingService;
+  metrics: MetricsService;
   tasks: TaskService;
   schemas: SchemaService;
   bulk: BulkService;

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { NodeInfo } from './index';
 import { RuntimeInfo } from './runtime-info';
+import { buildReport, type Report } from './server-report';
 
 export interface ServerSettings {
   host: string;
@@ -25,6 +26,11 @@ export class ServerService {
   /** `<brand> '<codename>' <version>`, the shape of the original's version string. */
   versionString(): string {
     return `grid 'Foundation' ${this.version}`;
+  }
+
+  /** The diagnostic archive of `GET /server/report`. */
+  report(now: Date): Promise<Report> {
+    return buildReport({ nodeName: this.node.name, dataDir: this.settings.dataDir, configuration: this.configuration(), runtime: this.runtime, now });
   }
 
   requestStop(): void {

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { list as tarList } from 'tar';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
@@ -55,6 +57,24 @@ describe('server /rest/v2/server', () => {
     expect((await admin.get('/rest/v2/server/overview-report')).json<Record<string, unknown>>()).to.include({ 'cluster-size': 1 });
   });
 
+  it('GET /server/report streams a tar.gz with configuration, logs, memory, CPU, files, network and threads (ADMIN)', async () => {
+    const r = await admin.get('/rest/v2/server/report');
+    expect(r.status).to.equal(200);
+    expect(r.headers.get('content-type')).to.equal('application/gzip');
+    expect(r.headers.get('content-disposition')).to.match(/^attachment; filename="grid-.+-\d{14}-report\.tar\.gz"$/);
+    const dir = tempDir('grid-report-test-');
+    try {
+      writeFileSync(join(dir, 'r.tar.gz'), r.bytes);
+      const names: string[] = [];
+      await tarList({ file: join(dir, 'r.tar.gz'), onReadEntry: (e) => { names.push(e.path); } });
+      expect(names).to.include.members(['server-config.json', 'env.json', 'memory.json', 'cpu.json', 'threads.txt', 'open-files.txt', 'network.txt']);
+      expect(names.some((n) => n.startsWith('log/'))).to.equal(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect((await server.as('observer').get('/rest/v2/server/report')).status).to.equal(403);
+  });
+
   describe('ignored caches', () => {
     it('ignores a cache (503 to data requests, IGNORED in listings) and un-ignores it', async () => {
       expect((await admin.post('/rest/v2/server/ignored-caches/c')).status).to.equal(204);
@@ -93,6 +113,20 @@ describe('cluster /rest/v2/cluster and probes', () => {
     expect((await server.as('monitor').get('/rest/v2/cluster/members')).status).to.equal(403);
     const dist = (await server.as('monitor').get('/rest/v2/cluster?action=distribution')).json<Array<Record<string, unknown>>>();
     expect(dist[0]).to.have.keys('node_name', 'node_addresses', 'memory_available', 'memory_used');
+  });
+
+  it('serves Prometheus metrics anonymously: per-cache and container counters, request latency, process', async () => {
+    await server.as('admin').createCache('metered');
+    await server.as('admin').put('/rest/v2/caches/metered/k', 'v');
+    await server.as('admin').get('/rest/v2/caches/metered/k');
+    const r = await server.anonymous().get('/metrics');
+    expect(r.status).to.equal(200);
+    expect(r.headers.get('content-type')).to.contain('text/plain');
+    expect(r.text).to.match(/^grid_cache_hits\{cache="metered"\} 1$/m);
+    expect(r.text).to.match(/^grid_cache_stores\{cache="metered"\} 1$/m);
+    expect(r.text).to.match(/^grid_container_stores \d+$/m);
+    expect(r.text).to.contain('grid_http_request_duration_seconds_bucket');
+    expect(r.text).to.contain('grid_process_cpu_user_seconds_total');
   });
 
   it('answers /health/live and /health/ready anonymously', async () => {

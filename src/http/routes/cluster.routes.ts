@@ -1,8 +1,8 @@
 import type { Services } from '../../services';
-import { sendJson, sendStatus } from '../respond';
+import { sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 
-/** `/rest/v2/cluster…` (behavior-notes §12) and the root probes `/health/live|ready` (§17). */
+/** `/rest/v2/cluster…` (behavior-notes §12), the root probes `/health/live|ready` and `/metrics` (§17). */
 export function clusterRoutes(s: Services): RouteSpec[] {
   const probe = (path: string, ready: () => boolean): RouteSpec[] => (['GET', 'HEAD'] as const).map((method) => ({
     method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx: GridContext) => sendStatus(ctx, ready() ? 200 : 503),
@@ -11,9 +11,15 @@ export function clusterRoutes(s: Services): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, members(s)) },
     { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: (ctx) => sendJson(ctx, [distribution(s)]) },
     { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx) => stop(ctx, s) },
+    { method: 'GET', path: '/metrics', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => metrics(ctx, s) },
     ...probe('/health/live', () => true),
     ...probe('/health/ready', () => !s.container.stopped),
   ];
+}
+
+async function metrics(ctx: GridContext, s: Services): Promise<void> {
+  const { contentType, body } = await s.metrics.text();
+  sendText(ctx, body, contentType);
 }
 
 function members(s: Services): Record<string, unknown> {

@@ -31,6 +31,7 @@ export function serverRoutes(s: Services): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/server/env', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.runtime.properties()) },
     { method: 'GET', path: '/rest/v2/server/memory', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.runtime.memory()) },
     { method: 'GET', path: '/rest/v2/server/threads', permission: 'ADMIN', handle: (ctx) => sendText(ctx, s.server.runtime.threadDump()) },
+    { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx) => report(ctx, s) },
     { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)) },
     { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.connectors()) },
     { method: 'GET', path: '/rest/v2/server/connectors/:connector', permission: 'ADMIN', handle: (ctx) => connector(ctx, s) },
@@ -61,6 +62,14 @@ function config(ctx: GridContext, s: Services): void {
   if (format === 'yaml') return sendText(ctx, toYaml(doc), 'application/yaml');
   if (format === 'xml') return sendText(ctx, toXml('server', (doc as { server: unknown }).server), 'application/xml');
   sendText(ctx, JSON.stringify(doc, null, isTrue(query(ctx, 'pretty')) ? 2 : undefined), 'application/json');
+}
+
+async function report(ctx: GridContext, s: Services): Promise<void> {
+  const { filename, stream } = await s.server.report(new Date(s.clock.now()));
+  ctx.status = 200;
+  ctx.set('Content-Type', 'application/gzip');
+  ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
+  ctx.body = stream;
 }
 
 function connector(ctx: GridContext, s: Services): void {

@@ -1,0 +1,56 @@
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { CacheManager } from '../grid/cache-manager';
+import type { CacheStats } from '../grid/cache-stats';
+
+const STATS: Array<[string, (s: CacheStats) => number, string]> = [
+  ['hits', (s) => s.hits, 'reads that found an entry'],
+  ['misses', (s) => s.misses, 'reads that found nothing'],
+  ['retrievals', (s) => s.retrievals, 'reads'],
+  ['stores', (s) => s.stores, 'writes'],
+  ['remove_hits', (s) => s.removeHits, 'removals of an existing entry'],
+  ['remove_misses', (s) => s.removeMisses, 'removals of a missing entry'],
+  ['evictions', (s) => s.evictions, 'entries evicted from memory'],
+];
+
+/**
+ * Prometheus metrics (`GET /metrics`, behavior-notes §17) with prom-client: per-cache and
+ * container counters from the engine, entries in memory, request latency, and the process.
+ */
+export class MetricsService {
+  readonly registry = new Registry();
+  private readonly requests: Histogram<'method' | 'status'>;
+
+  constructor(manager: CacheManager) {
+    collectDefaultMetrics({ register: this.registry, prefix: 'grid_' });
+    this.requests = new Histogram({
+      name: 'grid_http_request_duration_seconds', help: 'REST request latency', labelNames: ['method', 'status'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [this.registry],
+    });
+    for (const [stat, read, help] of STATS) {
+      new Gauge({
+        name: `grid_cache_${stat}`, help: `Per cache: ${help} since the last statistics reset`, labelNames: ['cache'], registers: [this.registry],
+        collect() {
+          for (const h of manager.handles()) this.set({ cache: h.cache.name }, read(h.cache.stats));
+        },
+      });
+      new Gauge({
+        name: `grid_container_${stat}`, help: `Container: ${help} since the last statistics reset`, registers: [this.registry],
+        collect() { this.set(read(manager.stats)); },
+      });
+    }
+    new Gauge({
+      name: 'grid_cache_entries_in_memory', help: 'Entries held in memory', labelNames: ['cache'], registers: [this.registry],
+      collect() {
+        for (const h of manager.handles()) this.set({ cache: h.cache.name }, h.cache.memoryEntryCount);
+      },
+    });
+  }
+
+  observeRequest(method: string, status: number, seconds: number): void {
+    this.requests.observe({ method, status: String(status) }, seconds);
+  }
+
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
