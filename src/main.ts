@@ -8,6 +8,7 @@ import { answerClientError } from './http/client-errors';
 import { generatePassword } from './model/passwords';
 import { AuthService } from './services/auth.service';
 import { BulkService } from './services/bulk.service';
+import { BackupService } from './services/backup.service';
 import { CacheService } from './services/cache.service';
 import { ContainerService } from './services/container.service';
 import { CounterService } from './services/counter.service';
@@ -74,6 +75,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     logging,
     metrics: new MetricsService(manager),
     tasks: new TaskService(store, manager, clock),
+    backups: new BackupService(store, config.dataDir, clock, logs.get('grid.backup')),
     server: new ServerService(
       { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
       node, version, opts.onStopRequest ?? (() => { void close(); }),

@@ -6,6 +6,7 @@ import { cacheMask, requirePermission } from '../services/authorization';
 import type { Logger } from '../util/logger';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
+import { backupRoutes } from './routes/backups.routes';
 import { cacheRoutes } from './routes/caches.routes';
 import { clusterRoutes } from './routes/cluster.routes';
 import { containerRoutes } from './routes/container.routes';
@@ -35,7 +36,7 @@ export function allRoutes(s: Services): RouteSpec[] {
     ...clusterRoutes(s),
     ...securityRoutes(s),
     ...loggingRoutes(s),
-    ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s)),
+    ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s), backupRoutes(s)),
   ];
 }
 

@@ -2,6 +2,7 @@ import type { CacheManager } from '../grid/cache-manager';
 import type { Clock } from '../util/clock';
 import type { AuthService } from './auth.service';
 import type { BulkService } from './bulk.service';
+import type { BackupService } from './backup.service';
 import type { CacheService } from './cache.service';
 import type { ContainerService } from './container.service';
 import type { CounterService } from './counter.service';
@@ -37,6 +38,7 @@ export interface Services {
   logging: LoggingService;
   metrics: MetricsService;
   tasks: TaskService;
+  backups: BackupService;
   schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;

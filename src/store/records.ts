@@ -67,6 +67,18 @@ export interface TaskRecord {
   updatedAt: number;
 }
 
+export interface OperationRecord {
+  kind: 'backup' | 'restore';
+  name: string;
+  status: 'IN_PROGRESS' | 'SUCCEEDED' | 'FAILED';
+  /** The archive (backups) or the uploaded/located archive (restores). */
+  path: string | null;
+  /** JSON: the request (resources, directory) and, when failed, the error. */
+  detail: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 export interface UserRecord {
   name: string;
   passwordHash: string;

@@ -8,6 +8,7 @@ import { migrate } from './migrate';
 import { SqliteCounterStore } from './sqlite-counter.store';
 import { SqliteDefinitionStore } from './sqlite-definition.store';
 import { SqliteLoggerStore } from './sqlite-logger.store';
+import { SqliteOperationStore } from './sqlite-operation.store';
 import { SqliteSchemaStore } from './sqlite-schema.store';
 import { SqliteSecurityStore } from './sqlite-security.store';
 import { SqliteTaskStore } from './sqlite-task.store';
@@ -53,6 +54,7 @@ export class SqliteStore implements Store {
   readonly security: SqliteSecurityStore;
   readonly loggers: SqliteLoggerStore;
   readonly tasks: SqliteTaskStore;
+  readonly operations: SqliteOperationStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -68,6 +70,7 @@ export class SqliteStore implements Store {
     this.security = new SqliteSecurityStore(this.db);
     this.loggers = new SqliteLoggerStore(this.db);
     this.tasks = new SqliteTaskStore(this.db);
+    this.operations = new SqliteOperationStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
@@ -121,6 +124,8 @@ export class SqliteStore implements Store {
       case 'logger.delete': return this.loggers.delete(op.name);
       case 'task.upsert': return this.tasks.upsert(op.record);
       case 'task.delete': return this.tasks.delete(op.name);
+      case 'operation.upsert': return this.operations.upsert(op.record);
+      case 'operation.delete': return this.operations.delete(op.operation, op.name);
     }
   }
 }

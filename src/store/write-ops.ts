@@ -1,5 +1,5 @@
 import type {
-  CacheRecord, CounterRecord, LoggerRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord,
+  CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord,
 } from './records';
 
 /**
@@ -28,4 +28,6 @@ export type WriteOp =
   | { kind: 'logger.upsert'; record: LoggerRecord }
   | { kind: 'logger.delete'; name: string }
   | { kind: 'task.upsert'; record: TaskRecord }
-  | { kind: 'task.delete'; name: string };
+  | { kind: 'task.delete'; name: string }
+  | { kind: 'operation.upsert'; record: OperationRecord }
+  | { kind: 'operation.delete'; operation: OperationRecord['kind']; name: string };
