@@ -140,6 +140,23 @@ export class Cache {
     return { entry, commit };
   }
 
+  /**
+   * Writes an entry exactly as it was (times included, so it expires at the same absolute time):
+   * the restore path. Expired entries are skipped (undefined).
+   */
+  restore(stored: StoredEntry): WriteResult | undefined {
+    const entry: CacheEntry = { ...stored, etag: etagOf(stored.value) };
+    if (isExpired(entry, this.deps.clock.now())) return undefined;
+    const id = idOf(stored.key);
+    let commit: Commit | undefined;
+    if (this.currentSettings.persistent && !this.currentSettings.passivation) {
+      commit = this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
+    }
+    this.afterEviction(this.memory.set(id, entry));
+    this.stats.write(0);
+    return { entry, commit };
+  }
+
   /** Stores only when the key is absent; undefined when an entry exists (nothing written). */
   putIfAbsent(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry): WriteResult | undefined {
     if (this.peek(key)) return undefined;

@@ -48,6 +48,11 @@ export class Counter {
     return this.set(added > LONG_MAX ? LONG_MAX : added < LONG_MIN ? LONG_MIN : added);
   }
 
+  /** Sets the value as a restore does (no bound checks: the value was valid when it was saved). */
+  restoreValue(v: bigint): void {
+    this.set(v);
+  }
+
   reset(): void {
     this.set(this.config.initialValue);
   }

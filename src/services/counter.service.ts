@@ -57,6 +57,12 @@ export class CounterService {
     return this.update(this.strong(name), (c) => c.getAndSet(value));
   }
 
+  /** Restore: defines the counter when absent, then sets its value (PERSISTENT values committed first). */
+  async restore(name: string, configJson: string, value: bigint): Promise<void> {
+    if (!this.manager.names().includes(name)) await this.define(name, configJson);
+    await this.update(this.manager.require(name), (c) => c.restoreValue(value));
+  }
+
   private strong(name: string): Counter {
     const c = this.manager.require(name);
     if (!c.isStrong) throw new InvalidCounterTypeError('WeakCounter');
