@@ -19,6 +19,7 @@ import { RoleRegistry } from './services/role-registry';
 import { SchemaService } from './services/schema.service';
 import { ServerService } from './services/server.service';
 import { TaskService } from './services/task.service';
+import { XSiteService } from './services/xsite.service';
 import type { NodeInfo, Services } from './services';
 import { UserService } from './services/user.service';
 import { SqliteStore } from './store/sqlite-store';
@@ -75,6 +76,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     logging,
     metrics: new MetricsService(manager),
     tasks: new TaskService(store, manager, clock),
+    xsite: new XSiteService(store, manager),
     backups: new BackupService(store, config.dataDir, clock, logs.get('grid.backup')),
     server: new ServerService(
       { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },

@@ -10,3 +10,4 @@ export * from './format-errors';
 export * from './security-errors';
 export * from './logging-errors';
 export * from './task-errors';
+export * from './xsite-errors';

@@ -19,6 +19,7 @@ import { schemaRoutes } from './routes/schemas.routes';
 import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
 import { taskRoutes } from './routes/tasks.routes';
+import { xsiteRoutes } from './routes/xsite.routes';
 
 /** Sent on every answer to a browser (behavior-notes §1.3), errors included. */
 const BROWSER_HEADERS = {
@@ -36,7 +37,7 @@ export function allRoutes(s: Services): RouteSpec[] {
     ...clusterRoutes(s),
     ...securityRoutes(s),
     ...loggingRoutes(s),
-    ...needContainer(containerRoutes(s), cacheRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s), backupRoutes(s)),
+    ...needContainer(containerRoutes(s), cacheRoutes(s), xsiteRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s), backupRoutes(s)),
   ];
 }
 

@@ -13,6 +13,7 @@ import type { RoleRegistry } from './role-registry';
 import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
 import type { TaskService } from './task.service';
+import type { XSiteService } from './xsite.service';
 import type { UserService } from './user.service';
 
 export type { CacheEntry } from '../grid/cache-entry';
@@ -39,6 +40,7 @@ export interface Services {
   metrics: MetricsService;
   tasks: TaskService;
   backups: BackupService;
+  xsite: XSiteService;
   schemas: SchemaService;
   bulk: BulkService;
   auth: AuthService;

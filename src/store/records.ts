@@ -79,6 +79,15 @@ export interface OperationRecord {
   updatedAt: number;
 }
 
+export interface XSiteRecord {
+  cache: string;
+  site: string;
+  status: 'online' | 'offline';
+  mode: 'MANUAL' | 'AUTO';
+  afterFailures: number;
+  minWait: number;
+}
+
 export interface UserRecord {
   name: string;
   passwordHash: string;

@@ -12,6 +12,7 @@ import { SqliteOperationStore } from './sqlite-operation.store';
 import { SqliteSchemaStore } from './sqlite-schema.store';
 import { SqliteSecurityStore } from './sqlite-security.store';
 import { SqliteTaskStore } from './sqlite-task.store';
+import { SqliteXSiteStore } from './sqlite-xsite.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
@@ -55,6 +56,7 @@ export class SqliteStore implements Store {
   readonly loggers: SqliteLoggerStore;
   readonly tasks: SqliteTaskStore;
   readonly operations: SqliteOperationStore;
+  readonly xsite: SqliteXSiteStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -71,6 +73,7 @@ export class SqliteStore implements Store {
     this.loggers = new SqliteLoggerStore(this.db);
     this.tasks = new SqliteTaskStore(this.db);
     this.operations = new SqliteOperationStore(this.db);
+    this.xsite = new SqliteXSiteStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
@@ -126,6 +129,7 @@ export class SqliteStore implements Store {
       case 'task.delete': return this.tasks.delete(op.name);
       case 'operation.upsert': return this.operations.upsert(op.record);
       case 'operation.delete': return this.operations.delete(op.operation, op.name);
+      case 'xsite.upsert': return this.xsite.upsert(op.record);
     }
   }
 }

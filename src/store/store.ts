@@ -1,6 +1,6 @@
 import type { Commit } from './group-commit';
 import type {
-  CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord,
+  CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
 } from './records';
 import type { WriteOp } from './write-ops';
 
@@ -29,6 +29,9 @@ export interface Store {
   };
   readonly schemas: {
     list(): SchemaRecord[];
+  };
+  readonly xsite: {
+    list(): XSiteRecord[];
   };
   readonly operations: {
     list(): OperationRecord[];

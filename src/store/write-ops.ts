@@ -1,5 +1,5 @@
 import type {
-  CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord,
+  CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, XSiteRecord,
 } from './records';
 
 /**
@@ -30,4 +30,5 @@ export type WriteOp =
   | { kind: 'task.upsert'; record: TaskRecord }
   | { kind: 'task.delete'; name: string }
   | { kind: 'operation.upsert'; record: OperationRecord }
-  | { kind: 'operation.delete'; operation: OperationRecord['kind']; name: string };
+  | { kind: 'operation.delete'; operation: OperationRecord['kind']; name: string }
+  | { kind: 'xsite.upsert'; record: XSiteRecord };

@@ -9,6 +9,7 @@ import {
 import { sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listDetailed } from './caches.routes';
+import { containerXSiteRoutes } from './xsite.routes';
 import { listenConfig } from '../event-streams';
 
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml' } as const;
@@ -36,6 +37,7 @@ export function containerRoutes(s: Services): RouteSpec[] {
       { method: 'GET', path: `${base}/cache-configs/templates`, permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, true) },
       { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx) => listDetailed(ctx, s) },
       { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx) => stats(ctx, s) },
+      ...containerXSiteRoutes(s, base),
       { method: 'POST', path: `${base}/stats`, action: 'reset', permission: 'ADMIN', handle: (ctx) => { s.container.resetStats(); sendStatus(ctx, 204); } },
     ];
     routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext) => { checkManager(ctx); return r.handle(ctx); } })));

@@ -1,0 +1,14 @@
+import { GridError } from './grid-error';
+
+/** Cache-level cross-site call on a cache without `backups` (behavior-notes §16). */
+export class NoBackupSitesError extends GridError {
+  constructor(cache: string) { super(404, 'NO_BACKUP_SITES', `Cache '${cache}' does not have backup sites.`); }
+}
+
+export class UnknownBackupSiteError extends GridError {
+  constructor(cache: string, site: string) { super(404, 'UNKNOWN_BACKUP_SITE', `Cache '${cache}' does not backup to site '${site}'`); }
+}
+
+export class SiteOperationFailedError extends GridError {
+  constructor(site: string, status: string) { super(500, 'SITE_OPERATION_FAILED', `ISPN012047: Site operation on '${site}' failed: '${status}'`); }
+}

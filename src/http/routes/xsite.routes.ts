@@ -1,0 +1,85 @@
+import { BadRequestError, MissingArgumentError, MissingArgumentsError, ResourceNotFoundError } from '../../errors';
+import type { Services } from '../../services';
+import { query } from '../params';
+import { readText } from '../request-body';
+import { sendJson, sendStatus } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+/** Cache-level cross-site operations (behavior-notes §16), all ADMIN. */
+export function xsiteRoutes(s: Services): RouteSpec[] {
+  const backups = '/rest/v2/caches/:cache/x-site/backups';
+  const site = `${backups}/:site`;
+  const x = s.xsite;
+  const row = (r: Omit<RouteSpec, 'permission' | 'scope'>): RouteSpec => ({ ...r, scope: 'cache', permission: 'ADMIN' });
+  const siteAction = (action: string, run: (ctx: GridContext) => Promise<void> | void) =>
+    row({ method: 'POST', path: site, action, handle: async (ctx) => { await run(ctx); sendStatus(ctx, 200); } });
+  return [
+    row({ method: 'GET', path: backups, handle: (ctx) => sendJson(ctx, Object.fromEntries(x.sites(ctx.params.cache).map((b) => [b.site, { status: b.status }]))) }),
+    row({ method: 'GET', path: backups, action: 'push-state-status', handle: (ctx) => sendJson(ctx, Object.fromEntries(x.sites(ctx.params.cache).map((b) => [b.site, 'IDLE']))) }),
+    row({ method: 'GET', path: site, handle: (ctx) => sendJson(ctx, { [s.node.name]: x.site(ctx.params.cache, ctx.params.site).status }) }),
+    siteAction('take-offline', (ctx) => x.setStatus(ctx.params.cache, ctx.params.site, 'offline')),
+    siteAction('bring-online', (ctx) => x.setStatus(ctx.params.cache, ctx.params.site, 'online')),
+    siteAction('start-push-state', (ctx) => x.pushState(ctx.params.cache, ctx.params.site)),
+    siteAction('cancel-push-state', (ctx) => { x.site(ctx.params.cache, ctx.params.site); }),
+    siteAction('cancel-receive-state', (ctx) => { x.site(ctx.params.cache, ctx.params.site); }),
+    row({ method: 'POST', path: '/rest/v2/caches/:cache/x-site/local', action: 'clear-push-state-status', handle: (ctx) => { x.sites(ctx.params.cache); sendJson(ctx, 'ok'); } }),
+    row({ method: 'GET', path: `${site}/take-offline-config`, handle: (ctx) => takeOfflineConfig(ctx, s) }),
+    row({ method: 'PUT', path: `${site}/take-offline-config`, handle: (ctx) => setTakeOfflineConfig(ctx, s) }),
+    row({ method: 'GET', path: `${site}/state-transfer-mode`, handle: (ctx) => sendJson(ctx, x.site(ctx.params.cache, ctx.params.site).mode) }),
+    row({ method: 'POST', path: `${site}/state-transfer-mode`, action: 'set', handle: (ctx) => setMode(ctx, s) }),
+  ];
+}
+
+/** Container-level rows for `base` (`/rest/v2/container` or the cache-managers form). */
+export function containerXSiteRoutes(s: Services, base: string): RouteSpec[] {
+  const backups = `${base}/x-site/backups`;
+  const statusOf = (v: { online: string[]; offline: string[] }) =>
+    v.online.length && v.offline.length ? { status: 'mixed', online: v.online, offline: v.offline, mixed: [] }
+      : { status: v.offline.length ? 'offline' : 'online' };
+  const bulk = (action: string, run: (site: string) => Promise<Record<string, string>>): RouteSpec => ({
+    method: 'POST', path: `${backups}/:site`, action, permission: 'ADMIN', handle: async (ctx) => sendJson(ctx, await run(ctx.params.site)),
+  });
+  return [
+    { method: 'GET', path: backups, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, Object.fromEntries([...s.xsite.containerView()].map(([site, v]) => [site, statusOf(v)]))) },
+    {
+      method: 'GET', path: `${backups}/:site`, permission: 'ADMIN', handle: (ctx) => {
+        const v = s.xsite.containerView().get(ctx.params.site);
+        if (!v) throw new ResourceNotFoundError();
+        sendJson(ctx, statusOf(v));
+      },
+    },
+    bulk('take-offline', (site) => s.xsite.setContainerStatus(site, 'offline')),
+    bulk('bring-online', (site) => s.xsite.setContainerStatus(site, 'online')),
+    bulk('start-push-state', async (site) => Object.fromEntries([...(s.xsite.containerView().get(site)?.online ?? [])].map((c) => [c, 'remote site unreachable']))),
+    bulk('cancel-push-state', async (site) => Object.fromEntries([...(s.xsite.containerView().get(site)?.online ?? [])].map((c) => [c, 'ok']))),
+  ];
+}
+
+function takeOfflineConfig(ctx: GridContext, s: Services): void {
+  const b = s.xsite.site(ctx.params.cache, ctx.params.site);
+  sendJson(ctx, { after_failures: b.afterFailures, min_wait: b.minWait });
+}
+
+async function setTakeOfflineConfig(ctx: GridContext, s: Services): Promise<void> {
+  s.xsite.site(ctx.params.cache, ctx.params.site);
+  const text = await readText(ctx, s.bodyLimit);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new BadRequestError('ISPN012043: Invalid request content', 'INVALID_CONTENT');
+  }
+  const o = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  if (typeof o.after_failures !== 'number' || typeof o.min_wait !== 'number') throw new MissingArgumentsError(['after_failures', 'min_wait']);
+  const changed = await s.xsite.setTakeOffline(ctx.params.cache, ctx.params.site, o.after_failures, o.min_wait);
+  sendStatus(ctx, changed ? 204 : 304);
+}
+
+async function setMode(ctx: GridContext, s: Services): Promise<void> {
+  const mode = query(ctx, 'mode');
+  if (mode === undefined) throw new MissingArgumentError('mode');
+  const upper = mode.toUpperCase();
+  if (upper !== 'MANUAL' && upper !== 'AUTO') throw new BadRequestError(`No enum constant org.infinispan.configuration.cache.XSiteStateTransferMode.${upper}`, 'INVALID_MODE');
+  const changed = await s.xsite.setMode(ctx.params.cache, ctx.params.site, upper);
+  sendStatus(ctx, changed ? 200 : 304);
+}
