@@ -29,6 +29,8 @@ export interface CacheHandle {
   internal: boolean;
   /** Created with the VOLATILE flag: its definition is not persisted. */
   volatile: boolean;
+  /** Partition availability, set by `?action=set-availability` (behavior-notes §6.8). */
+  availability?: 'AVAILABLE' | 'DEGRADED_MODE';
 }
 
 export function checkName(name: string): void {

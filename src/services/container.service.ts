@@ -35,9 +35,9 @@ export class ContainerService {
     return this.manager.handles();
   }
 
-  /** Every cache's health; a single node never rebalances and its caches start or are refused. */
+  /** Every cache's health: DEGRADED in degraded availability; a single node never rebalances. */
   cacheHealth(): Array<{ status: HealthStatus; cache_name: string }> {
-    return this.manager.handles().map((h) => ({ status: 'HEALTHY', cache_name: h.cache.name }));
+    return this.manager.handles().map((h) => ({ status: cacheHealthOf(h), cache_name: h.cache.name }));
   }
 
   /** The first non-HEALTHY cache status, else HEALTHY (behavior-notes §9.2). */
@@ -101,4 +101,8 @@ export class ContainerService {
 
 function view(name: string, def: CacheDefinition): CacheConfigView {
   return { name, configuration: JSON.parse(formatCacheConfig(def, name, 'json', false)) };
+}
+
+export function cacheHealthOf(h: CacheHandle): HealthStatus {
+  return h.availability === 'DEGRADED_MODE' ? 'DEGRADED' : 'HEALTHY';
 }

@@ -45,6 +45,18 @@ describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () =
     });
   });
 
+  it('computes health: a cache in degraded availability is DEGRADED, and so is the cluster', async () => {
+    expect((await admin.post('/rest/v2/caches/alpha?action=set-availability&availability=degraded_mode')).status).to.equal(204);
+    expect((await admin.get('/rest/v2/caches/alpha?action=get-availability')).text).to.equal('DEGRADED_MODE');
+    expect((await admin.get('/rest/v2/caches/alpha?action=health')).text).to.equal('DEGRADED');
+    expect((await admin.get('/rest/v2/container/health')).json<{ cluster_health: { health_status: string } }>().cluster_health.health_status).to.equal('DEGRADED');
+    expect((await server.anonymous().get('/rest/v2/container/health/status')).text).to.equal('DEGRADED');
+    expect((await admin.post('/rest/v2/caches/alpha?action=set-availability&availability=sideways')).status).to.equal(400);
+    expect((await server.as('deployer').post('/rest/v2/caches/alpha?action=set-availability&availability=AVAILABLE')).status).to.equal(403);
+    expect((await admin.post('/rest/v2/caches/alpha?action=set-availability&availability=AVAILABLE')).status).to.equal(204);
+    expect((await admin.get('/rest/v2/container/health/status')).text).to.equal('HEALTHY');
+  });
+
   describe('config, cache-configs and templates', () => {
     it('GET config answers JSON by default and XML by Accept, ADMIN only', async () => {
       const json = (await admin.get('/rest/v2/container/config')).json<{ infinispan: { 'cache-container': Record<string, unknown> } }>();

@@ -1,4 +1,5 @@
 import type { CacheHandle } from '../../services';
+import { cacheHealthOf } from '../../services/container.service';
 
 /** The stats object of spec 1 "Cache details" / behavior-notes §6.9; -1 everywhere when statistics are off. */
 export function presentCacheStats(h: CacheHandle, size: number, now: number): Record<string, number> {
@@ -77,7 +78,7 @@ export function presentCacheListItem(h: CacheHandle, ignored: boolean, rebalanci
     secured: s.secured,
     indexed: s.indexed,
     has_remote_backup: s.hasRemoteBackup,
-    health: 'HEALTHY',
+    health: cacheHealthOf(h),
     rebalancing_enabled: rebalancing,
   };
 }

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
-import { MethodRequiresContentError } from '../../errors';
+import { BadRequestError, MethodRequiresContentError, MissingArgumentError } from '../../errors';
 import type { ConfigFormat } from '../../model/cache-config';
 import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
 import { hasPermission } from '../../model/permissions';
 import type { Services } from '../../services';
 import { canAccess, cacheMask } from '../../services/authorization';
+import { cacheHealthOf } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { intParam, isTrue, query } from '../params';
 import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '../presenters/cache.presenter';
@@ -38,7 +39,9 @@ export function cacheRoutes(s: Services): RouteSpec[] {
     { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx) => stats(ctx, s) },
     { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx) => statsReset(ctx, s) },
     { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx) => listenEntries(ctx) },
-    { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, 'HEALTHY') },
+    { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)) },
+    { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE') },
+    { method: 'POST', path: c, action: 'set-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => setAvailability(ctx) },
   ];
 }
 
@@ -121,6 +124,16 @@ async function clear(ctx: GridContext, s: Services): Promise<void> {
 async function stats(ctx: GridContext, s: Services): Promise<void> {
   const h = ctx.state.cache;
   sendJson(ctx, presentCacheStats(h, await s.caches.size(h), s.clock.now()));
+}
+
+/** `?availability=AVAILABLE|DEGRADED_MODE` (case-insensitive); reported by health as DEGRADED. */
+function setAvailability(ctx: GridContext): void {
+  const raw = query(ctx, 'availability');
+  if (raw === undefined) throw new MissingArgumentError('availability');
+  const mode = raw.toUpperCase();
+  if (mode !== 'AVAILABLE' && mode !== 'DEGRADED_MODE') throw new BadRequestError(`Unknown AvailabilityMode '${raw}'`, 'UNKNOWN_AVAILABILITY');
+  ctx.state.cache.availability = mode;
+  sendStatus(ctx, 204);
 }
 
 function statsReset(ctx: GridContext, s: Services): void {
