@@ -108,6 +108,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   let closing: Promise<void> | undefined;
   close = () => (closing ??= (async () => {
     clearInterval(reaper);
+    services.server.closing.emit();
     services.server.runtime.close();
     await stopListening(server);
     manager.shutdown();
@@ -148,13 +149,19 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
-/** Stops accepting; in-flight requests finish (idle keep-alive sockets are closed at once). */
+/**
+ * Stops accepting; in-flight requests finish. Keep-alive sockets are closed as soon as they are
+ * idle (checked every 50 ms, since responses still running become idle later); after 10 s the
+ * rest are closed.
+ */
 function stopListening(server: Server): Promise<void> {
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), 10_000);
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
     force.unref();
     server.close(() => {
       clearTimeout(force);
+      clearInterval(idle);
       resolve();
     });
     server.closeIdleConnections();

@@ -12,7 +12,7 @@ const KEY_FORMATS = { 'application/json': 'json', 'text/plain': 'text' } as cons
 export function listenConfig(ctx: GridContext, s: Services): void {
   const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_FORMATS);
   const pretty = isTrue(query(ctx, 'pretty'));
-  const stream = openEventStream(ctx);
+  const stream = openEventStream(ctx, s.server.closing);
   if (isTrue(query(ctx, 'includeCurrentState'))) {
     for (const h of s.manager.handles()) stream.send('create-cache', formatCacheDocument(h.definition, h.cache.name, format, pretty));
     for (const [name, def] of s.manager.templateDefinitions()) stream.send('create-template', formatCacheDocument(def, name, format, pretty));
@@ -23,11 +23,11 @@ export function listenConfig(ctx: GridContext, s: Services): void {
 }
 
 /** Entry events of one cache (behavior-notes §6.12), the key as text. */
-export async function listenEntries(ctx: GridContext): Promise<void> {
+export async function listenEntries(ctx: GridContext, s: Services): Promise<void> {
   negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS);
   const cache = ctx.state.cache.cache;
   await cache.settled();
-  const stream = openEventStream(ctx);
+  const stream = openEventStream(ctx, s.server.closing);
   if (isTrue(query(ctx, 'includeCurrentState'))) {
     for (const e of cache.entries()) stream.send('cache-entry-created', e.key.toString('utf8'));
   }

@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import type { Listeners } from '../util/listeners';
 import type { GridContext } from './route-spec';
 
 const KEEP_ALIVE_MS = 30_000;
@@ -15,7 +16,7 @@ export interface EventStream {
  * Server-sent events (behavior-notes §6.12, §9.5): `event:` then one `data:` line per line of the
  * payload and a blank line; comment lines keep idle connections open.
  */
-export function openEventStream(ctx: GridContext): EventStream {
+export function openEventStream(ctx: GridContext, closing: Listeners<void>): EventStream {
   const stream = new PassThrough();
   const closers: Array<() => void> = [];
   let closed = false;
@@ -30,6 +31,7 @@ export function openEventStream(ctx: GridContext): EventStream {
   keepAlive.unref();
   ctx.req.once('close', close);
   ctx.res.once('close', close);
+  closers.push(closing.add(close));
   ctx.status = 200;
   ctx.set('Content-Type', 'text/event-stream');
   ctx.set('Cache-Control', 'no-cache');

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { NodeInfo } from './index';
+import { Listeners } from '../util/listeners';
 import { RuntimeInfo } from './runtime-info';
 import { buildReport, type Report } from './server-report';
 
@@ -14,6 +15,8 @@ export interface ServerSettings {
 /** The server resource (spec 2 "Cluster and server", behavior-notes §11–§12). */
 export class ServerService {
   readonly runtime = new RuntimeInfo();
+  /** Told when the server starts closing, so long-lived streams end instead of holding shutdown up. */
+  readonly closing = new Listeners<void>();
 
   constructor(
     private readonly settings: ServerSettings,

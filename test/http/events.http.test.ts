@@ -86,6 +86,13 @@ describe('server-sent events', () => {
       expect((await server.as('observer').get('/rest/v2/caches/existing?action=listen')).status).to.equal(403);
     });
 
+    it('ends open streams when the server closes, so shutdown is not held up', async () => {
+      const other = await startTestServer();
+      const sse = await SseReader.open(`${other.url}/rest/v2/caches/___script_cache?action=listen`, basic('admin'));
+      await other.close();
+      await sse.next(1).then(() => expect.fail('no event expected'), (err: Error) => expect(err.message).to.match(/stream ended|expected/));
+    });
+
     it('leaves no listener behind after 1,000 connect/disconnect cycles', async function () {
       this.timeout(60_000);
       const cache = server.running.services.manager.require('existing').cache;

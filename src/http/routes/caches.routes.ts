@@ -38,7 +38,7 @@ export function cacheRoutes(s: Services): RouteSpec[] {
     { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ', handle: async (ctx) => sendJson(ctx, await s.caches.size(ctx.state.cache)) },
     { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx) => stats(ctx, s) },
     { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx) => statsReset(ctx, s) },
-    { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx) => listenEntries(ctx) },
+    { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx) => listenEntries(ctx, s) },
     { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)) },
     { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE') },
     { method: 'POST', path: c, action: 'set-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => setAvailability(ctx) },
