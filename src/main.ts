@@ -94,6 +94,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     version,
     dataDir: config.dataDir,
   };
+  services.backups.attach({ manager, counters: services.counters, schemas, tasks: services.tasks });
   const app = createApp(services, logs.get('grid.http'));
   const server = createServer(app.callback());
   server.on('clientError', answerClientError);
@@ -111,6 +112,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     services.server.closing.emit();
     services.server.runtime.close();
     await stopListening(server);
+    await services.backups.idle();
     manager.shutdown();
     store.close();
     logs.get('grid').info('server stopped');

@@ -11,3 +11,4 @@ export * from './security-errors';
 export * from './logging-errors';
 export * from './task-errors';
 export * from './xsite-errors';
+export * from './backup-errors';

@@ -1,8 +1,262 @@
-import type { Store } from '../store/store';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { basename, dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  BackupDeleteFailedError, BackupFailedError, InvalidOperationNameError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
+} from '../errors';
+import type { Resources } from '../model/backup-resources';
+import { DATABASE_FILE } from '../store/sqlite-store';
+import type { OperationRecord, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
+import { type ArchiveLimits, ArchiveReader } from './backup/archive-reader';
+import { writeArchive } from './backup/archive-writer';
+import { restoreArchive } from './backup/restore';
+import { captureSnapshot } from './backup/snapshot';
+import { type BackupSources, OperationFailure } from './backup/sources';
+import { CONTAINER_NAME } from './container.service';
 
-/** Backups and restores (spec 2, behavior-notes §10). Filled in by the backups issue. */
+type Kind = OperationRecord['kind'];
+export type OperationStatus = OperationRecord['status'];
+
+export interface BackupLimits extends ArchiveLimits {
+  maxUploadBytes: number;
+}
+
+const GiB = 1024 ** 3;
+export const DEFAULT_BACKUP_LIMITS: BackupLimits = {
+  maxUploadBytes: 16 * GiB, maxUncompressedBytes: 256 * GiB, maxRatio: 200, maxEntries: 1_000_000, maxTextBytes: 64 * 1024 * 1024,
+};
+
+interface Detail { resources?: Resources; directory?: string; error?: string; uploaded?: boolean }
+
+/**
+ * Backups and restores (spec 2 "States and transitions", behavior-notes §10): named operations that
+ * run in the background, one of each kind at a time; their records survive restart, and one in
+ * progress at a crash is FAILED afterwards. A DELETE while running takes effect when it ends.
+ */
 export class BackupService {
-  constructor(private readonly store: Store, private readonly dataDir: string, private readonly clock: Clock, private readonly log: Logger) {}
+  limits: BackupLimits = { ...DEFAULT_BACKUP_LIMITS };
+  private readonly records = new Map<string, OperationRecord>();
+  private readonly deleteWhenDone = new Set<string>();
+  private readonly running = new Map<string, Promise<void>>();
+  private sources: BackupSources | undefined;
+
+  constructor(private readonly store: Store, private readonly dataDir: string, private readonly clock: Clock, private readonly log: Logger) {
+    for (const r of store.operations.list()) {
+      if (r.status === 'IN_PROGRESS') {
+        const failed = { ...r, status: 'FAILED' as const, detail: JSON.stringify({ ...parseDetail(r), error: 'interrupted by a server stop' }), updatedAt: clock.now() };
+        void store.write({ kind: 'operation.upsert', record: failed }).promise.catch((err: unknown) => log.error({ err }, 'could not mark an interrupted operation failed'));
+        log.warn({ operation: r.kind, name: r.name }, 'operation interrupted by a stop; now FAILED');
+        this.records.set(key(r.kind, r.name), failed);
+      } else {
+        this.records.set(key(r.kind, r.name), r);
+      }
+    }
+  }
+
+  /** The resources backed up and restored; main.ts calls this once every service exists. */
+  attach(sources: BackupSources): void {
+    this.sources = sources;
+  }
+
+  names(kind: Kind): string[] {
+    return [...this.records.values()].filter((r) => r.kind === kind).map((r) => r.name).sort();
+  }
+
+  status(kind: Kind, name: string): OperationStatus {
+    const r = this.records.get(key(kind, name));
+    if (!r) throw new OperationNotFoundError();
+    return r.status;
+  }
+
+  /** HEAD/GET: the archive of a complete backup (202 and 500 are the route's, from `status`). */
+  archive(name: string): { path: string; fileName: string } {
+    const status = this.status('backup', name);
+    if (status === 'FAILED') throw new BackupFailedError();
+    const path = this.records.get(key('backup', name))!.path!;
+    return { path, fileName: basename(path) };
+  }
+
+  restoreStatus(name: string): OperationStatus {
+    const status = this.status('restore', name);
+    if (status === 'FAILED') throw new RestoreFailedError();
+    return status;
+  }
+
+  /** POST backup: 409 when the name is used, 400 for a `directory` that is not one; then runs in the background. */
+  async startBackup(name: string, request: { directory?: string; resources: Resources }): Promise<void> {
+    this.checkNew('backup', name);
+    if (request.directory !== undefined && !(await isDirectory(request.directory))) throw new NotADirectoryError(request.directory);
+    const folder = join(request.directory ?? join(this.dataDir, 'backups'), name);
+    const record = await this.register('backup', name, join(folder, `${name}.zip`), { resources: request.resources, directory: request.directory });
+    this.launch(record, () => this.runBackup(record, request.resources));
+  }
+
+  /** Checks a restore name before its upload is read (409 / 400). */
+  checkNewRestore(name: string): void {
+    this.checkNew('restore', name);
+  }
+
+  /** Writes an uploaded archive to a private temp file; the caller checks for truncation. */
+  async saveUpload(content: Readable): Promise<string> {
+    const dir = join(this.dataDir, 'restores');
+    await mkdir(dir, { recursive: true });
+    const path = join(dir, `upload-${randomUUID()}.zip`);
+    await pipeline(content, createWriteStream(path));
+    return path;
+  }
+
+  async discardUpload(path: string): Promise<void> {
+    await rm(path, { force: true });
+  }
+
+  /**
+   * POST restore: the archive's directory is checked first (400 for a hostile one, nothing
+   * written); a `location` that is not a file is not registered, as the original does. The rest runs in the background.
+   */
+  async startRestore(name: string, archivePath: string, resources: Resources, uploaded: boolean): Promise<void> {
+    this.checkNew('restore', name);
+    if (!uploaded && !(await isFile(archivePath))) {
+      this.log.warn({ restore: name, location: archivePath }, 'restore location is not a file; nothing restored');
+      return;
+    }
+    let zip: ArchiveReader;
+    try {
+      zip = await ArchiveReader.open(archivePath, this.limits);
+    } catch (e) {
+      if (uploaded) await this.discardUpload(archivePath);
+      throw e;
+    }
+    const record = await this.register('restore', name, archivePath, { resources, uploaded });
+    this.launch(record, async () => {
+      try {
+        return await restoreArchive(zip, this.requireSources(), CONTAINER_NAME, resources, this.limits.maxTextBytes);
+      } finally {
+        zip.close();
+        if (uploaded) await this.discardUpload(archivePath);
+      }
+    });
+  }
+
+  /** DELETE: 'deleted' (204) or 'pending' (202, done when the operation ends). */
+  async delete(kind: Kind, name: string): Promise<'deleted' | 'pending'> {
+    const k = key(kind, name);
+    const r = this.records.get(k);
+    if (!r) throw new OperationNotFoundError();
+    if (r.status === 'IN_PROGRESS') {
+      this.deleteWhenDone.add(k);
+      return 'pending';
+    }
+    if (kind === 'restore' && r.status === 'FAILED') throw new BackupDeleteFailedError();
+    await this.forget(r);
+    return 'deleted';
+  }
+
+  /** Waits for every running operation (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running.size) await Promise.all(this.running.values());
+  }
+
+  private async runBackup(record: OperationRecord, resources: Resources): Promise<{ entries: number; bytes: number }> {
+    const snapshot = await captureSnapshot(this.requireSources(), this.store, join(this.dataDir, DATABASE_FILE), resources, () => this.clock.now());
+    try {
+      return await writeArchive(snapshot, CONTAINER_NAME, record.path!);
+    } finally {
+      snapshot.close();
+    }
+  }
+
+  private checkNew(kind: Kind, name: string): void {
+    checkOperationName(name);
+    if (this.records.has(key(kind, name))) throw new OperationExistsError();
+  }
+
+  private async register(kind: Kind, name: string, path: string, detail: Detail): Promise<OperationRecord> {
+    const now = this.clock.now();
+    const record: OperationRecord = { kind, name, status: 'IN_PROGRESS', path, detail: JSON.stringify(detail), createdAt: now, updatedAt: now };
+    this.records.set(key(kind, name), record);
+    try {
+      await this.store.write({ kind: 'operation.upsert', record }).promise;
+    } catch (e) {
+      this.records.delete(key(kind, name));
+      throw e;
+    }
+    return record;
+  }
+
+  /** Runs an operation in the background; only one of each kind at a time (behavior-notes §10.1). */
+  private launch(record: OperationRecord, work: () => Promise<object>): void {
+    const k = key(record.kind, record.name);
+    const busy = [...this.running.keys()].some((other) => other.startsWith(`${record.kind}:`));
+    const run = (busy ? Promise.reject(new OperationFailure(`another ${record.kind} is in progress`)) : Promise.resolve().then(work))
+      .then(
+        (result) => this.finish(record, 'SUCCEEDED', undefined, result),
+        (err: unknown) => this.finish(record, 'FAILED', err, {}),
+      )
+      .catch((err: unknown) => this.log.error({ err, [record.kind]: record.name }, 'could not record the outcome'))
+      .finally(() => this.running.delete(k));
+    this.running.set(k, run);
+  }
+
+  private async finish(record: OperationRecord, status: OperationStatus, err: unknown, result: object): Promise<void> {
+    const k = key(record.kind, record.name);
+    const error = err === undefined ? undefined : err instanceof Error ? err.message : String(err);
+    if (status === 'FAILED') {
+      const known = err instanceof OperationFailure;
+      this.log[known ? 'warn' : 'error']({ [record.kind]: record.name, ...(known ? { reason: error } : { err }) }, `${record.kind} failed`);
+    } else {
+      this.log.info({ [record.kind]: record.name, ...result }, `${record.kind} completed`);
+    }
+    const done: OperationRecord = { ...record, status, detail: JSON.stringify({ ...parseDetail(record), error }), updatedAt: this.clock.now() };
+    if (this.deleteWhenDone.delete(k)) return this.forget(done);
+    await this.store.write({ kind: 'operation.upsert', record: done }).promise;
+    this.records.set(k, done);
+  }
+
+  /** Drops a record; a backup's archive (and its folder, once empty) goes with it. */
+  private async forget(r: OperationRecord): Promise<void> {
+    if (r.kind === 'backup' && r.path) {
+      await rm(r.path, { force: true });
+      await rm(`${r.path}.tmp`, { force: true });
+      await rmdir(dirname(r.path)).catch(() => undefined);
+    }
+    await this.store.write({ kind: 'operation.delete', operation: r.kind, name: r.name }).promise;
+    this.records.delete(key(r.kind, r.name));
+  }
+
+  private requireSources(): BackupSources {
+    if (!this.sources) throw new Error('BackupService.attach was not called');
+    return this.sources;
+  }
+}
+
+function key(kind: Kind, name: string): string {
+  return `${kind}:${name}`;
+}
+
+/** Names become folder and file names: no separators, no `.`/`..`, no control characters. */
+function checkOperationName(name: string): void {
+  if (name === '' || name === '.' || name === '..' || /[/\\\u0000-\u001f]/.test(name) || Buffer.byteLength(name) > 200) {
+    throw new InvalidOperationNameError(name);
+  }
+}
+
+function parseDetail(r: OperationRecord): Detail {
+  try {
+    return JSON.parse(r.detail) as Detail;
+  } catch {
+    return {};
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
 }

@@ -13,6 +13,9 @@ export interface LogOptions {
   stdout?: DestinationStream;
 }
 
+const FILE_BATCH = 64 * 1024;
+const FILE_FLUSH_MS = 200;
+
 /** The appenders (STDOUT, JSON-FILE) and the named loggers of one server. */
 export function createLoggerRegistry(opts: LogOptions): LoggerRegistry {
   const stdout = opts.stdout ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
@@ -22,9 +25,26 @@ export function createLoggerRegistry(opts: LogOptions): LoggerRegistry {
     if (!failed) process.stderr.write(`grid: the JSON-FILE log appender failed and stops writing: ${err.message}\n`);
     failed = true;
   });
-  const fileAppender: DestinationStream & { end: () => Promise<void> } = {
-    write: (line: string) => { if (!failed) file.write(line); },
-    end: () => new Promise<void>((resolve) => file.end(() => resolve())),
+  // rotating-file-stream writes each chunk with its own async fs call: hand it batches instead
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (pending && !failed) file.write(pending);
+    pending = '';
+  };
+  const fileAppender: DestinationStream & { end: () => Promise<void>; flushSync: () => void } = {
+    write: (line: string) => {
+      pending += line;
+      if (pending.length >= FILE_BATCH) flush();
+      else if (!timer) timer = setTimeout(flush, FILE_FLUSH_MS).unref();
+    },
+    flushSync: flush,
+    end: () => {
+      flush();
+      return new Promise<void>((resolve) => file.end(() => resolve()));
+    },
   };
   return new LoggerRegistry({ STDOUT: stdout, 'JSON-FILE': fileAppender }, opts.level as pino.LevelWithSilent);
 }

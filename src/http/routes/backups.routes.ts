@@ -1,8 +1,151 @@
+import busboy from 'busboy';
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { ArchiveTooLargeError, InvalidBackupRequestError, MissingArgumentError, ResourceNotFoundError, UnsupportedMediaTypeError } from '../../errors';
+import { parseResources } from '../../model/backup-resources';
 import type { Services } from '../../services';
-import type { RouteSpec } from '../route-spec';
+import { CONTAINER_NAME } from '../../services/container.service';
+import { readText } from '../request-body';
+import { sendJson, sendStatus } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
 
-/** `…/backups` and `…/restores` under /container, /cache-managers/{name} and /cluster (spec 2). */
+const FAMILIES = ['/rest/v2/container', '/rest/v2/cache-managers/:manager', '/rest/v2/cluster'];
+
+/** `…/backups` and `…/restores` under /container, /cache-managers/{name} and /cluster (spec 2, behavior-notes §10.1). */
 export function backupRoutes(s: Services): RouteSpec[] {
-  void s;
-  return [];
+  const routes: RouteSpec[] = [];
+  for (const base of FAMILIES) {
+    const backup = `${base}/backups/:backup`;
+    const restore = `${base}/restores/:restore`;
+    const rows: RouteSpec[] = [
+      { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.backups.names('backup')) },
+      { method: 'POST', path: backup, permission: 'ADMIN', handle: (ctx) => createBackup(ctx, s) },
+      { method: 'HEAD', path: backup, permission: 'ADMIN', handle: (ctx) => getBackup(ctx, s, false) },
+      { method: 'GET', path: backup, permission: 'ADMIN', handle: (ctx) => getBackup(ctx, s, true) },
+      { method: 'DELETE', path: backup, permission: 'ADMIN', handle: (ctx) => remove(ctx, s, 'backup', ctx.params.backup) },
+      { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.backups.names('restore')) },
+      { method: 'POST', path: restore, permission: 'ADMIN', handle: (ctx) => createRestore(ctx, s) },
+      { method: 'HEAD', path: restore, permission: 'ADMIN', handle: (ctx) => sendStatus(ctx, s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201) },
+      { method: 'DELETE', path: restore, permission: 'ADMIN', handle: (ctx) => remove(ctx, s, 'restore', ctx.params.restore) },
+    ];
+    if (base === '/rest/v2/cluster') {
+      rows.push({ method: 'HEAD', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx) => sendStatus(ctx, 200) });
+    }
+    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext) => { checkManager(ctx); return r.handle(ctx); } })));
+  }
+  return routes;
+}
+
+/** Only one cache manager exists; another name is a 404. */
+function checkManager(ctx: GridContext): void {
+  const name = ctx.params.manager;
+  if (name !== undefined && name !== CONTAINER_NAME) throw new ResourceNotFoundError();
+}
+
+/** Body optional: `{"directory": …, "resources": {…}}`. */
+async function createBackup(ctx: GridContext, s: Services): Promise<void> {
+  const body = parseObject(await readText(ctx, s.bodyLimit));
+  const directory = body.directory;
+  if (directory !== undefined && directory !== null && typeof directory !== 'string') throw new InvalidBackupRequestError("'directory' must be a string");
+  await s.backups.startBackup(ctx.params.backup, { directory: directory ?? undefined, resources: parseResources(body.resources) });
+  sendStatus(ctx, 202);
+}
+
+/** 202 while running; 200 with the zip (GET streams it, chunked); 500 when failed. */
+function getBackup(ctx: GridContext, s: Services, download: boolean): void {
+  if (s.backups.status('backup', ctx.params.backup) === 'IN_PROGRESS') return sendStatus(ctx, 202);
+  const { path, fileName } = s.backups.archive(ctx.params.backup);
+  ctx.status = 200;
+  ctx.set('Content-Type', 'application/zip');
+  ctx.set('Content-Disposition', `attachment; filename=${fileName}`);
+  if (download) ctx.body = createReadStream(path);
+}
+
+async function remove(ctx: GridContext, s: Services, kind: 'backup' | 'restore', name: string): Promise<void> {
+  sendStatus(ctx, (await s.backups.delete(kind, name)) === 'pending' ? 202 : 204);
+}
+
+/** JSON `{"location": …, "resources": …}` or multipart `backup` (+ `resources`); anything else 415. */
+async function createRestore(ctx: GridContext, s: Services): Promise<void> {
+  const name = ctx.params.restore;
+  if (ctx.is('multipart/form-data')) {
+    s.backups.checkNewRestore(name);
+    const { path, resources } = await receiveUpload(ctx, s);
+    let selection;
+    try {
+      selection = parseResources(resources);
+    } catch (e) {
+      await s.backups.discardUpload(path);
+      throw e;
+    }
+    await s.backups.startRestore(name, path, selection, true);
+    return sendStatus(ctx, 202);
+  }
+  if (!ctx.is('application/json')) throw new UnsupportedMediaTypeError();
+  const body = parseObject(await readText(ctx, s.bodyLimit));
+  if (body.location === undefined || body.location === null) throw new MissingArgumentError('backup-location');
+  if (typeof body.location !== 'string') throw new InvalidBackupRequestError("'location' must be a string");
+  await s.backups.startRestore(name, body.location, parseResources(body.resources), false);
+  sendStatus(ctx, 202);
+}
+
+function parseObject(text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new InvalidBackupRequestError('The request body is not valid JSON');
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new InvalidBackupRequestError('The request body must be a JSON object');
+  return json as Record<string, unknown>;
+}
+
+/** Streams the `backup` part to a temp file (never into memory), refusing more than the upload limit. */
+async function receiveUpload(ctx: GridContext, s: Services): Promise<{ path: string; resources: unknown }> {
+  const limit = s.backups.limits.maxUploadBytes;
+  if (Number(ctx.get('content-length') || 0) > limit + 64 * 1024) {
+    ctx.req.resume();
+    throw new ArchiveTooLargeError(limit);
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({ headers: ctx.req.headers, limits: { fileSize: limit, files: 1, fields: 4, fieldSize: 1024 * 1024 } });
+  } catch (e) {
+    throw new InvalidBackupRequestError(e instanceof Error ? e.message : 'Malformed multipart request');
+  }
+  let saved: Promise<string> | undefined;
+  let truncated = false;
+  let resourcesText: string | undefined;
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on('file', (field: string, file: Readable & { truncated?: boolean }) => {
+      if (field !== 'backup') return void file.resume();
+      file.on('limit', () => { truncated = true; });
+      saved = s.backups.saveUpload(file);
+      saved.catch(() => undefined);
+    });
+    parser.on('field', (field: string, value: string) => { if (field === 'resources') resourcesText = value; });
+    parser.on('close', () => resolve());
+    parser.on('error', (e: unknown) => reject(new InvalidBackupRequestError(e instanceof Error ? e.message : 'Malformed multipart request')));
+  });
+  ctx.req.pipe(parser);
+  try {
+    await finished;
+  } finally {
+    if (!saved) ctx.req.resume();
+  }
+  if (!saved) throw new MissingArgumentError('backup');
+  const path = await saved;
+  if (truncated) {
+    await s.backups.discardUpload(path);
+    throw new ArchiveTooLargeError(limit);
+  }
+  let resources: unknown;
+  try {
+    resources = resourcesText === undefined || resourcesText.trim() === '' ? undefined : JSON.parse(resourcesText);
+  } catch {
+    await s.backups.discardUpload(path);
+    throw new InvalidBackupRequestError("The 'resources' part is not valid JSON");
+  }
+  return { path, resources };
 }

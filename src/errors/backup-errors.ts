@@ -1,0 +1,58 @@
+import { GridError } from './grid-error';
+
+/** Backups and restores (spec 2 "Backups and restores", behavior-notes §10). */
+
+/** POST of a backup or restore name already used, in any state: 409 with no body. */
+export class OperationExistsError extends GridError {
+  constructor() { super(409, 'OPERATION_EXISTS', ''); }
+}
+
+/** No backup or restore of that name: 404 with no body. */
+export class OperationNotFoundError extends GridError {
+  constructor() { super(404, 'OPERATION_NOT_FOUND', ''); }
+}
+
+/** `directory` of a backup request that is not an existing directory. */
+export class NotADirectoryError extends GridError {
+  constructor(dir: string) { super(400, 'NOT_A_DIRECTORY', `ISPN012038: '${dir}' must be a directory`); }
+}
+
+/** A resource selector key other than caches, templates (cache-configs), counters, proto-schemas, tasks. */
+export class UnknownResourceTypeError extends GridError {
+  constructor(key: string) { super(400, 'UNKNOWN_RESOURCE_TYPE', `Type with name '${key}' does not exist`); }
+}
+
+/** A selector value that is not an array of names, or a request body that is not a JSON object. */
+export class InvalidBackupRequestError extends GridError {
+  constructor(detail: string) { super(400, 'INVALID_BACKUP_REQUEST', detail); }
+}
+
+/** A backup or restore name that cannot be used as a file name (it names a folder on disk). */
+export class InvalidOperationNameError extends GridError {
+  constructor(name: string) { super(400, 'INVALID_OPERATION_NAME', `Invalid backup or restore name '${name}'`); }
+}
+
+/** HEAD/GET of a backup that failed. */
+export class BackupFailedError extends GridError {
+  constructor() { super(500, 'BACKUP_FAILED', 'ISPN012042: Backup failed'); }
+}
+
+/** HEAD of a restore that failed. */
+export class RestoreFailedError extends GridError {
+  constructor() { super(500, 'RESTORE_FAILED', 'ISPN012039: Restore failed'); }
+}
+
+/** DELETE of a restore that failed (the original's answer, behavior-notes §10.1). */
+export class BackupDeleteFailedError extends GridError {
+  constructor() { super(500, 'BACKUP_DELETE_FAILED', 'ISPN012041: Backup delete failed'); }
+}
+
+/** An archive refused before anything is written: hostile, malformed or not ours (400). */
+export class InvalidArchiveError extends GridError {
+  constructor(detail: string) { super(400, 'INVALID_ARCHIVE', `Invalid backup archive: ${detail}`); }
+}
+
+/** An upload larger than the configured limit (400, nothing written). */
+export class ArchiveTooLargeError extends GridError {
+  constructor(limit: number) { super(400, 'ARCHIVE_TOO_LARGE', `Backup archive larger than ${limit} bytes`); }
+}

@@ -1,0 +1,135 @@
+import type { Commit } from '../../store/store';
+import {
+  FrameReader, MANIFEST, MIN_ARCHIVE_MAJOR, archivePaths, decodeCounter, decodeEntry, parseNameList, parseProperties,
+} from '../../model/backup-archive';
+import { RESOURCE_TYPES, type ResourceType, type Resources, selectNames } from '../../model/backup-resources';
+import { type CacheDefinition, parseCacheConfig } from '../../model/cache-config';
+import type { ArchiveReader } from './archive-reader';
+import { type BackupSources, OperationFailure, yieldToLoop } from './sources';
+
+const BATCH = 500;
+
+interface RestorePlan {
+  schemas: Array<{ name: string; content: string }>;
+  templates: Array<{ name: string; definition: CacheDefinition }>;
+  caches: Array<{ name: string; definition: CacheDefinition; data: string | undefined }>;
+  counters: string | undefined;
+  counterNames: string[];
+  tasks: Array<{ name: string; script: string }>;
+}
+
+export interface RestoreOutcome {
+  entries: number;
+}
+
+/**
+ * Restores the selected resources of an archive into the container (behavior-notes §10.3): first
+ * every selected part is read and checked (manifest, container name, names, configurations, entry
+ * records), then — only if all is well — applied, schemas first, then templates, caches (existing
+ * caches kept, entries added with their times), counters and tasks.
+ */
+export async function restoreArchive(zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number): Promise<RestoreOutcome> {
+  const plan = await planRestore(zip, container, resources, textLimit);
+  return applyPlan(zip, src, plan);
+}
+
+async function planRestore(zip: ArchiveReader, container: string, resources: Resources, textLimit: number): Promise<RestorePlan> {
+  const read = async (name: string) => {
+    if (!zip.has(name)) throw new OperationFailure(`The archive has no '${name}'`);
+    return zip.text(name, textLimit);
+  };
+  const manifest = parseProperties(await read(MANIFEST));
+  const version = manifest.get('version') ?? '';
+  if (!(Number.parseInt(version, 10) >= MIN_ARCHIVE_MAJOR)) throw new OperationFailure(`Unable to restore from a backup as '${version}' is no longer supported`);
+  if (!(parseNameList(manifest.get('containers')) ?? []).includes(container)) throw new OperationFailure(`The archive holds no container '${container}'`);
+  const props = parseProperties(await read(archivePaths.containerProperties(container)));
+  const chosen = {} as Record<ResourceType, string[]>;
+  for (const type of RESOURCE_TYPES) {
+    const listed = parseNameList(props.get(type));
+    if (!listed) throw new OperationFailure(`Invalid '${type}' list in container.properties`);
+    const { names, missing } = selectNames(resources[type], listed);
+    if (missing.length) throw new OperationFailure(`Unable to find ${type} ${missing.join(', ')} in the archive`);
+    chosen[type] = names;
+  }
+  const p = archivePaths;
+  const plan: RestorePlan = {
+    schemas: await Promise.all(chosen['proto-schemas'].map(async (name) => ({ name, content: await read(p.schema(container, name)) }))),
+    templates: await Promise.all(chosen.templates.map(async (name) => ({ name, definition: parseConfig(await read(p.template(container, name)), name) }))),
+    caches: await Promise.all(chosen.caches.map(async (name) => ({
+      name, definition: parseConfig(await read(p.cacheConfig(container, name)), name), data: zip.has(p.cacheData(container, name)) ? p.cacheData(container, name) : undefined,
+    }))),
+    counters: chosen.counters.length ? p.counters(container) : undefined,
+    counterNames: chosen.counters,
+    tasks: await Promise.all(chosen.tasks.map(async (name) => ({ name, script: await read(p.task(container, name)) }))),
+  };
+  // every record is decoded once before anything is written
+  for (const c of plan.caches) if (c.data) await forEachRecord(zip, c.data, (bytes) => void decode(decodeEntry, bytes, c.data!));
+  if (plan.counters) {
+    const found = new Set<string>();
+    await forEachRecord(zip, plan.counters, (bytes) => void found.add(decode(decodeCounter, bytes, plan.counters!).name));
+    const missing = plan.counterNames.filter((n) => !found.has(n));
+    if (missing.length) throw new OperationFailure(`Unable to find counters ${missing.join(', ')} in counters.dat`);
+  }
+  return plan;
+}
+
+async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePlan): Promise<RestoreOutcome> {
+  for (const s of plan.schemas) await src.schemas.save(s.name, s.content);
+  for (const t of plan.templates) await src.manager.defineTemplate(t.name, t.definition);
+  let entries = 0;
+  for (const c of plan.caches) {
+    const h = src.manager.find(c.name) ?? await src.manager.create(c.name, c.definition, { volatile: false });
+    if (!c.data) continue;
+    let commits = new Set<Commit>();
+    let inBatch = 0;
+    await forEachRecord(zip, c.data, async (bytes) => {
+      const written = h.cache.restore(decodeEntry(bytes));
+      if (written?.commit) commits.add(written.commit);
+      entries++;
+      if (++inBatch < BATCH) return;
+      await Promise.all([...commits].map((x) => x.promise));
+      commits = new Set();
+      inBatch = 0;
+      await yieldToLoop();
+    });
+    await Promise.all([...commits].map((x) => x.promise));
+  }
+  if (plan.counters) {
+    const wanted = new Set(plan.counterNames);
+    await forEachRecord(zip, plan.counters, async (bytes) => {
+      const c = decodeCounter(bytes);
+      if (wanted.has(c.name)) await src.counters.restore(c.name, c.configuration, c.value);
+    });
+  }
+  for (const t of plan.tasks) await src.tasks.upload(t.name, t.script);
+  return { entries };
+}
+
+/** Streams one `.dat` entry record by record; `onRecord` may be async (it is awaited in order). */
+async function forEachRecord(zip: ArchiveReader, name: string, onRecord: (bytes: Buffer) => void | Promise<void>): Promise<void> {
+  const frames = new FrameReader();
+  try {
+    for await (const chunk of await zip.stream(name)) {
+      for (const record of frames.push(chunk as Buffer)) await onRecord(record);
+    }
+    frames.end();
+  } catch (e) {
+    throw e instanceof OperationFailure ? e : new OperationFailure(`Invalid '${name}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function decode<T>(fn: (b: Buffer) => T, bytes: Buffer, entry: string): T {
+  try {
+    return fn(bytes);
+  } catch (e) {
+    throw new OperationFailure(`Invalid record in '${entry}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function parseConfig(xml: string, name: string): CacheDefinition {
+  try {
+    return parseCacheConfig(xml, 'xml');
+  } catch (e) {
+    throw new OperationFailure(`Invalid configuration of '${name}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}

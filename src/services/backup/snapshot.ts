@@ -1,0 +1,98 @@
+import { formatCacheDocument } from '../../model/cache-config';
+import { type ArchivedCounter } from '../../model/backup-archive';
+import { type Resources, selectNames } from '../../model/backup-resources';
+import { SqliteSnapshot } from '../../store/sqlite-operation.store';
+import type { Store, StoredEntry } from '../../store/store';
+import { type BackupSources, OperationFailure } from './sources';
+
+const PAGE = 1000;
+/** Waiting for a quiet instant gives up after this many group commits in a row (a write storm). */
+const MAX_COMMIT_WAITS = 10_000;
+
+export interface CacheSnapshot {
+  name: string;
+  configXml: string;
+  /** Entry pages at the snapshot instant; read lazily for caches whose entries live in SQLite. */
+  pages(): Generator<StoredEntry[]>;
+}
+
+/** Everything a backup holds, as it was at one instant. `close` releases the database snapshot. */
+export interface ContainerSnapshot {
+  caches: CacheSnapshot[];
+  templates: Array<{ name: string; xml: string }>;
+  counters: ArchivedCounter[];
+  schemas: Array<{ name: string; content: string }>;
+  tasks: Array<{ name: string; script: string }>;
+  close(): void;
+}
+
+/**
+ * Captures the selected resources at one consistent instant (issue 6, point in time): once no group
+ * commit is pending, everything is read in the same synchronous turn of the event loop — memory
+ * caches copied, a SQLite read transaction opened on a second connection, small resources read —
+ * so no write can fall between two of them. Persistent entries are then paged from that snapshot.
+ */
+export async function captureSnapshot(src: BackupSources, store: Store, dbFile: string, resources: Resources, now: () => number): Promise<ContainerSnapshot> {
+  const cacheNames = src.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name);
+  const caches = selectNames(resources.caches, cacheNames);
+  if (caches.missing.length) throw new OperationFailure(`Unable to find cache(s) ${caches.missing.join(', ')}`);
+  const templates = selectNames(resources.templates, src.manager.templateDefinitions().map(([n]) => n));
+  if (templates.missing.length) throw new OperationFailure(`Unable to find template(s) ${templates.missing.join(', ')}`);
+  const counters = selectNames(resources.counters, src.counters.names());
+  if (counters.missing.length) throw new OperationFailure(`Unable to find counter(s) ${counters.missing.join(', ')}`);
+  const schemas = selectNames(resources['proto-schemas'], src.schemas.list().map((s) => s.name));
+  if (schemas.missing.length) throw new OperationFailure(`Unable to find schema(s) ${schemas.missing.join(', ')}`);
+  const tasks = selectNames(resources.tasks, src.tasks.list(true).map((t) => t.name));
+  if (tasks.missing.length) throw new OperationFailure(`Unable to find task(s) ${tasks.missing.join(', ')}`);
+
+  for (let waits = 0; store.pendingCommit; waits++) {
+    if (waits >= MAX_COMMIT_WAITS) throw new OperationFailure('Unable to find a quiet instant for a consistent snapshot');
+    await store.pendingCommit.promise.catch(() => undefined);
+  }
+  // ---- from here to the return, no await: this is the instant of the backup ----
+  const db = new SqliteSnapshot(dbFile);
+  const at = now();
+  const cacheSnapshots = caches.names.map((name): CacheSnapshot => {
+    const h = src.manager.require(name);
+    const configXml = formatCacheDocument(h.definition, name, 'xml', true);
+    const { persistent, passivation } = h.cache.settings;
+    if (persistent && !passivation) {
+      // write-through: nothing pending, so the store holds every entry; page it from the snapshot
+      const cacheId = h.cache.id;
+      return { name, configXml, pages: () => pagesFromStore(db, cacheId, at) };
+    }
+    // memory caches, and passivating ones (memory plus the passivated rows), are copied now
+    const entries = [...h.cache.entries()];
+    return { name, configXml, pages: () => pagesOf(entries) };
+  });
+  const counterValues = counters.names.map((name) => ({ name, configuration: src.counters.config(name, false), value: src.counters.value(name) }));
+  const snapshot = {
+    caches: cacheSnapshots,
+    templates: src.manager.templateDefinitions().filter(([n]) => templates.names.includes(n)).map(([name, def]) => ({ name, xml: formatCacheDocument(def, name, 'xml', true) })),
+    schemas: schemas.names.map((name) => ({ name, content: src.schemas.content(name) })),
+    tasks: tasks.names.map((name) => ({ name, script: src.tasks.script(name) })),
+    close: () => db.close(),
+  };
+  // ---- the instant ends here; counter values were read synchronously inside `value` (nothing pending) ----
+  try {
+    const resolved = await Promise.all(counterValues.map(async (c) => ({ ...c, value: await c.value })));
+    return { ...snapshot, counters: resolved };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+function* pagesFromStore(db: SqliteSnapshot, cacheId: number, now: number): Generator<StoredEntry[]> {
+  let after: Buffer = Buffer.alloc(0);
+  for (;;) {
+    const page = db.entries(cacheId, after, now, PAGE);
+    if (page.length) yield page;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1].key;
+  }
+}
+
+function* pagesOf(entries: StoredEntry[]): Generator<StoredEntry[]> {
+  for (let i = 0; i < entries.length; i += PAGE) yield entries.slice(i, i + PAGE);
+}

@@ -1,0 +1,20 @@
+import type { CacheManager } from '../../grid/cache-manager';
+import type { CounterService } from '../counter.service';
+import type { SchemaService } from '../schema.service';
+import type { TaskService } from '../task.service';
+
+/** What backups read and restores write: the container's resources, through their services. */
+export interface BackupSources {
+  manager: CacheManager;
+  counters: CounterService;
+  schemas: SchemaService;
+  tasks: TaskService;
+}
+
+/** A backup or restore that cannot go on; its message is recorded in the operation's detail. */
+export class OperationFailure extends Error {}
+
+/** Lets other requests run between batches, so a large archive never stalls the server. */
+export function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -1,0 +1,365 @@
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ZipFile } from 'yazl';
+import { parseCacheConfig } from '../../src/model/cache-config';
+import type { Services } from '../../src/services';
+import type { StoredEntry } from '../../src/store/store';
+import type { Client, Reply } from '../support/client';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+
+const C = '/rest/v2/container';
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
+const TASK = '// mode=local,language=javascript,parameters=[a]\n"hi " + a';
+
+async function until(probe: () => Promise<Reply>, not = 202): Promise<Reply> {
+  for (let i = 0; i < 400; i++) {
+    const r = await probe();
+    if (r.status !== not) return r;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('still in progress');
+}
+
+async function backup(admin: Client, name: string, body?: unknown, base = C): Promise<Reply> {
+  const r = await admin.post(`${base}/backups/${name}`, body === undefined ? undefined : JSON.stringify(body), JSON_TYPE);
+  expect(r.status, r.text).to.equal(202);
+  return until(() => admin.head(`${base}/backups/${name}`));
+}
+
+async function download(admin: Client, name: string): Promise<Buffer> {
+  const done = await backup(admin, name);
+  expect(done.status).to.equal(200);
+  const r = await admin.get(`${C}/backups/${name}`);
+  expect(r.status).to.equal(200);
+  return r.bytes;
+}
+
+async function upload(server: TestServer, name: string, zip: Buffer, resources?: unknown): Promise<Response> {
+  const form = new FormData();
+  form.append('backup', new Blob([zip], { type: 'application/zip' }), 'backup.zip');
+  if (resources !== undefined) form.append('resources', JSON.stringify(resources));
+  return fetch(`${server.url}${C}/restores/${name}`, {
+    method: 'POST', body: form, headers: { Authorization: 'Basic ' + Buffer.from('admin:admin-pw').toString('base64') },
+  });
+}
+
+function entriesOf(s: Services, cache: string): Array<Omit<StoredEntry, 'lastUsed'>> {
+  const h = s.manager.require(cache);
+  return [...h.cache.entries()]
+    .map(({ key, value, valueType, created, lifespan, maxIdle }) => ({ key, value, valueType, created, lifespan, maxIdle }))
+    .sort((a, b) => Buffer.compare(a.key, b.key));
+}
+
+function zipOf(files: Array<[string, Buffer | string, { mode?: number }?]>): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, content, opts] of files) zip.addBuffer(Buffer.from(content), name, opts ?? {});
+  zip.end();
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    zip.outputStream.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
+  });
+}
+
+/** Rewrites every occurrence of a same-length name in a zip (local and central headers): yazl refuses hostile names. */
+function rename(zip: Buffer, from: string, to: string): Buffer {
+  expect(from.length).to.equal(to.length);
+  return Buffer.from(zip.toString('latin1').split(from).join(to), 'latin1');
+}
+
+const MANIFEST = 'containers=default\nversion=15.0.0\n';
+
+describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster}/{backups|restores}', () => {
+  let server: TestServer;
+  let admin: Client;
+  let n = 0;
+  const fresh = (prefix = 'b') => `${prefix}-${++n}`;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  describe('POST, HEAD, GET, DELETE /backups/{name}', () => {
+    it('answers 202, then 200 with the zip and its Content-Disposition; lists the name; 409 on reuse; 204 on delete', async () => {
+      await admin.createCache(fresh('c'));
+      const name = fresh();
+      const done = await backup(admin, name);
+      expect(done.status).to.equal(200);
+      expect(done.headers.get('content-type')).to.equal('application/zip');
+      expect(done.headers.get('content-disposition')).to.equal(`attachment; filename=${name}.zip`);
+      const got = await admin.get(`${C}/backups/${name}`);
+      expect(got.status).to.equal(200);
+      expect(got.bytes.subarray(0, 2).toString()).to.equal('PK');
+      expect(existsSync(join(server.dataDir, 'backups', name, `${name}.zip`))).to.equal(true);
+      expect((await admin.get(`${C}/backups`)).json()).to.include(name);
+      expect((await admin.post(`${C}/backups/${name}`)).status).to.equal(409);
+      expect((await admin.delete(`${C}/backups/${name}`)).status).to.equal(204);
+      expect((await admin.head(`${C}/backups/${name}`)).status).to.equal(404);
+      expect(existsSync(join(server.dataDir, 'backups', name))).to.equal(false);
+    });
+
+    it('serves the same resource under /cache-managers/default and /cluster; another manager name is 404', async () => {
+      expect((await backup(admin, fresh(), undefined, '/rest/v2/cache-managers/default')).status).to.equal(200);
+      expect((await backup(admin, fresh(), undefined, '/rest/v2/cluster')).status).to.equal(200);
+      expect((await admin.get('/rest/v2/cache-managers/other/backups')).status).to.equal(404);
+      expect((await admin.post(`/rest/v2/cache-managers/other/backups/${fresh()}`)).status).to.equal(404);
+    });
+
+    it('writes into `directory`/<name>/ and answers 400 ISPN012038 when it is not a directory', async () => {
+      const dir = tempDir();
+      const name = fresh();
+      expect((await backup(admin, name, { directory: dir })).status).to.equal(200);
+      expect(existsSync(join(dir, name, `${name}.zip`))).to.equal(true);
+      const r = await admin.post(`${C}/backups/${fresh()}`, JSON.stringify({ directory: join(dir, 'nope') }), JSON_TYPE);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal(`ISPN012038: '${join(dir, 'nope')}' must be a directory`);
+    });
+
+    it('answers 400 for an unknown selector key, and for a name that cannot be a file name', async () => {
+      const r = await admin.post(`${C}/backups/${fresh()}`, JSON.stringify({ resources: { widgets: ['*'] } }), JSON_TYPE);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal("Type with name 'widgets' does not exist");
+      expect((await admin.post(`${C}/backups/..`)).status).to.be.oneOf([400, 404]);
+      expect((await admin.post(`${C}/backups/${encodeURIComponent('a/../b')}`)).status).to.equal(400);
+    });
+
+    it('reports 500 ISPN012042 for a backup that failed (a named cache that does not exist)', async () => {
+      const name = fresh();
+      const r = await admin.post(`${C}/backups/${name}`, JSON.stringify({ resources: { caches: ['missing'] } }), JSON_TYPE);
+      expect(r.status).to.equal(202);
+      const done = await until(() => admin.head(`${C}/backups/${name}`));
+      expect(done.status).to.equal(500);
+      const get = await admin.get(`${C}/backups/${name}`);
+      expect(get.text).to.equal('ISPN012042: Backup failed');
+      expect((await admin.delete(`${C}/backups/${name}`)).status).to.equal(204);
+    });
+
+    it('is for ADMIN only', async () => {
+      for (const role of ['deployer', 'application', 'observer', 'monitor'] as const) {
+        expect((await server.as(role).get(`${C}/backups`)).status, role).to.equal(403);
+        expect((await server.as(role).post(`${C}/backups/${fresh()}`)).status, role).to.equal(403);
+        expect((await server.as(role).get(`${C}/restores`)).status, role).to.equal(403);
+      }
+    });
+  });
+
+  describe('POST /restores/{name}', () => {
+    it('answers 400 ISPN012040 without a location and 415 for other content types', async () => {
+      const r = await admin.post(`${C}/restores/${fresh('r')}`, '{}', JSON_TYPE);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal("ISPN012040: Missing required argument 'backup-location'");
+      expect((await admin.post(`${C}/restores/${fresh('r')}`, 'x', { 'Content-Type': 'text/plain' })).status).to.equal(415);
+    });
+
+    it('does not register a restore whose location is not a file (HEAD 404), as the original', async () => {
+      const name = fresh('r');
+      expect((await admin.post(`${C}/restores/${name}`, JSON.stringify({ location: '/no/such.zip' }), JSON_TYPE)).status).to.equal(202);
+      expect((await admin.head(`${C}/restores/${name}`)).status).to.equal(404);
+    });
+
+    it('fails (HEAD 500 ISPN012039) when the archive holds another container, and restores nothing', async () => {
+      const zip = await zipOf([['manifest.properties', 'containers=other\nversion=15.0.0\n'], ['containers/other/container.properties', 'caches=x\n']]);
+      const name = fresh('r');
+      expect((await upload(server, name, zip)).status).to.equal(202);
+      const r = await until(() => admin.head(`${C}/restores/${name}`));
+      expect(r.status).to.equal(500);
+      expect((await admin.get('/rest/v2/caches')).json()).not.to.include('x');
+    });
+
+    describe('refuses hostile archives with 400 and writes nothing', () => {
+      const cases: Array<[string, () => Promise<Buffer>]> = [
+        ['a `..` path', async () => rename(await zipOf([['manifest.properties', MANIFEST], ['XX/evil', 'x']]), 'XX/evil', '../evil')],
+        ['an absolute path', async () => rename(await zipOf([['manifest.properties', MANIFEST], ['Xtmp/evil', 'x']]), 'Xtmp/evil', '/tmp/evil')],
+        ['a symbolic link', () => zipOf([['manifest.properties', MANIFEST], ['containers/default/link', '/etc/passwd', { mode: 0o120777 }]])],
+        ['duplicate names', () => zipOf([['manifest.properties', MANIFEST], ['manifest.properties', MANIFEST]])],
+        ['an absurd compression ratio', () => zipOf([['manifest.properties', MANIFEST], ['containers/default/bomb', Buffer.alloc(20 * 1024 * 1024)]])],
+        ['bytes that are not a zip', async () => Buffer.from('not a zip at all')],
+      ];
+      for (const [what, build] of cases) {
+        it(what, async () => {
+          const name = fresh('r');
+          const r = await upload(server, name, await build());
+          expect(r.status, await r.text()).to.equal(400);
+          expect((await admin.head(`${C}/restores/${name}`)).status).to.equal(404);
+          expect(readdirSync(join(server.dataDir, 'restores'))).to.deep.equal([]);
+        });
+      }
+
+      it('an upload above the limit', async () => {
+        const limits = server.running.services.backups.limits;
+        const saved = limits.maxUploadBytes;
+        limits.maxUploadBytes = 1000;
+        try {
+          const r = await upload(server, fresh('r'), Buffer.alloc(5000, 1));
+          expect(r.status).to.equal(400);
+        } finally {
+          limits.maxUploadBytes = saved;
+        }
+      });
+    });
+  });
+
+  describe('round trip', () => {
+    let zip: Buffer;
+    let source: Services;
+
+    before(async () => {
+      source = server.running.services;
+      await admin.createCache('rt-memory');
+      await admin.createCache('rt-persistent', PERSISTENT);
+      const put = (cache: string, key: string, value: string, headers: Record<string, string>) =>
+        admin.put(`/rest/v2/caches/${cache}/${key}`, value, headers).then((r) => expect(r.status, r.text).to.equal(204));
+      for (let i = 0; i < 30; i++) {
+        await put('rt-memory', `k${i}`, `v${i}`, { 'Content-Type': 'text/plain' });
+        await put('rt-persistent', `p${i}`, JSON.stringify({ i }), { 'Content-Type': 'application/json' });
+      }
+      await put('rt-memory', 'mortal', 'soon', { 'Content-Type': 'text/plain', timeToLiveSeconds: '3600', maxIdleTimeSeconds: '1800' });
+      await put('rt-persistent', 'bytes', '\u0001\u0002', { 'Content-Type': 'application/octet-stream', timeToLiveSeconds: '7200' });
+      expect((await admin.post('/rest/v2/schemas/rt.proto', 'message Rt { optional string a = 1; }')).status).to.be.oneOf([200, 201]);
+      expect((await admin.post('/rest/v2/counters/rt-weak', JSON.stringify({ 'weak-counter': { 'initial-value': 5, storage: 'PERSISTENT' } }), JSON_TYPE)).status).to.equal(200);
+      expect((await admin.post('/rest/v2/counters/rt-strong', JSON.stringify({ 'strong-counter': { 'initial-value': 1, storage: 'VOLATILE' } }), JSON_TYPE)).status).to.equal(200);
+      expect((await admin.post('/rest/v2/counters/rt-weak?action=add&delta=37')).status).to.equal(204);
+      expect((await admin.post('/rest/v2/counters/rt-strong?action=add&delta=-11')).status).to.equal(200);
+      await source.manager.defineTemplate('rt-template', parseCacheConfig('{"local-cache-configuration":{"statistics":true}}', 'json'));
+      expect((await admin.put('/rest/v2/tasks/rt-task', TASK)).status).to.equal(200);
+      zip = await download(admin, fresh('rt'));
+    });
+
+    async function expectRestored(target: TestServer): Promise<void> {
+      const t = target.running.services;
+      for (const cache of ['rt-memory', 'rt-persistent']) {
+        expect(entriesOf(t, cache), cache).to.deep.equal(entriesOf(source, cache));
+        expect(t.manager.require(cache).cache.settings.persistent).to.equal(source.manager.require(cache).cache.settings.persistent);
+      }
+      expect(entriesOf(t, 'rt-memory').find((e) => e.key.toString() === 'mortal')?.lifespan).to.equal(3_600_000);
+      expect(t.schemas.content('rt.proto')).to.equal(source.schemas.content('rt.proto'));
+      expect(await t.counters.value('rt-weak')).to.equal(42n);
+      expect(await t.counters.value('rt-strong')).to.equal(-10n);
+      expect(t.counters.config('rt-strong', false)).to.equal(source.counters.config('rt-strong', false));
+      expect(t.manager.templateDefinitions().map(([name]) => name)).to.include('rt-template');
+      expect(t.tasks.script('rt-task')).to.equal(TASK);
+      const exec = await target.as('admin').post('/rest/v2/tasks/rt-task?action=exec&param.a=x');
+      expect(exec.json()).to.equal('hi x');
+    }
+
+    it('restores everything into a fresh server from an upload (HEAD 202 → 201)', async () => {
+      const target = await startTestServer();
+      try {
+        const r = await upload(target, 'up', zip);
+        expect(r.status).to.equal(202);
+        expect((await until(() => target.as('admin').head(`${C}/restores/up`))).status).to.equal(201);
+        await expectRestored(target);
+        expect((await target.as('admin').get(`${C}/restores`)).json()).to.deep.equal(['up']);
+        expect((await target.as('admin').delete(`${C}/restores/up`)).status).to.equal(204);
+        expect((await target.as('admin').head(`${C}/restores/up`)).status).to.equal(404);
+        expect(entriesOf(target.running.services, 'rt-memory')).to.have.length(31);
+      } finally {
+        await target.close();
+      }
+    });
+
+    it('restores from a location on the server, and only the selected resources', async () => {
+      const dir = tempDir();
+      const file = join(dir, 'rt.zip');
+      writeFileSync(file, zip);
+      const target = await startTestServer();
+      try {
+        const a = target.as('admin');
+        expect((await a.post(`${C}/restores/all`, JSON.stringify({ location: file }), JSON_TYPE)).status).to.equal(202);
+        expect((await until(() => a.head(`${C}/restores/all`))).status).to.equal(201);
+        await expectRestored(target);
+      } finally {
+        await target.close();
+      }
+      const partial = await startTestServer();
+      try {
+        const a = partial.as('admin');
+        const body = { location: file, resources: { caches: ['rt-persistent'], 'cache-configs': ['*'] } };
+        expect((await a.post(`${C}/restores/some`, JSON.stringify(body), JSON_TYPE)).status).to.equal(202);
+        expect((await until(() => a.head(`${C}/restores/some`))).status).to.equal(201);
+        const s = partial.running.services;
+        expect(s.manager.find('rt-memory')).to.equal(undefined);
+        expect(entriesOf(s, 'rt-persistent')).to.deep.equal(entriesOf(source, 'rt-persistent'));
+        expect(s.manager.templateDefinitions().map(([name]) => name)).to.include('rt-template');
+        expect(s.counters.names()).not.to.include('rt-weak');
+      } finally {
+        await partial.close();
+      }
+    });
+
+    it('writes the original layout (manifest, container.properties, <cache>.xml and .dat)', async () => {
+      const text = zip.toString('latin1');
+      for (const entry of ['manifest.properties', 'containers/default/container.properties', 'containers/default/caches/rt-memory/rt-memory.xml',
+        'containers/default/caches/rt-persistent/rt-persistent.dat', 'containers/default/templates/rt-template.xml',
+        'containers/default/counters/counters.dat', 'containers/default/proto-schemas/rt.proto', 'containers/default/tasks/rt-task']) {
+        expect(text, entry).to.include(entry);
+      }
+    });
+  });
+
+  it('takes a consistent snapshot while writes continue (memory and persistent caches written in the same turn)', async () => {
+    const s = server.running.services;
+    await admin.createCache('pit-memory');
+    await admin.createCache('pit-persistent', PERSISTENT);
+    const mem = s.manager.require('pit-memory').cache;
+    const per = s.manager.require('pit-persistent').cache;
+    let stop = false;
+    let i = 0;
+    const writer = (async () => {
+      while (!stop) {
+        for (let j = 0; j < 20; j++, i++) {
+          const key = Buffer.from(`k${i}`);
+          mem.put(key, Buffer.from('v'), 'text/plain', { lifespan: -1, maxIdle: -1 });
+          per.put(key, Buffer.from('v'), 'text/plain', { lifespan: -1, maxIdle: -1 });
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const name = fresh('pit');
+    const r = await admin.post(`${C}/backups/${name}`, JSON.stringify({ resources: { caches: ['pit-memory', 'pit-persistent'] } }), JSON_TYPE);
+    expect(r.status).to.equal(202);
+    expect((await until(() => admin.head(`${C}/backups/${name}`))).status).to.equal(200);
+    stop = true;
+    await writer;
+    const zip = (await admin.get(`${C}/backups/${name}`)).bytes;
+    const target = await startTestServer();
+    try {
+      expect((await upload(target, 'pit', zip)).status).to.equal(202);
+      expect((await until(() => target.as('admin').head(`${C}/restores/pit`))).status).to.equal(201);
+      const keys = (c: string) => entriesOf(target.running.services, c).map((e) => e.key.toString());
+      const inMemory = keys('pit-memory');
+      expect(inMemory.length).to.be.greaterThan(0);
+      expect(inMemory.length).to.be.lessThan(i);
+      expect(keys('pit-persistent')).to.deep.equal(inMemory);
+    } finally {
+      await target.close();
+    }
+  });
+
+  describe('restart', () => {
+    it('keeps records; a backup in progress at a crash is FAILED afterwards', async () => {
+      const dataDir = tempDir();
+      let s = await startTestServer({ dataDir });
+      expect((await backup(s.as('admin'), 'kept')).status).to.equal(200);
+      await s.close({ keepData: true });
+      const db = new Database(join(dataDir, 'grid.db'));
+      db.prepare("INSERT INTO operations (kind, name, status, path, detail, created_at, updated_at) VALUES ('backup', 'crashed', 'IN_PROGRESS', NULL, '{}', 0, 0)").run();
+      db.close();
+      s = await startTestServer({ dataDir });
+      try {
+        const a = s.as('admin');
+        expect((await a.get(`${C}/backups`)).json()).to.deep.equal(['crashed', 'kept']);
+        expect((await a.head(`${C}/backups/kept`)).status).to.equal(200);
+        expect((await a.get(`${C}/backups/kept`)).bytes.length).to.equal(readFileSync(join(dataDir, 'backups', 'kept', 'kept.zip')).length);
+        expect((await a.head(`${C}/backups/crashed`)).status).to.equal(500);
+      } finally {
+        await s.close();
+      }
+    });
+  });
+});
