@@ -8,7 +8,6 @@ import {
   BackupDeleteFailedError, BackupFailedError, InvalidOperationNameError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
 } from '../errors';
 import type { Resources } from '../model/backup-resources';
-import { DATABASE_FILE } from '../store/sqlite-store';
 import type { OperationRecord, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
@@ -162,7 +161,7 @@ export class BackupService {
   }
 
   private async runBackup(record: OperationRecord, resources: Resources): Promise<{ entries: number; bytes: number }> {
-    const snapshot = await captureSnapshot(this.requireSources(), this.store, join(this.dataDir, DATABASE_FILE), resources, () => this.clock.now());
+    const snapshot = await captureSnapshot(this.requireSources(), this.store, resources, () => this.clock.now());
     try {
       return await writeArchive(snapshot, CONTAINER_NAME, record.path!);
     } finally {

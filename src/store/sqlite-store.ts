@@ -16,7 +16,8 @@ import { SqliteXSiteStore } from './sqlite-xsite.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
-import type { Store } from './store';
+import { SqliteSnapshot } from './sqlite-snapshot';
+import type { Store, StoreSnapshot } from './store';
 
 /** `power`: synchronous=FULL, survives power loss. `process`: synchronous=NORMAL, survives kill -9. */
 export type Durability = 'power' | 'process';
@@ -61,7 +62,10 @@ export class SqliteStore implements Store {
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
 
+  private readonly dataDir: string;
+
   constructor(opts: StoreOptions) {
+    this.dataDir = opts.dataDir;
     this.db = openDatabase(opts.dataDir, opts.durability);
     migrate(this.db, migrationsDir());
     this.entries = new SqliteEntryStore(this.db);
@@ -97,6 +101,10 @@ export class SqliteStore implements Store {
   /** Changes whenever another process (the `grid user` CLI) commits to this database. */
   externalVersion(): number {
     return this.dataVersion();
+  }
+
+  openSnapshot(): StoreSnapshot {
+    return new SqliteSnapshot(join(this.dataDir, DATABASE_FILE));
   }
 
   close(): void {

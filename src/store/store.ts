@@ -13,6 +13,13 @@ export * from './records';
  * every write goes through `write`, ordered, and is durable once its commit's promise resolves.
  * SQLite implements it today; a distributed engine can tomorrow.
  */
+/** A read-only view of the store frozen at one instant (point-in-time backups). */
+export interface StoreSnapshot {
+  /** Live entries of one cache after `afterKey` (empty buffer = from the start), in key order. */
+  entries(cacheId: number, afterKey: Buffer, now: number, limit: number): StoredEntry[];
+  close(): void;
+}
+
 export interface Store {
   readonly entries: {
     find(cacheId: number, key: Buffer): StoredEntry | undefined;
@@ -54,6 +61,8 @@ export interface Store {
     delete(name: string): boolean;
   };
   write(op: WriteOp): Commit;
+  /** Opens a snapshot of everything committed so far. */
+  openSnapshot(): StoreSnapshot;
   readonly pendingCommit: Commit | undefined;
   onCommitFailure(listener: (ops: WriteOp[], err: Error) => void): void;
   externalVersion(): number;

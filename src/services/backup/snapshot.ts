@@ -1,8 +1,7 @@
 import { formatCacheDocument } from '../../model/cache-config';
 import { type ArchivedCounter } from '../../model/backup-archive';
 import { type Resources, selectNames } from '../../model/backup-resources';
-import { SqliteSnapshot } from '../../store/sqlite-operation.store';
-import type { Store, StoredEntry } from '../../store/store';
+import type { Store, StoredEntry, StoreSnapshot } from '../../store/store';
 import { type BackupSources, OperationFailure } from './sources';
 
 const PAGE = 1000;
@@ -32,7 +31,7 @@ export interface ContainerSnapshot {
  * caches copied, a SQLite read transaction opened on a second connection, small resources read —
  * so no write can fall between two of them. Persistent entries are then paged from that snapshot.
  */
-export async function captureSnapshot(src: BackupSources, store: Store, dbFile: string, resources: Resources, now: () => number): Promise<ContainerSnapshot> {
+export async function captureSnapshot(src: BackupSources, store: Store, resources: Resources, now: () => number): Promise<ContainerSnapshot> {
   const cacheNames = src.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name);
   const caches = selectNames(resources.caches, cacheNames);
   if (caches.missing.length) throw new OperationFailure(`Unable to find cache(s) ${caches.missing.join(', ')}`);
@@ -50,7 +49,7 @@ export async function captureSnapshot(src: BackupSources, store: Store, dbFile: 
     await store.pendingCommit.promise.catch(() => undefined);
   }
   // ---- from here to the return, no await: this is the instant of the backup ----
-  const db = new SqliteSnapshot(dbFile);
+  const db = store.openSnapshot();
   const at = now();
   const cacheSnapshots = caches.names.map((name): CacheSnapshot => {
     const h = src.manager.require(name);
@@ -83,7 +82,7 @@ export async function captureSnapshot(src: BackupSources, store: Store, dbFile: 
   }
 }
 
-function* pagesFromStore(db: SqliteSnapshot, cacheId: number, now: number): Generator<StoredEntry[]> {
+function* pagesFromStore(db: StoreSnapshot, cacheId: number, now: number): Generator<StoredEntry[]> {
   let after: Buffer = Buffer.alloc(0);
   for (;;) {
     const page = db.entries(cacheId, after, now, PAGE);
