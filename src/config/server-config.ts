@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { xml2js } from 'xml-js';
-import { parse as parseYaml } from 'yaml';
 
 export type Durability = 'power' | 'process';
 
@@ -85,7 +84,7 @@ function parseDocument(text: string, ext: string, path: string): unknown {
       const plain = xmlToPlain(doc) as Record<string, unknown>;
       return plain.server !== undefined ? plain.server : plain;
     }
-    return parseYaml(text, { maxAliasCount: 0 });
+    return (require('yaml') as typeof import('yaml')).parse(text, { maxAliasCount: 0 }); // YAML files are rare: loaded on use
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     throw new ConfigError(`${path}: ${(err as Error).message}`);

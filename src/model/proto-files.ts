@@ -1,4 +1,9 @@
-import { Enum, Namespace, parse, Root, Type, type ReflectionObject } from 'protobufjs';
+import type { Enum, Namespace, Root, Type, ReflectionObject } from 'protobufjs';
+
+// loaded on first use: only servers with schemas need it, and start-up time is module compilation
+let pbModule: typeof import('protobufjs') | undefined;
+const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs') as typeof import('protobufjs'));
+
 
 /**
  * Validation of a set of `.proto` files as the original's schema registry does it (behavior-notes
@@ -17,7 +22,7 @@ export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
   const parsed = new Map<string, Parsed>();
   for (const f of files) {
     try {
-      const r = parse(f.content, new Root(), OPTIONS);
+      const r = pb().parse(f.content, new (pb().Root)(), OPTIONS);
       parsed.set(f.name, { imports: [...(r.imports ?? []), ...(r.weakImports ?? [])], pkg: r.package });
     } catch (err) {
       errors.set(f.name, syntaxCause(f, (err as Error).message));
@@ -36,20 +41,20 @@ export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
       errors.set(f.name, `Import '${missing}' not found in ${f.name} at ${locate(f.content, missing)}`);
       continue;
     }
-    const root = new Root();
+    const root = new (pb().Root)();
     try {
-      for (const n of closure(f.name)) parse(byName.get(n)!.content, root, OPTIONS);
+      for (const n of closure(f.name)) pb().parse(byName.get(n)!.content, root, OPTIONS);
       root.resolveAll();
     } catch (err) {
       errors.set(f.name, resolveCause(f, (err as Error).message));
     }
   }
-  const root = new Root();
+  const root = new (pb().Root)();
   const typeIds = new Map<string, number>();
   for (const f of files) {
     if (errors.has(f.name)) continue;
     try {
-      parse(f.content, root, OPTIONS);
+      pb().parse(f.content, root, OPTIONS);
       for (const [type, id] of declaredTypeIds(f.content, parsed.get(f.name)?.pkg)) typeIds.set(type, id);
     } catch (err) {
       errors.set(f.name, `${f.name}: ${(err as Error).message}`);
@@ -101,8 +106,8 @@ function declaredTypeIds(content: string, pkg: string | undefined): Array<[strin
 export function typeNames(root: Root): string[] {
   const out: string[] = [];
   const walk = (ns: ReflectionObject): void => {
-    if (ns instanceof Type || ns instanceof Enum) out.push(ns.fullName.slice(1));
-    if (ns instanceof Namespace) for (const child of ns.nestedArray) walk(child);
+    if (ns instanceof pb().Type || ns instanceof pb().Enum) out.push(ns.fullName.slice(1));
+    if (ns instanceof pb().Namespace) for (const child of ns.nestedArray) walk(child);
   };
   walk(root);
   return out.sort();
@@ -111,7 +116,7 @@ export function typeNames(root: Root): string[] {
 export function findType(root: Root, name: string): Type | Enum | undefined {
   try {
     const t = root.lookup(name.startsWith('.') ? name : `.${name}`);
-    return t instanceof Type || t instanceof Enum ? t : undefined;
+    return t instanceof pb().Type || t instanceof pb().Enum ? t : undefined;
   } catch {
     return undefined;
   }

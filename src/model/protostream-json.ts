@@ -1,7 +1,12 @@
-import { Enum, type Type } from 'protobufjs';
+import type { Enum, Type } from 'protobufjs';
 import { InvalidContentError, UnknownTypeError } from '../errors';
 import { javaInteger, type JavaValue } from './java-value';
 import { unwrap, wrapEnum, wrapMessage, wrapScalar } from './wrapped-message';
+
+// loaded on first use: only servers with schemas need it, and start-up time is module compilation
+let pbModule: typeof import('protobufjs') | undefined;
+const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs') as typeof import('protobufjs'));
+
 
 /** The registered protobuf types, as the schema service exposes them to the codecs. */
 export interface ProtobufTypes {
@@ -65,7 +70,7 @@ export function jsonToProtostream(text: string, types: ProtobufTypes): Buffer {
   const t = types.find(typeName);
   if (!t) throw new UnknownTypeError(typeName);
   const ref = types.typeIdOf(typeName) ?? typeName;
-  if (t instanceof Enum) {
+  if (t instanceof pb().Enum) {
     const n = typeof doc._value === 'number' ? doc._value : t.values[String(doc._value)];
     if (n === undefined) throw new InvalidContentError(`Invalid enum value ${JSON.stringify(doc._value)} for ${typeName}`);
     return wrapEnum(ref, n);
@@ -94,10 +99,10 @@ export function protostreamToJson(bytes: Buffer, types: ProtobufTypes): string {
   const t = name === undefined ? undefined : types.find(name);
   if (!t || name === undefined) throw new UnknownTypeError(String(name ?? w.type));
   if (w.kind === 'enum') {
-    if (!(t instanceof Enum)) throw new InvalidContentError('Invalid message encoding');
+    if (!(t instanceof pb().Enum)) throw new InvalidContentError('Invalid message encoding');
     return JSON.stringify({ _type: name, _value: t.valuesById[w.number] ?? w.number });
   }
-  if (t instanceof Enum) throw new InvalidContentError('Invalid message encoding');
+  if (t instanceof pb().Enum) throw new InvalidContentError('Invalid message encoding');
   let obj: Record<string, unknown>;
   try {
     obj = t.toObject(t.decode(w.body), { enums: String, longs: Number, bytes: String, arrays: false, objects: false, defaults: false });
@@ -115,9 +120,9 @@ function withDefaults(t: Type, obj: Record<string, unknown>): Record<string, unk
     if (obj[f.name] !== undefined) {
       const sub = f.resolvedType;
       const v = obj[f.name];
-      out[f.name] = sub && !(sub instanceof Enum) && v && typeof v === 'object' && !Array.isArray(v) && !f.map
+      out[f.name] = sub && !(sub instanceof pb().Enum) && v && typeof v === 'object' && !Array.isArray(v) && !f.map
         ? withDefaults(sub, v as Record<string, unknown>)
-        : Array.isArray(v) && sub && !(sub instanceof Enum) ? v.map((x) => withDefaults(sub, x as Record<string, unknown>)) : v;
+        : Array.isArray(v) && sub && !(sub instanceof pb().Enum) ? v.map((x) => withDefaults(sub, x as Record<string, unknown>)) : v;
     } else if (declared !== undefined) {
       out[f.name] = declared;
     }

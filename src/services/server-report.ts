@@ -3,7 +3,9 @@ import { cp, mkdtemp, readdir, readFile, readlink, rm, writeFile } from 'node:fs
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { create as createTar } from 'tar';
+import { lazy } from '../util/lazy';
+
+const tar = lazy(() => require('tar') as typeof import('tar'));
 import type { RuntimeInfo } from './runtime-info';
 
 export interface ReportInput {
@@ -38,7 +40,7 @@ export async function buildReport(input: ReportInput): Promise<Report> {
     if (existsSync(logs)) await cp(logs, join(dir, 'log'), { recursive: true });
     const entries = await readdir(dir);
     // tar's stream is a Minipass, not a Node stream: wrap it so Koa streams it rather than serialising it
-    const stream = Readable.from(createTar({ gzip: true, cwd: dir, portable: true }, entries) as AsyncIterable<Buffer>);
+    const stream = Readable.from(tar().create({ gzip: true, cwd: dir, portable: true }, entries) as AsyncIterable<Buffer>);
     const cleanup = () => { void rm(dir, { recursive: true, force: true }); };
     stream.once('close', cleanup);
     return { filename: `grid-${input.nodeName.replace(/[^\w.-]/g, '-')}-${stamp(input.now)}-report.tar.gz`, stream };

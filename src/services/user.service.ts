@@ -16,9 +16,13 @@ export class UserService {
   /** Creates the user, or replaces the password and roles of an existing one. */
   async upsert(name: string, password: string, roles: string[]): Promise<UserView> {
     this.validate(name, password, roles);
+    const existing = this.users.find(name);
+    // unchanged (APP_USER at every start): the Digest HA1 already tells, without a slow hash
+    if (existing && existing.roles.join(',') === roles.join(',') && existing.digestSha256 === digestHa1('SHA-256', name, password)) {
+      return { name, roles };
+    }
     const credentials = await this.credentials(name, password);
     const now = this.clock.now();
-    const existing = this.users.find(name);
     this.users.upsert({ ...credentials, name, roles, createdAt: existing?.createdAt ?? now, updatedAt: now });
     return { name, roles };
   }

@@ -1,4 +1,4 @@
-import { stringify as toYaml } from 'yaml';
+import { lazy } from '../../util/lazy';
 import { ResourceNotFoundError } from '../../errors';
 import type { Services } from '../../services';
 import { CONTAINER_NAME } from '../../services/container.service';
@@ -7,6 +7,7 @@ import { isTrue, query } from '../params';
 import { sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 
+const yaml = lazy(() => require('yaml') as typeof import('yaml'));
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml', 'application/yaml': 'yaml' } as const;
 
 /** `/rest/v2/server…` (spec 2 "Cluster and server", behavior-notes §11). */
@@ -59,7 +60,7 @@ function stop(ctx: GridContext, s: Services): void {
 function config(ctx: GridContext, s: Services): void {
   const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_TYPES);
   const doc = s.server.configuration();
-  if (format === 'yaml') return sendText(ctx, toYaml(doc), 'application/yaml');
+  if (format === 'yaml') return sendText(ctx, yaml().stringify(doc), 'application/yaml');
   if (format === 'xml') return sendText(ctx, toXml('server', (doc as { server: unknown }).server), 'application/xml');
   sendText(ctx, JSON.stringify(doc, null, isTrue(query(ctx, 'pretty')) ? 2 : undefined), 'application/json');
 }

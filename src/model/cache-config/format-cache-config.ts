@@ -1,4 +1,6 @@
-import { stringify } from 'yaml';
+// loaded on first use: most servers never see YAML, and start-up time is module compilation
+let yamlModule: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlModule ??= require('yaml') as typeof import('yaml'));
 import { kebabToCamel } from './naming';
 import { toPlainObject, type PlainObject } from './write-object-config';
 import { toXml, toXmlDocument } from './write-xml-config';
@@ -7,7 +9,7 @@ import type { CacheDefinition, ConfigFormat } from './types';
 const keepName = (name: string): string => name;
 
 function toYaml(value: PlainObject): string {
-  return stringify(value, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', nullStr: '~' });
+  return yaml().stringify(value, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', nullStr: '~' });
 }
 
 function toJson(value: PlainObject, pretty: boolean): string {
