@@ -94,6 +94,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     version,
     dataDir: config.dataDir,
   };
+  users.onChange = () => services.auth.forget();
   services.backups.attach({ manager, counters: services.counters, schemas, tasks: services.tasks });
   const app = createApp(services, logs.get('grid.http'));
   const server = createServer(app.callback());

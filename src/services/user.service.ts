@@ -11,6 +11,9 @@ export interface UserView {
 
 /** Users of the built-in realm: stored as scrypt hashes plus Digest HA1 values, never in clear. */
 export class UserService {
+  /** Called after every change made through this service (remembered verifications must go). */
+  onChange: () => void = () => undefined;
+
   constructor(private readonly users: Store['users'], private readonly clock: Clock) {}
 
   /** Creates the user, or replaces the password and roles of an existing one. */
@@ -24,6 +27,7 @@ export class UserService {
     const credentials = await this.credentials(name, password);
     const now = this.clock.now();
     this.users.upsert({ ...credentials, name, roles, createdAt: existing?.createdAt ?? now, updatedAt: now });
+    this.onChange();
     return { name, roles };
   }
 
@@ -33,10 +37,12 @@ export class UserService {
     this.validate(name, password, u.roles);
     const credentials = await this.credentials(name, password);
     this.users.upsert({ ...u, ...credentials, updatedAt: this.clock.now() });
+    this.onChange();
   }
 
   remove(name: string): void {
     if (!this.users.delete(name)) throw new UserNotFoundError(name);
+    this.onChange();
   }
 
   list(): UserView[] {

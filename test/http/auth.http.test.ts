@@ -88,6 +88,17 @@ describe('authentication', () => {
     });
   }
 
+  it('re-applying a user with the same password changes nothing; a new password replaces the old one', async () => {
+    const users = server.running.services.users;
+    await users.upsert('erin', 'first', ['observer']);
+    await users.upsert('erin', 'first', ['observer']);
+    expect((await new Client(server.url, { user: 'erin', password: 'first' }).get('/rest/v2/caches')).status).to.equal(200);
+    await users.upsert('erin', 'second', ['observer']);
+    await settle();
+    expect((await new Client(server.url, { user: 'erin', password: 'first' }).get('/rest/v2/caches')).status).to.equal(401);
+    expect((await new Client(server.url, { user: 'erin', password: 'second' }).get('/rest/v2/caches')).status).to.equal(200);
+  });
+
   it('lets a user created by the CLI while the server runs log in at once', async () => {
     const client = new Client(server.url, { user: 'carol', password: 'secret' });
     expect((await client.get('/rest/v2/caches')).status).to.equal(401);
