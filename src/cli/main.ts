@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/server-config';
 import { GridError } from '../errors';
 import { UsageError } from './args';
+import { runBackup } from './backup.command';
 import { runMigrate } from './migrate.command';
 import { runStart } from './start.command';
 import { USAGE } from './usage';
@@ -13,6 +14,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'start': return await runStart(rest);
       case 'user': return await runUser(rest);
       case 'migrate': return runMigrate(rest);
+      case 'backup': return await runBackup(rest);
       case undefined: case '-h': case '--help': case 'help':
         process.stdout.write(USAGE.main + '\n');
         return command === undefined ? 2 : 0;

@@ -6,6 +6,7 @@ Commands:
   start             start the server
   user              manage users of the built-in realm (create, list, remove, password)
   migrate           bring the database in the data directory to the latest schema
+  backup            create a backup of a running server, or restore one into it
 
 Run 'grid <command> --help' for the options of a command.`,
 
@@ -42,6 +43,21 @@ Options:
   -h, --help            show this help
 
 Users created while the server runs can log in at once.`,
+
+  backup: `Usage: grid backup <create|restore> [options]
+
+  grid backup create NAME [-o FILE]     back up everything, wait, download the zip (default NAME.zip)
+  grid backup restore FILE [--name N]   upload a backup zip and wait until it is restored
+
+Options:
+  --server URL          the server (default http://127.0.0.1:11222)
+  -u, --user USER       an ADMIN user (or environment GRID_USER)
+  -p, --password PW     its password (or environment GRID_PASSWORD)
+  -o, --output FILE     where create saves the archive
+  --name NAME           the restore's name on the server (default restore-<time>)
+  -h, --help            show this help
+
+Shows a progress line on a terminal, plain lines otherwise; exits 1 when the server reports a failure.`,
 
   migrate: `Usage: grid migrate [--data DIR]
 
