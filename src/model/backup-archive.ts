@@ -1,4 +1,5 @@
 import { WireWriter, readFields } from './protobuf-wire';
+import type { StoredEntry } from './stored-entry';
 
 /**
  * The archive's layout and byte formats (behavior-notes §10.3; docs/backup-format.md). Pure: no I/O.
@@ -87,15 +88,7 @@ export function parseNameList(value: string | undefined): string[] | undefined {
 }
 
 /** One cache entry as archived: key and value bytes, value media type, times (ms since epoch), limits (ms, -1 = none). */
-export interface ArchivedEntry {
-  key: Buffer;
-  value: Buffer;
-  valueType: string | null;
-  created: number;
-  lastUsed: number;
-  lifespan: number;
-  maxIdle: number;
-}
+export type ArchivedEntry = StoredEntry;
 
 export interface ArchivedCounter {
   name: string;
