@@ -13,6 +13,7 @@ import { readText } from '../request-body';
 import { sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listenEntries } from '../event-streams';
+import { searchNotImplemented } from './legacy.routes';
 
 const CONFIG_FORMATS: Record<string, ConfigFormat> = { [JSON_TYPE]: 'json', [XML_TYPE]: 'xml', [YAML_TYPE]: 'yaml' };
 const CONFIG_TYPES: Record<ConfigFormat, string> = { json: JSON_TYPE, xml: XML_TYPE, yaml: YAML_TYPE };
@@ -38,6 +39,7 @@ export function cacheRoutes(s: Services): RouteSpec[] {
     { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ', handle: async (ctx) => sendJson(ctx, await s.caches.size(ctx.state.cache)) },
     { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx) => stats(ctx, s) },
     { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx) => statsReset(ctx, s) },
+    ...searchNotImplemented(c),
     { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx) => listenEntries(ctx, s) },
     { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)) },
     { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE') },

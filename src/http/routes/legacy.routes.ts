@@ -1,3 +1,4 @@
+import { NotImplementedError } from '../../errors';
 import { encodeHex } from '../../model/key-codec';
 import type { Services } from '../../services';
 import { negotiateAmong } from '../negotiate';
@@ -22,7 +23,16 @@ export function legacyRoutes(s: Services): RouteSpec[] {
   return [
     { method: 'GET', path: '/rest/:cache', scope: 'cache', permission: 'BULK_READ', handle: (ctx) => listKeys(ctx, s) },
     { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx) => clear(ctx, s) },
+    ...searchNotImplemented('/rest/:cache'),
   ];
+}
+
+/** Ickle queries have no engine yet: say so rather than answer a misleading 400 for the action. */
+export function searchNotImplemented(path: string): RouteSpec[] {
+  return (['GET', 'POST'] as const).map((method) => ({
+    method, path, action: 'search', scope: 'cache' as const, permission: 'BULK_READ' as const,
+    handle: () => { throw new NotImplementedError('Query (Ickle search)'); },
+  }));
 }
 
 async function listKeys(ctx: GridContext, s: Services): Promise<void> {
