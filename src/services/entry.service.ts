@@ -48,7 +48,7 @@ export class EntryService {
 
   /** The live entry, once its last write is durable, in the representation `target` asks for. */
   async read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number, target?: MediaType): Promise<ReadResult> {
-    const entry = this.isMetadata(h) ? this.metadata!.read(key) : await this.live(h, key, minFresh);
+    const entry = this.isMetadata(h) ? this.metadata.read(key) : await this.live(h, key, minFresh);
     const lastModified = isMortal(entry) ? entry.created : undefined;
     const body = target ? this.present(h, entry, target) : entry.value;
     const etag = body === entry.value ? entry.etag : etagOf(body);
@@ -65,7 +65,7 @@ export class EntryService {
 
   /** PUT: create or replace; 304 when If-None-Match equals the current ETag (nothing written). */
   async put(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
-    if (this.isMetadata(h)) return this.metadata!.write(req, false);
+    if (this.isMetadata(h)) return this.metadata.write(req, false);
     const { value, valueType } = this.toStorage(h, req);
     if (req.ifNoneMatch !== undefined && h.cache.peek(req.key)?.etag === req.ifNoneMatch) throw new NotModifiedError();
     const { entry, commit } = h.cache.put(req.key, value, valueType, this.expiry(h, req));
@@ -75,7 +75,7 @@ export class EntryService {
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
   async putIfAbsent(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
-    if (this.isMetadata(h)) return this.metadata!.write(req, true);
+    if (this.isMetadata(h)) return this.metadata.write(req, true);
     const { value, valueType } = this.toStorage(h, req);
     const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req));
     if (!result) throw new EntryExistsError();
@@ -85,7 +85,7 @@ export class EntryService {
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (behavior-notes §5.4). */
   async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
-    if (this.isMetadata(h)) return this.metadata!.remove(key, ifNoneMatch);
+    if (this.isMetadata(h)) return this.metadata.remove(key, ifNoneMatch);
     const current = h.cache.peek(key);
     if (!current) throw new EntryNotFoundError();
     if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
@@ -141,7 +141,7 @@ export class EntryService {
   }
 
   private isMetadata(h: CacheHandle): boolean {
-    return h.internal && h.cache.name === PROTOBUF_METADATA && this.metadata !== undefined;
+    return h.internal && h.cache.name === PROTOBUF_METADATA;
   }
 
   private expiry(h: CacheHandle, req: WriteRequest) {
