@@ -1,14 +1,27 @@
-import type { CacheHandle } from '../../services';
+import type { CacheHandle, CacheStats } from '../../services';
 import { cacheHealthOf } from '../../services/container.service';
+
+/** Mean read, write and remove times in ms and ns (0 before the first operation), cache and container alike. */
+export function averageTimes(st: CacheStats): Record<string, number> {
+  const ms = (nanos: number, n: number) => (n ? Math.round(nanos / n / 1e6) : 0);
+  const ns = (nanos: number, n: number) => (n ? Math.round(nanos / n) : 0);
+  const removes = st.removeHits + st.removeMisses;
+  return {
+    average_read_time: ms(st.readNanos, st.retrievals),
+    average_read_time_nanos: ns(st.readNanos, st.retrievals),
+    average_write_time: ms(st.writeNanos, st.stores),
+    average_write_time_nanos: ns(st.writeNanos, st.stores),
+    average_remove_time: ms(st.removeNanos, removes),
+    average_remove_time_nanos: ns(st.removeNanos, removes),
+  };
+}
 
 /** The stats object of spec 1 "Cache details" / behavior-notes §6.9; -1 everywhere when statistics are off. */
 export function presentCacheStats(h: CacheHandle, size: number, now: number): Record<string, number> {
   const st = h.cache.stats;
   const on = h.cache.settings.statistics;
   const v = (n: number) => (on ? n : -1);
-  const avgMs = (nanos: number, count: number) => (count ? Math.round(nanos / count / 1e6) : 0);
-  const avgNs = (nanos: number, count: number) => (count ? Math.round(nanos / count) : 0);
-  const removes = st.removeHits + st.removeMisses;
+  const averages = Object.fromEntries(Object.entries(averageTimes(st)).map(([k, n]) => [k, v(n)]));
   return {
     time_since_start: v(Math.floor((now - st.startedAt) / 1000)),
     time_since_reset: v(Math.floor((now - st.resetAt) / 1000)),
@@ -24,12 +37,7 @@ export function presentCacheStats(h: CacheHandle, size: number, now: number): Re
     remove_hits: v(st.removeHits),
     remove_misses: v(st.removeMisses),
     evictions: v(st.evictions),
-    average_read_time: v(avgMs(st.readNanos, st.retrievals)),
-    average_read_time_nanos: v(avgNs(st.readNanos, st.retrievals)),
-    average_write_time: v(avgMs(st.writeNanos, st.stores)),
-    average_write_time_nanos: v(avgNs(st.writeNanos, st.stores)),
-    average_remove_time: v(avgMs(st.removeNanos, removes)),
-    average_remove_time_nanos: v(avgNs(st.removeNanos, removes)),
+    ...averages,
     required_minimum_number_of_nodes: v(1),
   };
 }

@@ -1,6 +1,8 @@
 import type { CacheStats, NodeInfo, Subject } from '../../services';
 import type { ContainerService } from '../../services/container.service';
 import { CONTAINER_NAME } from '../../services/container.service';
+import { escapeXml } from '../xml-escape';
+import { averageTimes } from './cache.presenter';
 
 export const CLUSTER_NAME = 'cluster';
 
@@ -42,9 +44,6 @@ export function presentHealth(c: ContainerService): Record<string, unknown> {
 
 /** GET /container/stats: the 15.x field list, counted by the engine since the last container reset. */
 export function presentContainerStats(st: CacheStats, entries: number, inMemory: number, dataMemory: number, now: number): Record<string, unknown> {
-  const avgMs = (nanos: number, n: number) => (n ? Math.round(nanos / n / 1e6) : 0);
-  const avgNs = (nanos: number, n: number) => (n ? Math.round(nanos / n) : 0);
-  const removes = st.removeHits + st.removeMisses;
   const reads = st.retrievals;
   return {
     statistics_enabled: true,
@@ -64,12 +63,7 @@ export function presentContainerStats(st: CacheStats, entries: number, inMemory:
     remove_hits: st.removeHits,
     remove_misses: st.removeMisses,
     evictions: st.evictions,
-    average_read_time: avgMs(st.readNanos, reads),
-    average_read_time_nanos: avgNs(st.readNanos, reads),
-    average_write_time: avgMs(st.writeNanos, st.stores),
-    average_write_time_nanos: avgNs(st.writeNanos, st.stores),
-    average_remove_time: avgMs(st.removeNanos, removes),
-    average_remove_time_nanos: avgNs(st.removeNanos, removes),
+    ...averageTimes(st),
     required_minimum_number_of_nodes: 1,
   };
 }
@@ -90,9 +84,8 @@ export function containerConfigJson(dataDir: string): Record<string, unknown> {
 }
 
 export function containerConfigXml(dataDir: string): string {
-  const esc = (s: string) => s.replace(/[<>&"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
   return '<?xml version="1.0" encoding="UTF-8"?>\n<infinispan xmlns="urn:infinispan:config:15.0">' +
     `<cache-container name="${CONTAINER_NAME}" statistics="true">` +
-    `<global-state><persistent-location path="${esc(dataDir)}"/></global-state>` +
+    `<global-state><persistent-location path="${escapeXml(dataDir)}"/></global-state>` +
     '<security><authorization/></security></cache-container></infinispan>';
 }

@@ -4,6 +4,7 @@ import type { Services } from '../../services';
 import { negotiateAmong } from '../negotiate';
 import { sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
+import { escapeXml } from '../xml-escape';
 
 type KeyFormat = 'text' | 'json' | 'xml' | 'hex';
 
@@ -52,10 +53,6 @@ function renderKeys(keys: Buffer[], format: KeyFormat): string {
     case 'json': return `keys=[${text.join(',')}]`;
     case 'xml': return '<?xml version="1.0" encoding="UTF-8"?><keys>' + text.map((k) => `<key>${escapeXml(k)}</key>`).join('') + '</keys>';
   }
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 async function clear(ctx: GridContext, s: Services): Promise<void> {

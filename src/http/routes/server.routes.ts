@@ -6,6 +6,7 @@ import { negotiateAmong } from '../negotiate';
 import { isTrue, query } from '../params';
 import { sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
+import { escapeXml } from '../xml-escape';
 
 const yaml = lazy(() => require('yaml') as typeof import('yaml'));
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml', 'application/yaml': 'yaml' } as const;
@@ -81,13 +82,9 @@ function connector(ctx: GridContext, s: Services): void {
 /** Objects become elements, scalars attributes, arrays repeated elements. */
 function toXml(name: string, value: unknown): string {
   if (Array.isArray(value)) return value.map((v) => toXml(name, v)).join('');
-  if (typeof value !== 'object' || value === null) return `<${name}>${escape(String(value))}</${name}>`;
+  if (typeof value !== 'object' || value === null) return `<${name}>${escapeXml(String(value))}</${name}>`;
   const entries = Object.entries(value as Record<string, unknown>);
-  const attrs = entries.filter(([, v]) => typeof v !== 'object' || v === null).map(([k, v]) => ` ${k}="${escape(String(v))}"`).join('');
+  const attrs = entries.filter(([, v]) => typeof v !== 'object' || v === null).map(([k, v]) => ` ${k}="${escapeXml(String(v))}"`).join('');
   const children = entries.filter(([, v]) => typeof v === 'object' && v !== null).map(([k, v]) => toXml(k, v)).join('');
   return children ? `<${name}${attrs}>${children}</${name}>` : `<${name}${attrs}/>`;
-}
-
-function escape(text: string): string {
-  return text.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
