@@ -7,6 +7,12 @@ export function query(ctx: GridContext, name: string): string | undefined {
   return Array.isArray(v) ? v[v.length - 1] : v;
 }
 
+/** Every value of a repeatable parameter (`role`, `permission`, `appender`, `server`), in order. */
+export function queryAll(ctx: GridContext, name: string): string[] {
+  const v = ctx.query[name];
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
 export function isTrue(v: string | undefined): boolean {
   return v !== undefined && v.toLowerCase() === 'true';
 }

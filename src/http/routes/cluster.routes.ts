@@ -1,5 +1,6 @@
 import type { Services } from '../../services';
 import { sendJson, sendStatus, sendText } from '../respond';
+import { queryAll } from '../params';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/cluster…` (behavior-notes §12), the root probes `/health/live|ready` and `/metrics` (§17). */
@@ -36,8 +37,7 @@ function distribution(s: Services): Record<string, unknown> {
 
 /** Stops this node when no `server` is named or when it is one of them (behavior-notes §12). */
 function stop(ctx: GridContext, s: Services): void {
-  const named = ctx.query.server;
-  const servers = named === undefined ? [] : Array.isArray(named) ? named : [named];
+  const servers = queryAll(ctx, 'server');
   sendStatus(ctx, 204);
   if (servers.length === 0 || servers.includes(s.node.name)) ctx.res.once('finish', () => s.server.requestStop());
 }

@@ -1,5 +1,6 @@
 import type { Services } from '../../services';
 import { sendJson, sendStatus } from '../respond';
+import { query, queryAll } from '../params';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/logging…` (spec 2 "Logging"): ADMIN only. */
@@ -16,12 +17,7 @@ export function loggingRoutes(s: Services): RouteSpec[] {
 
 /** `?level=L&appender=A&appender=B`; without appenders the logger keeps the root's. */
 async function set(ctx: GridContext, s: Services, name: string): Promise<void> {
-  const level = ctx.query.level;
-  const appender = ctx.query.appender;
-  await s.logging.set(
-    name,
-    Array.isArray(level) ? level[level.length - 1] : level,
-    appender === undefined ? undefined : Array.isArray(appender) ? appender : [appender],
-  );
+  const appenders = queryAll(ctx, 'appender');
+  await s.logging.set(name, query(ctx, 'level'), appenders.length ? appenders : undefined);
   sendStatus(ctx, 204);
 }

@@ -4,6 +4,7 @@ import type { Services, Subject } from '../../services';
 import { cacheMask } from '../../services/authorization';
 import { readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
+import { queryAll } from '../params';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/security…` and the login configuration (behavior-notes §15). */
@@ -70,8 +71,7 @@ function describeRole(s: Services, name: string): Record<string, unknown> {
 }
 
 function roleParams(ctx: GridContext): string[] {
-  const v = ctx.query.role;
-  const roles = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  const roles = queryAll(ctx, 'role');
   if (roles.length === 0) throw new MissingArgumentError('role');
   return roles;
 }
@@ -85,8 +85,7 @@ async function grant(ctx: GridContext, s: Services, newPrincipal: boolean): Prom
 }
 
 async function saveRole(ctx: GridContext, s: Services, mode: 'create' | 'update'): Promise<void> {
-  const v = ctx.query.permission;
-  const permissions = v === undefined ? [] : Array.isArray(v) ? v : [v];
+  const permissions = queryAll(ctx, 'permission');
   if (permissions.length === 0) throw new MissingArgumentError('permission');
   const description = (await readText(ctx, s.bodyLimit)).trim();
   if (mode === 'create') await s.roles.createRole(ctx.params.role, permissions, description);
