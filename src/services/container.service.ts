@@ -56,8 +56,11 @@ export class ContainerService {
     return views.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** The names `cacheConfigs` would list, without formatting every definition. */
   configurationNames(subject: Subject): string[] {
-    return this.cacheConfigs(subject, false).map((v) => v.name);
+    const names = this.manager.templateDefinitions().map(([name]) => name);
+    for (const h of this.manager.handles()) if (!h.internal && canAccess(subject, h)) names.push(h.cache.name);
+    return names.sort();
   }
 
   resetStats(): void {
