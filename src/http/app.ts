@@ -1,8 +1,8 @@
 import Koa from 'koa';
 import { CacheIgnoredError, GridError, isGridError, ServiceUnavailableError } from '../errors';
-import type { Services } from '../services';
-import { ANONYMOUS_ADMIN } from '../services/auth.service';
-import { cacheMask, requirePermission } from '../services/authorization';
+import type { CacheHandle, Services } from '../services';
+import { ANONYMOUS, ANONYMOUS_ADMIN } from '../services/auth.service';
+import { authorize } from '../services/authorization';
 import type { Logger } from '../util/logger';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
@@ -49,7 +49,7 @@ function needContainer(...tables: RouteSpec[][]): RouteSpec[] {
 /**
  * The whole request pipeline, in order:
  *   access log → error responses → route match (404/405/400/403) → authentication →
- *   cache resolution + authorization → handler.
+ *   cache resolution (404) → authorization against the named cache or globally (403) → ignore list (503) → handler.
  */
 export function createApp(s: Services, log: Logger): Koa {
   const app = new Koa();
@@ -84,17 +84,16 @@ export function createApp(s: Services, log: Logger): Koa {
     const gctx = ctx as GridContext;
     const { route, params } = router.match(ctx.method, ctx.path, firstValue(ctx.query.action));
     gctx.params = params;
-    gctx.state.subject = route.anonymous || !s.authEnabled
-      ? ANONYMOUS_ADMIN
+    gctx.state.subject = !s.authEnabled ? ANONYMOUS_ADMIN
+      : route.anonymous ? ANONYMOUS
       : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl);
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
+    const named = params[route.cacheParam ?? 'cache'];
+    const h: CacheHandle | undefined = route.scope === 'cache' ? s.manager.require(named) : named === undefined ? undefined : s.manager.find(named);
+    authorize(gctx.state.subject, route.permission, h);
     if (route.scope === 'cache') {
-      if (s.container.isIgnored(params.cache)) throw new CacheIgnoredError(params.cache);
-      const h = s.manager.require(params.cache);
-      if (route.permission !== 'AUTHENTICATED') requirePermission(gctx.state.subject, cacheMask(gctx.state.subject, h), route.permission);
-      gctx.state.cache = h;
-    } else if (route.permission !== 'AUTHENTICATED') {
-      requirePermission(gctx.state.subject, gctx.state.subject.mask, route.permission);
+      if (s.container.isIgnored(named)) throw new CacheIgnoredError(named);
+      gctx.state.cache = h!;
     }
     await route.handle(gctx);
   });

@@ -1,5 +1,6 @@
 import { formatCacheDocument } from '../model/cache-config';
 import type { Services } from '../services';
+import { canAdminister } from '../services/authorization';
 import { negotiateAmong } from './negotiate';
 import { isTrue, query } from './params';
 import type { GridContext } from './route-spec';
@@ -8,16 +9,31 @@ import { openEventStream } from './sse';
 const CONFIG_FORMATS = { 'application/yaml': 'yaml', 'application/json': 'json', 'application/xml': 'xml' } as const;
 const KEY_FORMATS = { 'application/json': 'json', 'text/plain': 'text' } as const;
 
-/** Configuration changes of the container (behavior-notes §9.5), YAML unless Accept asks otherwise. */
+/**
+ * Configuration changes of the container (behavior-notes §9.5), YAML unless Accept asks otherwise.
+ * A cache's configuration reaches only a listener with ADMIN on that cache (its own roles when
+ * secured), and its removal only a listener that could see it.
+ */
 export function listenConfig(ctx: GridContext, s: Services): void {
   const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_FORMATS);
   const pretty = isTrue(query(ctx, 'pretty'));
+  const subject = ctx.state.subject;
   const stream = openEventStream(ctx, s.server.closing);
+  const shown = new Set(s.manager.handles().filter((h) => canAdminister(subject, h)).map((h) => h.cache.name));
   if (isTrue(query(ctx, 'includeCurrentState'))) {
-    for (const h of s.manager.handles()) stream.send('create-cache', formatCacheDocument(h.definition, h.cache.name, format, pretty));
+    for (const h of s.manager.handles()) {
+      if (shown.has(h.cache.name)) stream.send('create-cache', formatCacheDocument(h.definition, h.cache.name, format, pretty));
+    }
     for (const [name, def] of s.manager.templateDefinitions()) stream.send('create-template', formatCacheDocument(def, name, format, pretty));
   }
   stream.onClose(s.manager.events.add((e) => {
+    if (e.type === 'create-cache' || e.type === 'update-cache') {
+      const h = s.manager.find(e.name);
+      if (!h || !canAdminister(subject, h)) return void shown.delete(e.name);
+      shown.add(e.name);
+    } else if (e.type === 'remove-cache' && !shown.delete(e.name)) {
+      return;
+    }
     stream.send(e.type, e.definition ? formatCacheDocument(e.definition, e.name, format, pretty) : e.name);
   }));
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { CacheHandle } from '../grid/cache-manager';
-import type { Permission } from '../model/permissions';
 import type { Subject } from '../services/auth.service';
+import type { RoutePermission } from '../services/authorization';
 import type { Logger } from '../util/logger';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
@@ -17,16 +17,20 @@ export type GridContext = Context & { state: GridState; params: Record<string, s
 
 /**
  * One row of a resource's route table: method, path (`:name` segments), optional `?action=`,
- * the permission the caller needs and the handler. `scope: 'cache'` checks the permission against
- * the cache named by `:cache` (its own roles when secured) after answering 404 if it is missing.
+ * the permission the caller needs and the handler. This table is the authorization matrix: the
+ * pipeline checks `permission` against the cache the row names (`cacheParam`, default `:cache`)
+ * when that cache exists — its own roles when secured — and against the global permissions
+ * otherwise. `scope: 'cache'` answers 404 first when that cache is missing.
  */
 export interface RouteSpec {
   method: HttpMethod;
   path: string;
   action?: string;
-  permission: Permission | 'AUTHENTICATED';
+  permission: RoutePermission;
   anonymous?: boolean;
   scope?: 'cache';
+  /** The path parameter naming a cache, when it is not `cache` (e.g. the ignore list's `:name`). */
+  cacheParam?: string;
   /** Answers 503 once the container was shut down (set per resource table in app.ts). */
   requiresContainer?: boolean;
   handle: (ctx: GridContext) => Promise<void> | void;

@@ -20,6 +20,9 @@ export interface Subject {
 /** With authentication off (`--no-auth`) every caller is this subject. */
 export const ANONYMOUS_ADMIN: Subject = { name: 'anonymous', groups: [], roles: ['admin'], roleMasks: { admin: PERMISSION_MASKS.ALL }, mask: PERMISSION_MASKS.ALL };
 
+/** With authentication on, the caller of an anonymous route (probes, `/metrics`): no role, no permission. */
+export const ANONYMOUS: Subject = { name: 'anonymous', groups: [], roles: [], roleMasks: {}, mask: 0 };
+
 const NONCE_TTL_MS = 5 * 60_000;
 const REMEMBER_MS = 60_000;
 const REMEMBER_MAX = 10_000;
@@ -48,9 +51,9 @@ export class AuthService {
     roles.onChange = () => this.forget();
   }
 
-  /** A user's subject: its name and groups are principals, mapped to roles by the registry. */
+  /** A user's subject: its name and groups are principals, mapped to roles by the registry (a name alone grants nothing). */
   subjectOf(u: UserRecord): Subject {
-    const roles = this.roles.rolesOf([u.name, ...u.roles]);
+    const roles = this.roles.rolesOf(u.name, u.roles);
     const roleMasks = Object.fromEntries(roles.map((r) => [r, this.roles.maskOf(r)]));
     return { name: u.name, groups: u.roles, roles, roleMasks, mask: Object.values(roleMasks).reduce((m, x) => m | x, 0) };
   }

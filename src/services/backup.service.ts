@@ -117,7 +117,7 @@ export class BackupService {
    * POST restore: the archive's directory is checked first (400 for a hostile one, nothing
    * written); a `location` that is not a file is not registered, as the original does. The rest runs in the background.
    */
-  async startRestore(name: string, archivePath: string, resources: Resources, uploaded: boolean): Promise<void> {
+  async startRestore(name: string, archivePath: string, resources: Resources, uploaded: boolean, mayWrite?: (cache: string) => boolean): Promise<void> {
     this.checkNew('restore', name);
     if (!uploaded && !(await isFile(archivePath))) {
       this.log.warn({ restore: name, location: archivePath }, 'restore location is not a file; nothing restored');
@@ -133,7 +133,7 @@ export class BackupService {
     const record = await this.register('restore', name, archivePath, { resources, uploaded });
     this.launch(record, async () => {
       try {
-        return await restoreArchive(zip, this.requireSources(), CONTAINER_NAME, resources, this.limits.maxTextBytes);
+        return await restoreArchive(zip, this.requireSources(), CONTAINER_NAME, resources, this.limits.maxTextBytes, mayWrite);
       } finally {
         zip.close();
         if (uploaded) await this.discardUpload(archivePath);

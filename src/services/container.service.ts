@@ -35,14 +35,18 @@ export class ContainerService {
     return this.manager.handles();
   }
 
-  /** Every cache's health: DEGRADED in degraded availability; a single node never rebalances. */
-  cacheHealth(): Array<{ status: HealthStatus; cache_name: string }> {
-    return this.manager.handles().map((h) => ({ status: cacheHealthOf(h), cache_name: h.cache.name }));
+  /** The health of each cache the caller may see: DEGRADED in degraded availability; a single node never rebalances. */
+  cacheHealth(subject: Subject): Array<{ status: HealthStatus; cache_name: string }> {
+    return this.visibleHandles(subject).map((h) => ({ status: cacheHealthOf(h), cache_name: h.cache.name }));
   }
 
-  /** The first non-HEALTHY cache status, else HEALTHY (behavior-notes §9.2). */
+  /** The first non-HEALTHY status among all caches, else HEALTHY (behavior-notes §9.2); it names no cache. */
   clusterHealth(): HealthStatus {
-    return this.cacheHealth().find((c) => c.status !== 'HEALTHY')?.status ?? 'HEALTHY';
+    for (const h of this.manager.handles()) {
+      const status = cacheHealthOf(h);
+      if (status !== 'HEALTHY') return status;
+    }
+    return 'HEALTHY';
   }
 
   /** Cache and template configurations the caller may see, sorted by name, internal ones excluded. */
@@ -89,8 +93,17 @@ export class ContainerService {
     this.manager.unignore(cache);
   }
 
-  ignoredCaches(): string[] {
-    return this.manager.ignoredNames();
+  /** The ignore list, without the caches the caller holds no permission on. */
+  ignoredCaches(subject: Subject): string[] {
+    return this.manager.ignoredNames().filter((n) => {
+      const h = this.manager.find(n);
+      return h !== undefined && canAccess(subject, h);
+    });
+  }
+
+  /** The caches the caller holds at least one permission on (internal ones included). */
+  visibleHandles(subject: Subject): CacheHandle[] {
+    return this.manager.handles().filter((h) => canAccess(subject, h));
   }
 
   isIgnored(cache: string): boolean {

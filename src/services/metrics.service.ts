@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { CacheManager } from '../grid/cache-manager';
+import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import type { CacheStats } from '../grid/cache-stats';
 
 const STATS: Array<[string, (s: CacheStats) => number, string]> = [
@@ -13,8 +13,17 @@ const STATS: Array<[string, (s: CacheStats) => number, string]> = [
 ];
 
 /**
+ * Caches named in the anonymous `/metrics`: not those with `security.authorization`, whose names
+ * only their own roles may learn (CVE-2023-3628/3629 class); they still count in the container totals.
+ */
+function publicHandles(manager: CacheManager): CacheHandle[] {
+  return manager.handles().filter((h) => !h.cache.settings.secured);
+}
+
+/**
  * Prometheus metrics (`GET /metrics`, behavior-notes §17) with prom-client: per-cache and
  * container counters from the engine, entries in memory, request latency, and the process.
+ * Per-cache series are rebuilt at every scrape, so a removed cache disappears from them.
  */
 export class MetricsService {
   readonly registry = new Registry();
@@ -30,7 +39,8 @@ export class MetricsService {
       new Gauge({
         name: `grid_cache_${stat}`, help: `Per cache: ${help} since the last statistics reset`, labelNames: ['cache'], registers: [this.registry],
         collect() {
-          for (const h of manager.handles()) this.set({ cache: h.cache.name }, read(h.cache.stats));
+          this.reset();
+          for (const h of publicHandles(manager)) this.set({ cache: h.cache.name }, read(h.cache.stats));
         },
       });
       new Gauge({
@@ -41,7 +51,8 @@ export class MetricsService {
     new Gauge({
       name: 'grid_cache_entries_in_memory', help: 'Entries held in memory', labelNames: ['cache'], registers: [this.registry],
       collect() {
-        for (const h of manager.handles()) this.set({ cache: h.cache.name }, h.cache.memoryEntryCount);
+        this.reset();
+        for (const h of publicHandles(manager)) this.set({ cache: h.cache.name }, h.cache.memoryEntryCount);
       },
     });
   }

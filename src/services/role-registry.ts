@@ -19,9 +19,12 @@ const DESCRIPTIONS: Record<string, string> = {
 };
 
 /**
- * Roles (the five built-in ones plus roles defined at run time) and the cluster role mapper:
- * a principal mapped to roles gets those, any other principal is a role of the same name
- * (behavior-notes §15). Changes are persisted before they are acknowledged.
+ * Roles (the five built-in ones plus roles defined at run time) and the role mapper. A principal
+ * mapped to roles (`/rest/v2/security/roles/{principal}?action=grant`) gets those. Otherwise a
+ * group is the role of the same name (`grid user create … -g deployer`), but a user's own name
+ * grants nothing: a user called `admin` in group `observer` is an observer. (The original's default
+ * mapper also turns the user name into a role; see docs/compatibility.md.) Changes are persisted
+ * before they are acknowledged.
  */
 export class RoleRegistry {
   private readonly custom = new Map<string, RoleRecord>();
@@ -34,10 +37,11 @@ export class RoleRegistry {
     for (const m of store.security.listPrincipalRoles()) this.mappings.set(m.principal, m.roles);
   }
 
-  /** The roles a subject with these principals (user name, then groups) holds. */
-  rolesOf(principals: string[]): string[] {
+  /** The roles of a user: its name's mapping, then each group's mapping or, unmapped, the group itself. */
+  rolesOf(user: string, groups: string[]): string[] {
     const roles = new Set<string>();
-    for (const p of principals) for (const r of this.mappings.get(p) ?? [p]) if (this.exists(r)) roles.add(r);
+    const granted = [...(this.mappings.get(user) ?? []), ...groups.flatMap((g) => this.mappings.get(g) ?? [g])];
+    for (const r of granted) if (this.exists(r)) roles.add(r);
     return [...roles];
   }
 

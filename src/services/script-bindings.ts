@@ -5,7 +5,7 @@ import { essence, JAVA_OBJECT } from '../model/media-type';
 import type { Permission } from '../model/permissions';
 import type { Commit } from '../store/store';
 import type { Subject } from './auth.service';
-import { cacheMask, requirePermission } from './authorization';
+import { cacheMask, canAccess, requirePermission } from './authorization';
 import { storageTypes } from './storage-types';
 
 /**
@@ -21,7 +21,7 @@ export class ScriptBindings {
   /** One entry point for every binding: `op` and its string arguments, answered with JSON text. */
   readonly call = async (op: string, args: string[]): Promise<string | undefined> => {
     switch (op) {
-      case 'cacheNames': return JSON.stringify(this.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name));
+      case 'cacheNames': return JSON.stringify(this.cacheNames());
       case 'checkCache': this.handle(args[0], 'READ'); return undefined;
       case 'get': return this.get(args[0], args[1]);
       case 'containsKey': return JSON.stringify((await this.get(args[0], args[1])) !== undefined);
@@ -39,9 +39,15 @@ export class ScriptBindings {
     if (failed) throw failed.error;
   }
 
+  /** `getCacheNames()`: user caches the caller holds at least one permission on. */
+  private cacheNames(): string[] {
+    return this.manager.handles().filter((h) => !h.internal && canAccess(this.subject, h)).map((h) => h.cache.name);
+  }
+
   private handle(name: string, permission: Permission): CacheHandle {
     const h = this.manager.find(name);
-    if (!h || h.internal) throw new CacheNotFoundError(name);
+    // a cache the caller holds no permission on is, as in getCacheNames(), not there
+    if (!h || h.internal || !canAccess(this.subject, h)) throw new CacheNotFoundError(name);
     requirePermission(this.subject, cacheMask(this.subject, h), permission);
     return h;
   }

@@ -4,8 +4,8 @@ import { parseScriptMetadata, requireJavaScript, type ScriptMetadata } from '../
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { ANONYMOUS_ADMIN, type Subject } from './auth.service';
-import { requirePermission } from './authorization';
-import { ADMIN_TASKS, type AdminTask } from './task-admin';
+import { cacheMask, canAccess, requirePermission } from './authorization';
+import { ADMIN_TASKS, type AdminTask, type CacheAccess } from './task-admin';
 import { ScriptBindings } from './script-bindings';
 import { type SandboxLimits, ScriptSandbox, type ScriptOutcome } from './script-sandbox';
 
@@ -84,14 +84,15 @@ export class TaskService {
     const adminTask = this.admin.get(name);
     if (adminTask) {
       requirePermission(req.subject, req.subject.mask, 'ADMIN');
-      return { kind: 'json', text: JSON.stringify(await adminTask.run(this.manager, req.parameters) ?? null) };
+      const result = await adminTask.run(this.manager, req.parameters, this.cacheAccess(req.subject));
+      return { kind: 'json', text: JSON.stringify(result ?? null) };
     }
     const task = this.scripts.get(name);
     if (!task) throw new UnknownTaskError(name);
     this.requireRole(req.subject, task.metadata);
     if (req.cacheName !== undefined) {
       const h = this.manager.find(req.cacheName);
-      if (!h || h.internal) throw new CacheNotFoundError(req.cacheName);
+      if (!h || h.internal || !canAccess(req.subject, h)) throw new CacheNotFoundError(req.cacheName);
     }
     if (task.metadata.mode === 'DISTRIBUTED' && req.cacheName === undefined) throw new DistributedTaskWithoutCacheError(name);
     const bindings = new ScriptBindings(this.manager, req.subject);
@@ -104,6 +105,17 @@ export class TaskService {
     // one node: a distributed script answers the list of one result per node
     if (task.metadata.mode === 'DISTRIBUTED' && outcome.kind === 'json') return { kind: 'json', text: `[${outcome.text}]` };
     return outcome;
+  }
+
+  /** Admin tasks that name a cache follow that cache's own roles, as the REST routes do. */
+  private cacheAccess(subject: Subject): CacheAccess {
+    return {
+      requireAdmin: (name) => {
+        const h = this.manager.find(name);
+        if (h) requirePermission(subject, cacheMask(subject, h), 'ADMIN');
+      },
+      canSee: (h) => canAccess(subject, h),
+    };
   }
 
   /** The script's `role` must be one of the caller's roles and grant EXEC (security on only, as the original). */

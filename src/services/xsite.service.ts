@@ -58,10 +58,10 @@ export class XSiteService {
     return true;
   }
 
-  /** Every site some cache backs up to, with the caches per status. */
-  containerView(): Map<string, { online: string[]; offline: string[] }> {
+  /** Every site some cache backs up to, with the caches per status; only the caches `include` accepts. */
+  containerView(include: (h: CacheHandle) => boolean): Map<string, { online: string[]; offline: string[] }> {
     const view = new Map<string, { online: string[]; offline: string[] }>();
-    for (const h of this.manager.handles()) {
+    for (const h of this.manager.handles().filter(include)) {
       for (const s of declaredSites(h)) {
         const state = this.states.get(key(h.cache.name, s.site)) ?? s;
         const entry = view.get(s.site) ?? { online: [], offline: [] };
@@ -72,10 +72,10 @@ export class XSiteService {
     return view;
   }
 
-  /** Applies a status change to every cache backing up to `site`; returns cache → "ok". */
-  async setContainerStatus(site: string, status: SiteStatus): Promise<Record<string, string>> {
+  /** Applies a status change to every cache `include` accepts that backs up to `site`; returns cache → "ok". */
+  async setContainerStatus(site: string, status: SiteStatus, include: (h: CacheHandle) => boolean): Promise<Record<string, string>> {
     const result: Record<string, string> = {};
-    for (const h of this.manager.handles()) {
+    for (const h of this.manager.handles().filter(include)) {
       if (!declaredSites(h).some((s) => s.site === site)) continue;
       await this.setStatus(h.cache.name, site, status);
       result[h.cache.name] = 'ok';

@@ -214,9 +214,14 @@ describe('tasks /rest/v2/tasks', () => {
       const r = await exec(name, '&cache=scripted', server.as('deployer'));
       expect(r.status).to.equal(200);
       await admin.createCache('secured', { 'local-cache': { security: { authorization: { roles: ['admin'] } } } });
+      // a secured cache the caller holds no permission on is, for the script, not there
       const denied = await exec(name, '&cache=secured', server.as('deployer'));
-      expect(denied.status).to.equal(500);
-      expect(denied.text).to.include('ISPN000287');
+      expect(denied.status).to.equal(404);
+      const direct = await upload('cacheManager.getCache("secured").put("k", "v")');
+      const refused = await exec(direct, '', server.as('deployer'));
+      expect(refused.status).to.equal(500);
+      expect(refused.text).to.include("Cache with name 'secured' not found");
+      expect((await admin.get('/rest/v2/caches/secured/k')).status).to.equal(404);
     });
 
     it('runs the built-in admin tasks for ADMIN only', async () => {

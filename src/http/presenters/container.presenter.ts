@@ -6,9 +6,13 @@ import { averageTimes } from './cache.presenter';
 
 export const CLUSTER_NAME = 'cluster';
 
-/** GET /container (spec 2 "Container / cache manager information", behavior-notes §9.1), single-node values. */
+/**
+ * GET /container (spec 2 "Container / cache manager information", behavior-notes §9.1), single-node
+ * values; caches the caller holds no permission on are neither listed nor counted.
+ */
 export function presentContainerInfo(c: ContainerService, node: NodeInfo, version: string, subject: Subject): Record<string, unknown> {
-  const user = c.handles().filter((h) => !h.internal);
+  const visible = c.visibleHandles(subject);
+  const user = visible.filter((h) => !h.internal);
   return {
     version,
     name: CONTAINER_NAME,
@@ -24,7 +28,7 @@ export function presentContainerInfo(c: ContainerService, node: NodeInfo, versio
     cluster_members: [node.name],
     cluster_members_physical_addresses: [node.address],
     cluster_size: 1,
-    defined_caches: c.handles().map((h) => ({ name: h.cache.name, started: !c.stopped })),
+    defined_caches: visible.map((h) => ({ name: h.cache.name, started: !c.stopped })),
     local_site: 'local',
     relay_node: false,
     relay_nodes_address: [],
@@ -34,11 +38,11 @@ export function presentContainerInfo(c: ContainerService, node: NodeInfo, versio
   };
 }
 
-/** GET /container/health: standalone, as the original reports it (no transport: 0 nodes). */
-export function presentHealth(c: ContainerService): Record<string, unknown> {
+/** GET /container/health: standalone, as the original reports it (no transport: 0 nodes); only the caller's caches. */
+export function presentHealth(c: ContainerService, subject: Subject): Record<string, unknown> {
   return {
     cluster_health: { cluster_name: CLUSTER_NAME, health_status: c.clusterHealth(), number_of_nodes: 0, node_names: [] },
-    cache_health: c.cacheHealth(),
+    cache_health: c.cacheHealth(subject),
   };
 }
 

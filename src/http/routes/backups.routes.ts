@@ -2,8 +2,9 @@ import busboy from 'busboy';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { ArchiveTooLargeError, InvalidBackupRequestError, MissingArgumentError, ResourceNotFoundError, UnsupportedMediaTypeError } from '../../errors';
-import { parseResources } from '../../model/backup-resources';
+import { parseResources, selectNames } from '../../model/backup-resources';
 import type { Services } from '../../services';
+import { authorize, canAdminister } from '../../services/authorization';
 import { CONTAINER_NAME } from '../../services/container.service';
 import { readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
@@ -47,7 +48,10 @@ async function createBackup(ctx: GridContext, s: Services): Promise<void> {
   const body = parseObject(await readText(ctx, s.bodyLimit));
   const directory = body.directory;
   if (directory !== undefined && directory !== null && typeof directory !== 'string') throw new InvalidBackupRequestError("'directory' must be a string");
-  await s.backups.startBackup(ctx.params.backup, { directory: directory ?? undefined, resources: parseResources(body.resources) });
+  const resources = parseResources(body.resources);
+  const userCaches = s.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name);
+  requireCacheAdmin(ctx, s, selectNames(resources.caches, userCaches).names);
+  await s.backups.startBackup(ctx.params.backup, { directory: directory ?? undefined, resources });
   sendStatus(ctx, 202);
 }
 
@@ -78,15 +82,32 @@ async function createRestore(ctx: GridContext, s: Services): Promise<void> {
       await s.backups.discardUpload(path);
       throw e;
     }
-    await s.backups.startRestore(name, path, selection, true);
+    await s.backups.startRestore(name, path, selection, true, mayWriteCache(ctx, s));
     return sendStatus(ctx, 202);
   }
   if (!ctx.is('application/json')) throw new UnsupportedMediaTypeError();
   const body = parseObject(await readText(ctx, s.bodyLimit));
   if (body.location === undefined || body.location === null) throw new MissingArgumentError('backup-location');
   if (typeof body.location !== 'string') throw new InvalidBackupRequestError("'location' must be a string");
-  await s.backups.startRestore(name, body.location, parseResources(body.resources), false);
+  await s.backups.startRestore(name, body.location, parseResources(body.resources), false, mayWriteCache(ctx, s));
   sendStatus(ctx, 202);
+}
+
+/** A backup reads every cache it selects: each needs ADMIN on that cache (its own roles when secured), as a whole-cache read. */
+function requireCacheAdmin(ctx: GridContext, s: Services, names: string[]): void {
+  for (const name of names) {
+    const h = s.manager.find(name);
+    if (h) authorize(ctx.state.subject, 'ADMIN', h);
+  }
+}
+
+/** A restore writes into the existing caches of its archive only where the caller holds ADMIN on them. */
+function mayWriteCache(ctx: GridContext, s: Services): (cache: string) => boolean {
+  const subject = ctx.state.subject;
+  return (name) => {
+    const h = s.manager.find(name);
+    return !h || canAdminister(subject, h);
+  };
 }
 
 function parseObject(text: string): Record<string, unknown> {

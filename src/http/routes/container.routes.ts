@@ -30,7 +30,7 @@ export function containerRoutes(s: Services): RouteSpec[] {
       { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx) => { s.container.shutdown(); sendStatus(ctx, 204); } },
       { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, true) },
       { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, false) },
-      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, presentHealth(s.container)) },
+      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, presentHealth(s.container, ctx.state.subject)) },
       { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', anonymous: true, requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200) },
       { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx) => config(ctx, s) },
       { method: 'GET', path: `${base}/cache-configs`, permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, false) },

@@ -53,7 +53,8 @@ function acl(subject: Subject, s: Services): Record<string, unknown> {
       ...subject.roles.map((r) => ({ name: r, type: 'RolePrincipal' })),
     ],
     global: permissionNames(subject.mask),
-    caches: Object.fromEntries(s.manager.handles().map((h) => [h.cache.name, permissionNames(cacheMask(subject, h))])),
+    // a cache the caller holds no permission on is not named (CVE-2023-3628/3629 class)
+    caches: Object.fromEntries(s.container.visibleHandles(subject).map((h) => [h.cache.name, permissionNames(cacheMask(subject, h))])),
   };
 }
 

@@ -16,11 +16,11 @@ export function serverRoutes(s: Services): RouteSpec[] {
   const ignored: RouteSpec[] = [];
   for (const prefix of ['/rest/v2/server/ignored-caches', '/v2/server/ignored-caches']) {
     ignored.push(
-      { method: 'GET', path: prefix, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.container.ignoredCaches()) },
-      // deprecated `/{cache-manager}` form of the listing
-      { method: 'GET', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx) => { manager(ctx.params.name); sendJson(ctx, s.container.ignoredCaches()); } },
-      { method: 'POST', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx) => ignore(ctx, s, ctx.params.name, true) },
-      { method: 'DELETE', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx) => ignore(ctx, s, ctx.params.name, false) },
+      { method: 'GET', path: prefix, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)) },
+      // deprecated `/{cache-manager}` form of the listing; POST and DELETE name a cache there
+      { method: 'GET', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx) => { manager(ctx.params.name); sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)); } },
+      { method: 'POST', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx) => ignore(ctx, s, ctx.params.name, true) },
+      { method: 'DELETE', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx) => ignore(ctx, s, ctx.params.name, false) },
       { method: 'POST', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx) => { manager(ctx.params.name); return ignore(ctx, s, ctx.params.cache, true); } },
       { method: 'DELETE', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx) => { manager(ctx.params.name); return ignore(ctx, s, ctx.params.cache, false); } },
     );

@@ -1,5 +1,6 @@
 import { BadRequestError, MissingArgumentError, MissingArgumentsError, ResourceNotFoundError } from '../../errors';
-import type { Services } from '../../services';
+import type { CacheHandle, Services } from '../../services';
+import { canAdminister } from '../../services/authorization';
 import { query } from '../params';
 import { readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
@@ -30,28 +31,33 @@ export function xsiteRoutes(s: Services): RouteSpec[] {
   ];
 }
 
-/** Container-level rows for `base` (`/rest/v2/container` or the cache-managers form). */
+/**
+ * Container-level rows for `base` (`/rest/v2/container` or the cache-managers form): they cover
+ * only the caches the caller administers (a secured cache's own roles decide).
+ */
 export function containerXSiteRoutes(s: Services, base: string): RouteSpec[] {
   const backups = `${base}/x-site/backups`;
+  const mine = (ctx: GridContext) => (h: CacheHandle) => canAdminister(ctx.state.subject, h);
   const statusOf = (v: { online: string[]; offline: string[] }) =>
     v.online.length && v.offline.length ? { status: 'mixed', online: v.online, offline: v.offline, mixed: [] }
       : { status: v.offline.length ? 'offline' : 'online' };
-  const bulk = (action: string, run: (site: string) => Promise<Record<string, string>>): RouteSpec => ({
-    method: 'POST', path: `${backups}/:site`, action, permission: 'ADMIN', handle: async (ctx) => sendJson(ctx, await run(ctx.params.site)),
+  const bulk = (action: string, run: (ctx: GridContext, site: string) => Promise<Record<string, string>>): RouteSpec => ({
+    method: 'POST', path: `${backups}/:site`, action, permission: 'ADMIN', handle: async (ctx) => sendJson(ctx, await run(ctx, ctx.params.site)),
   });
+  const online = (ctx: GridContext, site: string) => s.xsite.containerView(mine(ctx)).get(site)?.online ?? [];
   return [
-    { method: 'GET', path: backups, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, Object.fromEntries([...s.xsite.containerView()].map(([site, v]) => [site, statusOf(v)]))) },
+    { method: 'GET', path: backups, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, Object.fromEntries([...s.xsite.containerView(mine(ctx))].map(([site, v]) => [site, statusOf(v)]))) },
     {
       method: 'GET', path: `${backups}/:site`, permission: 'ADMIN', handle: (ctx) => {
-        const v = s.xsite.containerView().get(ctx.params.site);
+        const v = s.xsite.containerView(mine(ctx)).get(ctx.params.site);
         if (!v) throw new ResourceNotFoundError();
         sendJson(ctx, statusOf(v));
       },
     },
-    bulk('take-offline', (site) => s.xsite.setContainerStatus(site, 'offline')),
-    bulk('bring-online', (site) => s.xsite.setContainerStatus(site, 'online')),
-    bulk('start-push-state', async (site) => Object.fromEntries([...(s.xsite.containerView().get(site)?.online ?? [])].map((c) => [c, 'remote site unreachable']))),
-    bulk('cancel-push-state', async (site) => Object.fromEntries([...(s.xsite.containerView().get(site)?.online ?? [])].map((c) => [c, 'ok']))),
+    bulk('take-offline', (ctx, site) => s.xsite.setContainerStatus(site, 'offline', mine(ctx))),
+    bulk('bring-online', (ctx, site) => s.xsite.setContainerStatus(site, 'online', mine(ctx))),
+    bulk('start-push-state', async (ctx, site) => Object.fromEntries(online(ctx, site).map((c) => [c, 'remote site unreachable']))),
+    bulk('cancel-push-state', async (ctx, site) => Object.fromEntries(online(ctx, site).map((c) => [c, 'ok']))),
   ];
 }
 

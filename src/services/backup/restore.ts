@@ -28,8 +28,13 @@ export interface RestoreOutcome {
  * records), then — only if all is well — applied, schemas first, then templates, caches (existing
  * caches kept, entries added with their times), counters and tasks.
  */
-export async function restoreArchive(zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number): Promise<RestoreOutcome> {
+export async function restoreArchive(
+  zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number, mayWrite: (cache: string) => boolean = () => true,
+): Promise<RestoreOutcome> {
   const plan = await planRestore(zip, container, resources, textLimit);
+  // the cache's own roles decide who may write into an existing cache, a restore included
+  const refused = plan.caches.filter((c) => !mayWrite(c.name)).length;
+  if (refused) throw new OperationFailure(`Unable to restore: the caller lacks 'ADMIN' permission on ${refused} existing cache(s) of the archive`);
   return applyPlan(zip, src, plan);
 }
 
