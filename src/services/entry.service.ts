@@ -132,6 +132,9 @@ export class EntryService {
     const from = essence(ct);
     const to = essence(storage);
     if (!isConvertible(from, to)) throw new TranscoderNotFoundError(ct.raw, storage.raw);
+    // a Java class named by the client must be one the allow list knows, and the text must be of
+    // it, even where the bytes are kept as sent: no value is ever recorded as of another class
+    if (from === JAVA_OBJECT && ct.params.type !== undefined) toJava(req.value, ct, this.types);
     if (keepsBytes(from, to)) return { value: req.value, valueType: ct.raw };
     if (to === JAVA_OBJECT) {
       const v = toJava(req.value, ct, this.types);
