@@ -85,6 +85,7 @@ export function toCacheSettings(def: CacheDefinition): CacheSettings {
     statistics: flag(root, 'statistics', false),
     simpleCache: flag(root, 'simple-cache', false),
     aliases: names(root, 'aliases'),
+    tracing: flag(findChild(root, 'tracing'), 'enabled', true),
     lifespanMs: durationMs(expiration, 'lifespan'),
     maxIdleMs: durationMs(expiration, 'max-idle'),
     maxCount: memory.maxCount,

@@ -1,6 +1,6 @@
 import { toCacheSettings } from './cache-settings';
 import { parseDurationMs, parseSizeBytes } from './quantities';
-import { MUTABLE_ATTRIBUTES } from './schema';
+import { MUTABLE_ATTRIBUTES } from './mutable-attributes';
 import { rootSpecOf } from './schema-layout';
 import type { AttributeSpec, ElementSpec, ValueKind } from './schema-spec';
 import type { CacheDefinition, ConfigElement, ConfigValue } from './types';

@@ -7,7 +7,10 @@ export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
 export { toCacheSettings } from './cache-settings';
 export { findIncompatibleChanges } from './compare-cache-config';
 export { BUILTIN_TEMPLATES } from './builtin-templates';
-export { MUTABLE_ATTRIBUTES } from './schema';
+export {
+  MUTABLE_ATTRIBUTES, type MutableAttribute, type MutableValue, MutableValueError, findMutableAttribute, mutableAttributesOf,
+  mutableValueOf, mutableValueText, withAliases, withMutableAttribute,
+} from './mutable-attributes';
 export { CACHE_KINDS, isCacheKind, isTemplateKind, toBaseKind } from './cache-kinds';
 export { cloneCacheDefinition, createElement, findChild, findChildren, findDescendant } from './config-element';
 export { parseDurationMs, parseSizeBytes } from './quantities';

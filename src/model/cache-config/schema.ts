@@ -235,16 +235,3 @@ export const CACHE_SPECS: Readonly<Record<CacheKind, ElementSpec>> = {
     },
   ),
 };
-
-/** Attribute paths (below the kind) a running cache may change (behavior-notes §6.4, §6.8). */
-export const MUTABLE_ATTRIBUTES: ReadonlySet<string> = new Set([
-  'remote-timeout',
-  'statistics',
-  'expiration.lifespan',
-  'expiration.max-idle',
-  'memory.max-count',
-  'memory.max-size',
-  'indexing.indexed-entities',
-  'locking.acquire-timeout',
-  'state-transfer.timeout',
-]);

@@ -37,6 +37,8 @@ export interface CacheSettings {
   statistics: boolean;
   simpleCache: boolean;
   aliases: string[];
+  /** The cache's tracing switch (on unless `tracing enabled="false"`). */
+  tracing: boolean;
   keyMediaType?: string;
   valueMediaType?: string;
   /** -1 when entries never expire. */

@@ -9,11 +9,16 @@ function settingsOf(json: string): CacheSettings {
 describe('toCacheSettings', () => {
   it('applies the defaults to a bare local cache', () => {
     expect(settingsOf('{"local-cache":{}}')).to.deep.equal({
-      kind: 'local-cache', template: false, cacheMode: 'LOCAL', statistics: false, simpleCache: false, aliases: [],
+      kind: 'local-cache', template: false, cacheMode: 'LOCAL', statistics: false, simpleCache: false, aliases: [], tracing: true,
       lifespanMs: -1, maxIdleMs: -1, maxCount: -1, maxSizeBytes: -1, whenFull: 'NONE', bounded: false,
       storageType: 'HEAP', persistent: false, passivation: false, preload: false, indexed: false, indexedEntities: [],
       transactional: false, secured: false, roles: [], hasRemoteBackup: false,
     });
+  });
+
+  it('reads the tracing switch, on unless turned off', () => {
+    expect(settingsOf('{"local-cache":{"tracing":{"enabled":false}}}').tracing).to.equal(false);
+    expect(settingsOf('{"local-cache":{"tracing":{"categories":["container"]}}}').tracing).to.equal(true);
   });
 
   it('derives the cache mode from the kind and mode (default SYNC)', () => {
