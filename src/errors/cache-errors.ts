@@ -66,3 +66,15 @@ export class TranscoderNotFoundError extends GridError {
     super(400, 'NO_TRANSCODER', `ISPN000492: Cannot find transcoder between '${from}' to '${to}'`);
   }
 }
+
+/** An alias (behavior-notes §6.8) that names another cache already, or is another cache's name. */
+export class AliasInUseError extends GridError {
+  constructor(alias: string, cache: string) {
+    super(400, 'ALIAS_IN_USE', `The alias '${alias}' is already being used by cache '${cache}'`);
+  }
+}
+
+/** `?action=get|set-mutable-attribute` of an attribute that is not mutable, or unknown (behavior-notes §6.8). */
+export class ImmutableAttributeError extends GridError {
+  constructor(name: string) { super(400, 'IMMUTABLE_ATTRIBUTE', `ISPN012035: Attribute '${name}' is immutable`); }
+}

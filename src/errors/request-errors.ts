@@ -62,3 +62,8 @@ export class ServiceUnavailableError extends GridError {
 export class NotImplementedError extends GridError {
   constructor(what: string) { super(501, 'NOT_IMPLEMENTED', `${what} is not implemented by this server yet`); }
 }
+
+/** `GET /server/report/{node}` for a node that is not a member (behavior-notes §11): 404, no body. */
+export class NodeNotFoundError extends GridError {
+  constructor() { super(404, 'NODE_NOT_FOUND', ''); }
+}

@@ -1,7 +1,7 @@
 import { CacheExistsError, CacheNotFoundError, NameTooLongError, NoSuchTemplateError } from '../errors';
 import {
   BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, findIncompatibleChanges, formatCacheConfig, parseCacheConfig, toBaseKind,
-  toCacheSettings,
+  toCacheSettings, withAliases,
 } from '../model/cache-config';
 import { IncompatibleConfigurationError, InvalidConfigurationError } from '../errors';
 import type { Clock } from '../util/clock';
@@ -9,6 +9,7 @@ import { Listeners } from '../util/listeners';
 import type { Logger } from '../util/logger';
 import type { Store } from '../store/store';
 import { Cache } from './cache';
+import { CacheAliases } from './cache-aliases';
 import { CacheStats } from './cache-stats';
 
 /** Internal caches the original lists and serves (behavior-notes §6.1). */
@@ -31,7 +32,12 @@ export interface CacheHandle {
   volatile: boolean;
   /** Partition availability, set by `?action=set-availability` (behavior-notes §6.8). */
   availability?: 'AVAILABLE' | 'DEGRADED_MODE';
+  /** The cache's own rebalancing switch (`?action=enable|disable-rebalancing`); the container's switch also applies. */
+  rebalancing: boolean;
 }
+
+/** A new definition, or how to derive it from the current one (read and replaced without a gap). */
+export type DefinitionChange = CacheDefinition | ((current: CacheDefinition) => CacheDefinition);
 
 export function checkName(name: string): void {
   if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) throw new NameTooLongError(name);
@@ -63,7 +69,10 @@ export class CacheManager {
   readonly events = new Listeners<ConfigEvent>();
   rebalancingEnabled = true;
   private readonly caches = new Map<string, CacheHandle>();
+  private readonly aliases = new CacheAliases();
   private readonly templates = new Map<string, CacheDefinition>();
+  /** Definition changes run one after another, so each sees the state the previous one left. */
+  private changes: Promise<unknown> = Promise.resolve();
   /** The server's ignore list: caches temporarily refused to clients (spec 2 "Server"). */
   private readonly ignored = new Set<string>();
   private nextId: number;
@@ -78,7 +87,9 @@ export class CacheManager {
     }
     for (const r of deps.store.definitions.listTemplates()) this.templates.set(r.name, parseCacheConfig(r.config, 'json'));
     for (const r of deps.store.definitions.listCaches()) {
-      this.caches.set(r.name, this.handle(r.id, r.name, parseCacheConfig(r.config, 'json'), { internal: false, volatile: false }));
+      const h = this.handle(r.id, r.name, parseCacheConfig(r.config, 'json'), { internal: false, volatile: false });
+      this.caches.set(r.name, h);
+      this.aliases.set(r.name, h.cache.settings.aliases);
     }
     deps.log.info({ caches: this.caches.size - INTERNAL_CACHES.length, templates: this.templates.size }, 'container started');
   }
@@ -92,13 +103,22 @@ export class CacheManager {
     return this.cacheNames().map((n) => this.caches.get(n)!);
   }
 
-  find(name: string): CacheHandle | undefined {
+  /** The cache with this name, or else the cache this alias names: every client-facing lookup goes through here. */
+  find(nameOrAlias: string): CacheHandle | undefined {
+    const h = this.caches.get(nameOrAlias);
+    if (h) return h;
+    const owner = this.aliases.ownerOf(nameOrAlias);
+    return owner === undefined ? undefined : this.caches.get(owner);
+  }
+
+  /** The cache with exactly this name (aliases not followed). */
+  named(name: string): CacheHandle | undefined {
     return this.caches.get(name);
   }
 
-  require(name: string): CacheHandle {
-    const h = this.caches.get(name);
-    if (!h) throw new CacheNotFoundError(name);
+  require(nameOrAlias: string): CacheHandle {
+    const h = this.find(nameOrAlias);
+    if (!h) throw new CacheNotFoundError(nameOrAlias);
     return h;
   }
 
@@ -110,20 +130,25 @@ export class CacheManager {
     return this.templates.get(name) ?? BUILTIN_TEMPLATES[name];
   }
 
-  async create(name: string, definition: CacheDefinition, opts: { volatile: boolean }): Promise<CacheHandle> {
-    checkName(name);
-    if (this.caches.has(name)) throw new CacheExistsError(name);
-    const settings = this.settingsOf(definition);
-    const id = this.nextId++;
-    const h = this.handle(id, name, definition, { internal: false, volatile: opts.volatile }, settings);
-    this.caches.set(name, h);
-    if (!opts.volatile) {
-      await this.deps.store.write({ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise
-        .catch((err: unknown) => { this.caches.delete(name); throw err; });
-    }
-    this.deps.log.info({ cache: name, kind: settings.kind, persistent: settings.persistent, volatile: opts.volatile }, 'cache created');
-    this.events.emit({ type: 'create-cache', name, definition });
-    return h;
+  create(name: string, definition: CacheDefinition, opts: { volatile: boolean }): Promise<CacheHandle> {
+    return this.serially(async () => {
+      checkName(name);
+      if (this.caches.has(name)) throw new CacheExistsError(name);
+      this.aliases.checkName(name);
+      const settings = this.settingsOf(definition);
+      this.aliases.check(name, settings.aliases, (n) => n === name || this.caches.has(n));
+      const id = this.nextId++;
+      const h = this.handle(id, name, definition, { internal: false, volatile: opts.volatile }, settings);
+      this.caches.set(name, h);
+      this.aliases.set(name, settings.aliases);
+      if (!opts.volatile) {
+        await this.deps.store.write({ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise
+          .catch((err: unknown) => { this.caches.delete(name); this.aliases.drop(name); throw err; });
+      }
+      this.deps.log.info({ cache: name, kind: settings.kind, persistent: settings.persistent, volatile: opts.volatile }, 'cache created');
+      this.events.emit({ type: 'create-cache', name, definition });
+      return h;
+    });
   }
 
   /** Defines (or replaces) a template; `-configuration` kinds posted to /caches land here. */
@@ -151,14 +176,12 @@ export class CacheManager {
     return [...this.templates.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  ignore(name: string): void {
-    this.require(name);
-    this.ignored.add(name);
+  ignore(nameOrAlias: string): void {
+    this.ignored.add(this.require(nameOrAlias).cache.name);
   }
 
-  unignore(name: string): void {
-    this.require(name);
-    this.ignored.delete(name);
+  unignore(nameOrAlias: string): void {
+    this.ignored.delete(this.require(nameOrAlias).cache.name);
   }
 
   isIgnored(name: string): boolean {
@@ -185,28 +208,48 @@ export class CacheManager {
     return this.create(name, { root }, opts);
   }
 
-  /** Replaces the definition of a cache with a compatible one (mutable attributes only). */
-  async update(name: string, definition: CacheDefinition): Promise<void> {
-    const h = this.require(name);
-    if (h.internal) throw new InvalidConfigurationError(`Cache '${name}' is internal and cannot be updated`);
-    const problems = findIncompatibleChanges(h.definition, definition);
-    if (problems.length) throw new IncompatibleConfigurationError(h.definition.root.name, problems);
-    const settings = this.settingsOf(definition);
-    if (!h.volatile) await this.deps.store.write({ kind: 'cache.updateConfig', name, config: serialize(definition) }).promise;
-    h.definition = definition;
-    h.cache.reconfigure(settings);
-    this.deps.log.info({ cache: name }, 'cache updated');
-    this.events.emit({ type: 'update-cache', name, definition });
+  /**
+   * Replaces the definition of a cache (named or aliased) with a compatible one (mutable attributes
+   * only), persisted unless the cache is VOLATILE; listeners hear `update-cache`.
+   */
+  update(nameOrAlias: string, change: DefinitionChange): Promise<void> {
+    return this.serially(async () => {
+      const h = this.require(nameOrAlias);
+      const definition = typeof change === 'function' ? change(h.definition) : change;
+      await this.commitDefinitions([[h, definition]]);
+    });
   }
 
-  async remove(name: string): Promise<boolean> {
-    const h = this.caches.get(name);
-    if (!h || h.internal) return false;
-    this.caches.delete(name);
-    if (h.cache.id > 0) await this.deps.store.write({ kind: 'cache.delete', id: h.cache.id }).promise;
-    this.deps.log.info({ cache: name }, 'cache removed');
-    this.events.emit({ type: 'remove-cache', name });
-    return true;
+  /**
+   * `POST ?action=assign-alias` (behavior-notes §6.8): the alias moves to this cache, leaving the
+   * cache that had it; both definitions are written in one transaction.
+   */
+  assignAlias(alias: string, nameOrAlias: string): Promise<void> {
+    return this.serially(async () => {
+      const h = this.require(nameOrAlias);
+      const name = h.cache.name;
+      this.aliases.checkAlias(alias, (n) => this.caches.has(n));
+      const owner = this.aliases.ownerOf(alias);
+      if (owner === name) return;
+      const changes: Array<[CacheHandle, CacheDefinition]> = [];
+      const from = owner === undefined ? undefined : this.caches.get(owner);
+      if (from) changes.push([from, withAliases(from.definition, from.cache.settings.aliases.filter((a) => a !== alias))]);
+      changes.push([h, withAliases(h.definition, [...h.cache.settings.aliases, alias])]);
+      await this.commitDefinitions(changes, alias);
+    });
+  }
+
+  remove(name: string): Promise<boolean> {
+    return this.serially(async () => {
+      const h = this.caches.get(name);
+      if (!h || h.internal) return false;
+      this.caches.delete(name);
+      this.aliases.drop(name);
+      if (h.cache.id > 0) await this.deps.store.write({ kind: 'cache.delete', id: h.cache.id }).promise;
+      this.deps.log.info({ cache: name }, 'cache removed');
+      this.events.emit({ type: 'remove-cache', name });
+      return true;
+    });
   }
 
   /** The periodic expiration reaper. */
@@ -217,6 +260,39 @@ export class CacheManager {
   /** Clean shutdown: passivating caches write their memory to the store. */
   shutdown(): void {
     for (const h of this.caches.values()) h.cache.passivateAll();
+  }
+
+  /**
+   * Checks every new definition (compatible, valid, aliases free), writes them in one transaction,
+   * then applies them. `moving` is an alias leaving one of these caches for another.
+   */
+  private async commitDefinitions(changes: Array<[CacheHandle, CacheDefinition]>, moving?: string): Promise<void> {
+    const planned = changes.map(([h, definition]) => {
+      const name = h.cache.name;
+      if (h.internal) throw new InvalidConfigurationError(`Cache '${name}' is internal and cannot be updated`);
+      const problems = findIncompatibleChanges(h.definition, definition);
+      if (problems.length) throw new IncompatibleConfigurationError(h.definition.root.name, problems);
+      const settings = this.settingsOf(definition);
+      this.aliases.check(name, settings.aliases.filter((a) => a !== moving), (n) => this.caches.has(n));
+      return { h, name, definition, settings };
+    });
+    const commits = planned.filter((p) => !p.h.volatile)
+      .map((p) => this.deps.store.write({ kind: 'cache.updateConfig', name: p.name, config: serialize(p.definition) }));
+    await Promise.all(commits.map((c) => c.promise));
+    for (const { h, name, definition, settings } of planned) {
+      h.definition = definition;
+      h.cache.reconfigure(settings);
+      this.aliases.set(name, settings.aliases);
+      this.deps.log.info({ cache: name }, 'cache updated');
+      this.events.emit({ type: 'update-cache', name, definition });
+    }
+  }
+
+  /** Runs definition changes one at a time, in call order; a failure does not stop the next. */
+  private serially<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(work, work);
+    this.changes = run.catch(() => undefined);
+    return run;
   }
 
   private settingsOf(definition: CacheDefinition): CacheSettings {
@@ -230,6 +306,6 @@ export class CacheManager {
 
   private handle(id: number, name: string, definition: CacheDefinition, flags: { internal: boolean; volatile: boolean },
     settings = this.settingsOf(definition)): CacheHandle {
-    return { cache: new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats }), definition, ...flags };
+    return { cache: new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats }), definition, ...flags, rebalancing: true };
   }
 }

@@ -88,11 +88,12 @@ export function createApp(s: Services, log: Logger): Koa {
       : route.anonymous ? ANONYMOUS
       : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl);
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
+    // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
     const named = params[route.cacheParam ?? 'cache'];
     const h: CacheHandle | undefined = route.scope === 'cache' ? s.manager.require(named) : named === undefined ? undefined : s.manager.find(named);
     authorize(gctx.state.subject, route.permission, h);
     if (route.scope === 'cache') {
-      if (s.container.isIgnored(named)) throw new CacheIgnoredError(named);
+      if (s.container.isIgnored(h!.cache.name)) throw new CacheIgnoredError(named);
       gctx.state.cache = h!;
     }
     await route.handle(gctx);

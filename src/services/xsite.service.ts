@@ -23,7 +23,7 @@ export class XSiteService {
     const h = this.manager.require(cacheName);
     const sites = declaredSites(h);
     if (sites.length === 0) throw new NoBackupSitesError(cacheName);
-    return sites.map((s) => this.states.get(key(cacheName, s.site)) ?? s);
+    return sites.map((s) => this.states.get(key(h.cache.name, s.site)) ?? s);
   }
 
   site(cacheName: string, site: string): XSiteRecord {

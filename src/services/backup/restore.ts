@@ -83,7 +83,7 @@ async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePl
   for (const t of plan.templates) await src.manager.defineTemplate(t.name, t.definition);
   let entries = 0;
   for (const c of plan.caches) {
-    const h = src.manager.find(c.name) ?? await src.manager.create(c.name, c.definition, { volatile: false });
+    const h = src.manager.named(c.name) ?? await src.manager.create(c.name, c.definition, { volatile: false });
     if (!c.data) continue;
     let commits = new Set<Commit>();
     let inBatch = 0;
