@@ -7,6 +7,7 @@ import type { Logger } from '../util/logger';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
 import { backupRoutes } from './routes/backups.routes';
+import { cacheAdminRoutes } from './routes/cache-admin.routes';
 import { cacheRoutes } from './routes/caches.routes';
 import { clusterRoutes } from './routes/cluster.routes';
 import { containerRoutes } from './routes/container.routes';
@@ -37,7 +38,7 @@ export function allRoutes(s: Services): RouteSpec[] {
     ...clusterRoutes(s),
     ...securityRoutes(s),
     ...loggingRoutes(s),
-    ...needContainer(containerRoutes(s), cacheRoutes(s), xsiteRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s), backupRoutes(s)),
+    ...needContainer(containerRoutes(s), cacheRoutes(s), cacheAdminRoutes(s), xsiteRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s), backupRoutes(s)),
   ];
 }
 

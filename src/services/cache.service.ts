@@ -1,13 +1,17 @@
 import {
-  CacheAbsentError, UnsupportedMediaTypeError, WrongMethodError,
+  CacheAbsentError, ImmutableAttributeError, InvalidConfigurationError, UnsupportedMediaTypeError, WrongMethodError,
 } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { checkName } from '../grid/cache-manager';
 import {
-  type CacheDefinition, type ConfigFormat, detectConfigFormat, formatCacheConfig, isTemplateKind, parseCacheConfig,
+  type CacheDefinition, type ConfigFormat, detectConfigFormat, findMutableAttribute, formatCacheConfig, isTemplateKind,
+  type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf, mutableValueOf, mutableValueText, parseCacheConfig,
+  withMutableAttribute,
 } from '../model/cache-config';
 import { parseAdminFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
+import type { Subject } from './auth.service';
+import { canAccess } from './authorization';
 
 export interface ConfigBody {
   text: string;
@@ -15,6 +19,26 @@ export interface ConfigBody {
 }
 
 const DEFAULT_DEFINITION = '{"local-cache":{}}';
+
+/** One mutable attribute with its current value (`get-mutable-attributes&full=true`). */
+export interface MutableAttributeView {
+  name: string;
+  type: MutableAttribute['type'];
+  value: MutableValue;
+}
+
+/** What one node holds of a cache (`?action=distribution`, behavior-notes §6.9). */
+export interface CacheDistribution {
+  memoryEntries: number;
+  totalEntries: number;
+  memoryUsed: number;
+}
+
+/** `GET /caches?action=role-accessible` (behavior-notes §6.8). */
+export interface RoleAccessibleCaches {
+  secured: string[];
+  'non-secured': string[];
+}
 
 /** Cache lifecycle and configuration (spec 1 "Cache management", behavior-notes §6.4–6.7). */
 export class CacheService {
@@ -62,8 +86,74 @@ export class CacheService {
     if (!(await this.manager.remove(name)) && !(await this.manager.removeTemplate(name))) throw new CacheAbsentError();
   }
 
-  exists(name: string): boolean {
-    return this.manager.find(name) !== undefined;
+  /** HEAD /caches/{name}: names and aliases alike. */
+  exists(nameOrAlias: string): boolean {
+    return this.manager.find(nameOrAlias) !== undefined;
+  }
+
+  /** `?action=get-mutable-attributes`: the mutable attributes of the cache's kind, with their values. */
+  mutableAttributes(h: CacheHandle): MutableAttributeView[] {
+    return mutableAttributesOf(h.definition).map((a) => ({ name: a.name, type: a.type, value: mutableValueOf(h.definition, a) }));
+  }
+
+  /** `?action=get-mutable-attribute`: the value as text; 400 ISPN012035 for anything not mutable. */
+  mutableAttribute(h: CacheHandle, name: string): string {
+    return mutableValueText(mutableValueOf(h.definition, this.requireMutable(h.definition, name)));
+  }
+
+  /**
+   * `?action=set-mutable-attribute`: applied at once, persisted and announced like a compatible
+   * update; several values are joined by a space (a set of indexed entities, roles or aliases).
+   */
+  async setMutableAttribute(h: CacheHandle, name: string, values: string[]): Promise<void> {
+    this.requireMutable(h.definition, name);
+    await this.manager.update(h.cache.name, (current) => {
+      try {
+        return withMutableAttribute(current, this.requireMutable(current, name), values.join(' '));
+      } catch (err) {
+        if (err instanceof MutableValueError) throw new InvalidConfigurationError(err.message);
+        throw err;
+      }
+    });
+  }
+
+  /** `?action=assign-alias`: the alias now names this cache, whichever cache had it before. */
+  assignAlias(h: CacheHandle, alias: string): Promise<void> {
+    return this.manager.assignAlias(alias, h.cache.name);
+  }
+
+  /** `?action=enable|disable-rebalancing` on one cache; the container switch still applies on top. */
+  setRebalancing(h: CacheHandle, enabled: boolean): void {
+    h.rebalancing = enabled;
+  }
+
+  /** This node's share of the cache: all of it, since one process is one node. */
+  async distribution(h: CacheHandle): Promise<CacheDistribution> {
+    const totalEntries = await h.cache.size();
+    const memoryUsed = h.cache.settings.bounded ? h.cache.memoryBytes : 0;
+    return { memoryEntries: h.cache.memoryEntryCount, totalEntries, memoryUsed };
+  }
+
+  /**
+   * The caches a role reaches: secured caches that list it (or list no role, which grants every
+   * role) and every cache without authorization; internal caches and caches the caller cannot
+   * see are left out.
+   */
+  cachesForRole(subject: Subject, role: string): RoleAccessibleCaches {
+    const result: RoleAccessibleCaches = { secured: [], 'non-secured': [] };
+    for (const h of this.manager.handles()) {
+      if (h.internal || !canAccess(subject, h)) continue;
+      const s = h.cache.settings;
+      if (!s.secured) result['non-secured'].push(h.cache.name);
+      else if (s.roles.length === 0 || s.roles.includes(role)) result.secured.push(h.cache.name);
+    }
+    return result;
+  }
+
+  private requireMutable(def: CacheDefinition, name: string): MutableAttribute {
+    const attribute = findMutableAttribute(def, name);
+    if (!attribute) throw new ImmutableAttributeError(name);
+    return attribute;
   }
 
   /** The configuration in a declarative format, named after the cache. */

@@ -58,6 +58,22 @@ export class EntryService {
     return { entry, lastModified, body, etag };
   }
 
+  /** `GET /caches/{c}/{key}?action=distribution`: whether the key is held, once its last write is durable; touches nothing. */
+  async containsKey(h: CacheHandle, key: Buffer): Promise<boolean> {
+    if (this.isMetadata(h)) {
+      try {
+        this.metadata.read(key);
+        return true;
+      } catch (err) {
+        if (err instanceof EntryNotFoundError) return false;
+        throw err;
+      }
+    }
+    const pending = h.cache.pendingCommit(key);
+    if (pending) await pending.promise.catch(() => undefined);
+    return h.cache.peek(key) !== undefined;
+  }
+
   /** Absolute expiry of an entry, or null when it cannot expire. */
   expiresAt(e: CacheEntry): number | null {
     return expiresAt(e);

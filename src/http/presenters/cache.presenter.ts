@@ -1,5 +1,7 @@
-import type { CacheHandle, CacheStats } from '../../services';
+import type { CacheHandle, CacheStats, NodeInfo } from '../../services';
+import type { CacheDistribution, MutableAttributeView } from '../../services/cache.service';
 import { cacheHealthOf } from '../../services/container.service';
+import { storageTypes } from '../../services/storage-types';
 
 /** Mean read, write and remove times in ms and ns (0 before the first operation), cache and container alike. */
 export function averageTimes(st: CacheStats): Record<string, number> {
@@ -16,23 +18,31 @@ export function averageTimes(st: CacheStats): Record<string, number> {
   };
 }
 
-/** The stats object of spec 1 "Cache details" / behavior-notes §6.9; -1 everywhere when statistics are off. */
+/**
+ * The stats object of spec 1 "Cache details" / behavior-notes §6.9, in the original's field order
+ * (`total_number_of_entries` of 14/15 kept after the in-memory count); -1 everywhere when statistics
+ * are off. One node holds every entry, so the approximate counts are the exact ones.
+ */
 export function presentCacheStats(h: CacheHandle, size: number, now: number): Record<string, number> {
   const st = h.cache.stats;
   const on = h.cache.settings.statistics;
   const v = (n: number) => (on ? n : -1);
   const averages = Object.fromEntries(Object.entries(averageTimes(st)).map(([k, n]) => [k, v(n)]));
+  const inMemory = h.cache.memoryEntryCount;
   return {
     time_since_start: v(Math.floor((now - st.startedAt) / 1000)),
     time_since_reset: v(Math.floor((now - st.resetAt) / 1000)),
-    hits: v(st.hits),
+    approximate_entries: v(size),
+    approximate_entries_in_memory: v(inMemory),
+    approximate_entries_unique: v(size),
     current_number_of_entries: v(size),
-    current_number_of_entries_in_memory: v(h.cache.memoryEntryCount),
+    current_number_of_entries_in_memory: v(inMemory),
     total_number_of_entries: v(st.stores),
-    stores: v(st.stores),
     off_heap_memory_used: v(0),
     data_memory_used: v(h.cache.settings.bounded ? h.cache.memoryBytes : 0),
+    stores: v(st.stores),
     retrievals: v(st.retrievals),
+    hits: v(st.hits),
     misses: v(st.misses),
     remove_hits: v(st.removeHits),
     remove_misses: v(st.removeMisses),
@@ -42,51 +52,98 @@ export function presentCacheStats(h: CacheHandle, size: number, now: number): Re
   };
 }
 
-/** GET /caches/{name} (behavior-notes §6.3); configuration and sizing only for ADMIN callers. */
-export function presentCacheDetails(h: CacheHandle, size: number, now: number, admin: boolean, configuration: unknown): Record<string, unknown> {
+/** Both switches must be on: the container's and the cache's own (behavior-notes §6.2, §6.8). */
+function rebalancingOf(h: CacheHandle, containerRebalancing: boolean): Record<string, unknown> {
+  return { rebalancing_enabled: containerRebalancing && h.rebalancing, rebalancing_requested: 0, rebalancing_inflight: 0 };
+}
+
+/** The fields listing and details share, in the original's order (CacheResourceV2.CacheInfo). */
+function presentCacheInfo(h: CacheHandle, status: string): Record<string, unknown> {
   const s = h.cache.settings;
+  return {
+    status,
+    name: h.cache.name,
+    type: s.kind,
+    simple_cache: s.simpleCache,
+    transactional: s.transactional,
+    persistent: s.persistent,
+    bounded: s.bounded,
+    secured: s.secured,
+    indexed: s.indexed,
+    has_remote_backup: s.hasRemoteBackup,
+  };
+}
+
+/**
+ * GET /caches/{name} (behavior-notes §6.3); configuration and sizing only for ADMIN callers.
+ * `tracing` needs the server's tracing too, which grid does not have: always false here.
+ */
+export function presentCacheDetails(h: CacheHandle, size: number, now: number, admin: boolean, configuration: unknown,
+  containerRebalancing: boolean): Record<string, unknown> {
+  const s = h.cache.settings;
+  const storage = storageTypes(h);
   const details: Record<string, unknown> = {
+    ...presentCacheInfo(h, 'RUNNING'),
+    tracing: false,
+    health: null,
+    aliases: s.aliases,
+    statistics: s.statistics,
+    key_storage: storage.key.raw,
+    value_storage: storage.value.raw,
+    mode: s.cacheMode,
     stats: presentCacheStats(h, size, now),
     size,
     rehash_in_progress: false,
     indexing_in_progress: false,
-    bounded: s.bounded,
-    indexed: s.indexed,
-    persistent: s.persistent,
-    transactional: s.transactional,
-    secured: s.secured,
-    has_remote_backup: s.hasRemoteBackup,
-    statistics: s.statistics,
-    queryable: s.indexed,
-    rebalancing_enabled: true,
-    key_storage: s.keyMediaType ?? 'application/unknown',
-    value_storage: s.valueMediaType ?? 'application/unknown',
-    mode: s.cacheMode,
+    queryable: isQueryable(storage.value.raw),
+    ...rebalancingOf(h, containerRebalancing),
   };
   if (admin) {
     details.configuration = configuration;
     details.storage_type = s.storageType;
-    details.max_size = s.maxSizeBytes >= 0 ? String(s.maxSizeBytes) : '';
+    details.max_size = s.maxSize ?? '';
     details.max_size_bytes = s.maxSizeBytes;
   }
   return details;
 }
 
-/** One item of `?action=detailed` (behavior-notes §6.2, 15.0 field set plus `rebalancing_enabled`). */
-export function presentCacheListItem(h: CacheHandle, ignored: boolean, rebalancing: boolean): Record<string, unknown> {
-  const s = h.cache.settings;
+/** Protostream and Java-object values can be queried (the original's isCacheQueryable). */
+function isQueryable(valueStorage: string): boolean {
+  const essence = valueStorage.split(';')[0].trim().toLowerCase();
+  return essence === 'application/x-protostream' || essence === 'application/x-java-object';
+}
+
+/**
+ * One item of `?action=detailed` and `/cache-managers/{n}/caches` (behavior-notes §6.2): as the
+ * original, `statistics` is always false and `key_storage`, `value_storage`, `mode` always null in
+ * a listing; `tracing` is the cache's own switch (on unless the configuration turns it off).
+ */
+export function presentCacheListItem(h: CacheHandle, ignored: boolean, containerRebalancing: boolean): Record<string, unknown> {
   return {
-    status: ignored ? 'IGNORED' : 'RUNNING',
-    name: h.cache.name,
-    type: s.kind,
-    simple_cache: false,
-    transactional: s.transactional,
-    persistent: s.persistent,
-    bounded: s.bounded,
-    secured: s.secured,
-    indexed: s.indexed,
-    has_remote_backup: s.hasRemoteBackup,
+    ...presentCacheInfo(h, ignored ? 'IGNORED' : 'RUNNING'),
+    tracing: h.cache.settings.tracing,
     health: cacheHealthOf(h),
-    rebalancing_enabled: rebalancing,
+    aliases: h.cache.settings.aliases,
+    statistics: false,
+    key_storage: null,
+    value_storage: null,
+    mode: null,
+    ...rebalancingOf(h, containerRebalancing),
   };
+}
+
+/** `?action=get-mutable-attributes`: the names, or with `full=true` each `{value, type}`. */
+export function presentMutableAttributes(attributes: MutableAttributeView[], full: boolean): unknown {
+  if (!full) return attributes.map((a) => a.name);
+  return Object.fromEntries(attributes.map((a) => [a.name, { value: a.value, type: a.type }]));
+}
+
+/** `GET /caches/{c}?action=distribution`: one item per node (behavior-notes §6.9). */
+export function presentCacheDistribution(node: NodeInfo, d: CacheDistribution): Array<Record<string, unknown>> {
+  return [{ node_name: node.name, node_addresses: [node.address], memory_entries: d.memoryEntries, total_entries: d.totalEntries, memory_used: d.memoryUsed }];
+}
+
+/** `GET /caches/{c}/{key}?action=distribution` (behavior-notes §5.3): this node owns every key it holds. */
+export function presentKeyDistribution(node: NodeInfo, containsKey: boolean): Record<string, unknown> {
+  return { contains_key: containsKey, owners: [{ node_name: node.name, node_addresses: [node.address], primary: containsKey }] };
 }

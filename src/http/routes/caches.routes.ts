@@ -82,7 +82,7 @@ async function details(ctx: GridContext, s: Services): Promise<void> {
   const size = await s.caches.size(h);
   const admin = hasPermission(cacheMask(ctx.state.subject, h), 'ADMIN');
   const configuration = admin ? JSON.parse(s.caches.configOf(h, 'json', false)) : undefined;
-  sendJson(ctx, presentCacheDetails(h, size, s.clock.now(), admin, configuration));
+  sendJson(ctx, presentCacheDetails(h, size, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
 }
 
 function config(ctx: GridContext, s: Services): void {

@@ -5,7 +5,8 @@ import type { CacheEntry, Services } from '../../services';
 import { storageTypes } from '../../services/storage-types';
 import { negotiateValueType, requestMediaType } from '../negotiate';
 import { readBody } from '../request-body';
-import { noContent, sendStatus } from '../respond';
+import { presentKeyDistribution } from '../presenters/cache.presenter';
+import { noContent, sendJson, sendStatus } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** Entry operations: `/rest/v2/caches/{cache}/{key}` and the legacy `/rest/{cache}/{key}`. */
@@ -20,6 +21,10 @@ export function entryRoutes(s: Services): RouteSpec[] {
       { method: 'DELETE', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => remove(ctx, s) },
     );
   }
+  routes.push({
+    method: 'GET', path: '/rest/v2/caches/:cache/:key', action: 'distribution', scope: 'cache', permission: 'MONITOR',
+    handle: async (ctx) => sendJson(ctx, presentKeyDistribution(s.node, await s.entries.containsKey(ctx.state.cache, keyOf(ctx, s)))),
+  });
   return routes;
 }
 

@@ -1,5 +1,5 @@
 import { lazy } from '../../util/lazy';
-import { ResourceNotFoundError } from '../../errors';
+import { NodeNotFoundError, ResourceNotFoundError } from '../../errors';
 import type { Services } from '../../services';
 import { CONTAINER_NAME } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
@@ -34,6 +34,7 @@ export function serverRoutes(s: Services): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/server/memory', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.runtime.memory()) },
     { method: 'GET', path: '/rest/v2/server/threads', permission: 'ADMIN', handle: (ctx) => sendText(ctx, s.server.runtime.threadDump()) },
     { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx) => report(ctx, s) },
+    { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx) => nodeReport(ctx, s) },
     { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)) },
     { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.connectors()) },
     { method: 'GET', path: '/rest/v2/server/connectors/:connector', permission: 'ADMIN', handle: (ctx) => connector(ctx, s) },
@@ -72,6 +73,12 @@ async function report(ctx: GridContext, s: Services): Promise<void> {
   ctx.set('Content-Type', 'application/gzip');
   ctx.set('Content-Disposition', `attachment; filename="${filename}"`);
   ctx.body = stream;
+}
+
+/** One node is the whole cluster: its own name gets its report, any other name 404 (behavior-notes §11). */
+function nodeReport(ctx: GridContext, s: Services): Promise<void> {
+  if (ctx.params.node !== s.node.name) throw new NodeNotFoundError();
+  return report(ctx, s);
 }
 
 function connector(ctx: GridContext, s: Services): void {

@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { list as tarList } from 'tar';
+import type { Client } from '../support/client';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+
+describe('GET /rest/v2/server/report/{node} (behavior-notes §11)', () => {
+  let server: TestServer;
+  let admin: Client;
+  let nodeName: string;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+    // the console names the node as the cluster members list does
+    nodeName = (await admin.get('/rest/v2/cluster/members')).json<{ members: Array<{ node_address: string }> }>().members[0].node_address;
+  });
+  after(() => server.close());
+
+  it('answers this node\'s report for its own name', async () => {
+    const r = await admin.get(`/rest/v2/server/report/${encodeURIComponent(nodeName)}`);
+    expect(r.status).to.equal(200);
+    expect(r.headers.get('content-type')).to.equal('application/gzip');
+    expect(r.headers.get('content-disposition')).to.match(/^attachment; filename="grid-.+-\d{14}-report\.tar\.gz"$/);
+    const dir = tempDir('grid-node-report-test-');
+    try {
+      writeFileSync(join(dir, 'r.tar.gz'), r.bytes);
+      const names: string[] = [];
+      await tarList({ file: join(dir, 'r.tar.gz'), onReadEntry: (e) => { names.push(e.path); } });
+      expect(names).to.include.members(['server-config.json', 'memory.json', 'threads.txt']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers 404 with no body for a node that is not a member', async () => {
+    const r = await admin.get(`/rest/v2/server/report/${encodeURIComponent(`${nodeName}-elsewhere`)}`);
+    expect([r.status, r.text]).to.deep.equal([404, '']);
+  });
+
+  it('is ADMIN only', async () => {
+    expect((await server.as('observer').get(`/rest/v2/server/report/${encodeURIComponent(nodeName)}`)).status).to.equal(403);
+    expect((await server.anonymous().get(`/rest/v2/server/report/${encodeURIComponent(nodeName)}`)).status).to.equal(401);
+  });
+});
