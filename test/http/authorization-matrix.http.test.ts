@@ -127,6 +127,7 @@ function paramValue(route: RouteSpec, param: string, target: CacheTarget | undef
     case 'role': return 'matrix-role';
     case 'logger': return 'org.matrix';
     case 'connector': return 'rest';
+    case 'node': return 'matrix-node';
     case 'name':
       if (route.path.includes('/schemas/')) return SCHEMA;
       if (route.path.includes('/ignored-caches/')) return 'default';
