@@ -1,4 +1,5 @@
 import { formatCacheDocument } from '../model/cache-config';
+import { JSON_TYPE, parseMediaType, TEXT_PLAIN } from '../model/media-type';
 import type { Services } from '../services';
 import { canAdminister } from '../services/authorization';
 import { negotiateAmong } from './negotiate';
@@ -8,6 +9,7 @@ import { openEventStream } from './sse';
 
 const CONFIG_FORMATS = { 'application/yaml': 'yaml', 'application/json': 'json', 'application/xml': 'xml' } as const;
 const KEY_FORMATS = { 'application/json': 'json', 'text/plain': 'text' } as const;
+const KEY_TARGETS = { json: parseMediaType(JSON_TYPE), text: parseMediaType(TEXT_PLAIN) } as const;
 
 /**
  * Configuration changes of the container (behavior-notes §9.5), YAML unless Accept asks otherwise.
@@ -38,14 +40,16 @@ export function listenConfig(ctx: GridContext, s: Services): void {
   }));
 }
 
-/** Entry events of one cache (behavior-notes §6.12), the key as text. */
+/** Entry events of one cache (behavior-notes §6.12), the key converted to the negotiated type. */
 export async function listenEntries(ctx: GridContext, s: Services): Promise<void> {
-  negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS);
-  const cache = ctx.state.cache.cache;
+  const target = KEY_TARGETS[negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS)];
+  const h = ctx.state.cache;
+  const cache = h.cache;
   await cache.settled();
+  const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);
   const stream = openEventStream(ctx, s.server.closing);
   if (isTrue(query(ctx, 'includeCurrentState'))) {
-    for (const e of cache.entries()) stream.send('cache-entry-created', e.key.toString('utf8'));
+    for (const e of cache.entries()) stream.send('cache-entry-created', keyOf(e.key));
   }
-  stream.onClose(cache.listeners.add((e) => stream.send(e.type, e.key.toString('utf8'))));
+  stream.onClose(cache.listeners.add((e) => stream.send(e.type, keyOf(e.key))));
 }

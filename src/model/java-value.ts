@@ -1,4 +1,5 @@
 import { EncodingError } from '../errors';
+import { decodeHex } from './content-codecs';
 
 /**
  * The only Java objects this server understands (issue 3): String, the primitive wrappers and
@@ -57,9 +58,10 @@ export function parseJavaText(text: string, type: string | undefined): JavaValue
     case 'java.lang.Character':
       if ([...text].length !== 1) throw new EncodingError(`For input string: "${text}"`);
       return { type, value: text };
-    case 'byte[]':
+    case 'byte[]': return javaBytes(Buffer.from(text, 'utf8'));
+    // JavaStringCodec.BYTE_ARRAY: the text is `0x` hex (`Bytes` is the spec's name for it)
     case 'ByteArray':
-    case 'Bytes': return javaBytes(Buffer.from(text, 'utf8'));
+    case 'Bytes': return javaBytes(decodeHex(text));
     default: throw new EncodingError(`Type ${type} is unsupported`);
   }
 }

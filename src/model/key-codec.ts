@@ -1,69 +1,64 @@
-import { EncodingError } from '../errors';
-import { essence, JAVA_OBJECT, type MediaType, OCTET_STREAM, TEXT_PLAIN } from './media-type';
-import { WRAPPED_FIELD, wrapDouble, wrapFloat, wrapVarint } from './wrapped-scalar';
+import { TranscoderNotFoundError } from '../errors';
+import { decodeContent, encodeContent } from './content-codecs';
+import type { JavaValue } from './java-value';
+import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from './media-type';
+import { protostreamToJava, type ProtobufTypes } from './protostream-json';
+import { fromJava, isConvertible, toJava, transcode } from './transcoding';
+import { unwrap, wrapScalar } from './wrapped-message';
 
-/** `0x` + lowercase hex, as commons Base16Codec accepts (behavior-notes §4.2). */
-export function decodeHex(text: string): Buffer {
-  if (!text.startsWith('0x') || text.length % 2 !== 0) throw new EncodingError('Illegal hex literal!');
-  const digits = text.slice(2);
-  if (!/^[0-9a-f]*$/.test(digits)) throw new EncodingError('Invalid digit found in hex format!');
-  return Buffer.from(digits, 'hex');
-}
+/** Key-Content-Type when the request has none: v2 since 13.0, and the legacy v1 API (behavior-notes §4.1, §18). */
+export const DEFAULT_KEY_TYPE = parseMediaType('text/plain; charset=utf-8');
+export const LEGACY_KEY_TYPE = parseMediaType('application/x-java-object; type=java.lang.String');
 
-/** Standard Base64 (RFC 4648 §4) with padding optional; anything else is refused as Java's decoder does. */
-export function decodeBase64(text: string): Buffer {
-  const bad = /[^A-Za-z0-9+/=]/.exec(text);
-  if (bad) throw new EncodingError(`Illegal base64 character ${bad[0].charCodeAt(0).toString(16)}`);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 === 1) throw new EncodingError('Input byte array has wrong 4-byte ending unit');
-  return Buffer.from(text, 'base64');
-}
-
-export function encodeHex(bytes: Buffer): string {
-  return '0x' + bytes.toString('hex');
-}
-
-function integerIn(text: string, min: bigint, max: bigint): bigint {
-  if (!/^[+-]?\d+$/.test(text)) throw new EncodingError(`For input string: "${text}"`);
-  const n = BigInt(text);
-  if (n < min || n > max) throw new EncodingError(`Value out of range. Value:"${text}"`);
-  return n;
-}
-
-function decimal(text: string): number {
-  const n = Number(text.trim());
-  if (text.trim() === '' || Number.isNaN(n) && !/^[+-]?NaN$/.test(text.trim())) throw new EncodingError(`For input string: "${text}"`);
-  return n;
-}
-
-function javaObjectKey(text: string, javaType: string | undefined): Buffer {
-  switch (javaType ?? 'java.lang.String') {
-    case 'java.lang.String': return Buffer.from(text, 'utf8');
-    case 'java.lang.Integer': return wrapVarint(WRAPPED_FIELD.int32, integerIn(text, -(2n ** 31n), 2n ** 31n - 1n));
-    case 'java.lang.Long': return wrapVarint(WRAPPED_FIELD.int64, integerIn(text, -(2n ** 63n), 2n ** 63n - 1n));
-    case 'java.lang.Short': return wrapVarint(WRAPPED_FIELD.short, integerIn(text, -32768n, 32767n));
-    case 'java.lang.Byte': return wrapVarint(WRAPPED_FIELD.byte, integerIn(text, -128n, 127n));
-    case 'java.lang.Boolean': return wrapVarint(WRAPPED_FIELD.bool, text.toLowerCase() === 'true' ? 1n : 0n);
-    case 'java.lang.Double': return wrapDouble(decimal(text));
-    case 'java.lang.Float': return wrapFloat(decimal(text));
-    case 'ByteArray':
-    case 'Bytes': return decodeHex(text);
-    default: throw new EncodingError(`Type ${javaType} is unsupported`);
-  }
-}
+const TEXT = parseMediaType(TEXT_PLAIN);
+const BYTE_STORAGE = new Set([APPLICATION_UNKNOWN, OCTET_STREAM]);
 
 /**
- * Turns the key path segment into the bytes the cache stores, following `Key-Content-Type`
- * (behavior-notes §4.1, §4.2): text and plain octet-stream keep the segment's UTF-8 bytes,
- * `encoding=hex|base64` decode it, Java scalar types become their WrappedMessage bytes.
+ * The key a cache stores for a request key (behavior-notes §4.4, last bullet): the path segment's
+ * UTF-8 bytes, read in Key-Content-Type and converted to the cache's key storage type by the same
+ * transcoders as values. Two rules are the keys' own, because a key has no per-entry type:
+ * - a cache storing `application/x-java-object` keeps each key as the `WrappedMessage` of its Java
+ *   value, so Integer 42 and String "42" stay distinct keys;
+ * - in byte storage (`application/unknown`, `application/octet-stream`) a Java key is marshalled
+ *   to its `WrappedMessage` as the original's BinaryTranscoder does, except String and byte[],
+ *   which keep their own bytes, so the legacy API's String keys and v2 text keys are one key.
  */
-export function encodeKey(segment: string, keyType: MediaType | undefined): Buffer {
-  if (!keyType) return Buffer.from(segment, 'utf8');
-  const enc = keyType.params.encoding;
-  if (enc === 'hex') return decodeHex(segment);
-  if (enc === 'base64') return decodeBase64(segment);
-  if (enc !== undefined) throw new EncodingError(`Unsupported encoding '${enc}'`);
-  const kind = essence(keyType);
-  if (kind === JAVA_OBJECT) return javaObjectKey(segment, keyType.params.type);
-  if (kind === TEXT_PLAIN || kind === OCTET_STREAM) return Buffer.from(segment, 'utf8');
-  return Buffer.from(segment, 'utf8');
+export function toStoredKey(raw: Buffer, keyType: MediaType, storage: MediaType, types: ProtobufTypes): Buffer {
+  const to = essence(storage);
+  if (!isConvertible(essence(keyType), to)) throw new TranscoderNotFoundError(keyType.raw, storage.raw);
+  if (to === JAVA_OBJECT) return wrapScalar(javaKey(raw, keyType, types));
+  if (BYTE_STORAGE.has(to) && essence(keyType) === JAVA_OBJECT) return javaKeyBytes(javaKey(raw, keyType, types));
+  return transcode(raw, keyType, storage, types);
+}
+
+/** A stored key in the media type `target` asks for (listings, events): the inverse of `toStoredKey`. */
+export function fromStoredKey(key: Buffer, storage: MediaType, target: MediaType, types: ProtobufTypes): Buffer {
+  if (essence(storage) !== JAVA_OBJECT) return transcode(key, storage, target, types);
+  if (!isConvertible(JAVA_OBJECT, essence(target))) throw new TranscoderNotFoundError(storage.raw, target.raw);
+  return encodeContent(fromJava(storedJavaKey(key, types), target), target);
+}
+
+/** A stored key as text, the way `?action=keys` lists it. */
+export function storedKeyText(key: Buffer, storage: MediaType, types: ProtobufTypes): string {
+  return fromStoredKey(key, storage, TEXT, types).toString('utf8');
+}
+
+function javaKey(raw: Buffer, keyType: MediaType, types: ProtobufTypes): JavaValue {
+  const decoded = decodeContent(raw, keyType);
+  return toJava(decoded.bytes, decoded.type, types);
+}
+
+function javaKeyBytes(v: JavaValue): Buffer {
+  if (v.type === 'java.lang.String') return Buffer.from(v.value, 'utf8');
+  if (v.type === 'byte[]') return v.value;
+  return wrapScalar(v);
+}
+
+/** A key of an `application/x-java-object` cache; bytes that are no WrappedMessage read as byte[]. */
+function storedJavaKey(key: Buffer, types: ProtobufTypes): JavaValue {
+  try {
+    return unwrap(key).kind === 'scalar' ? protostreamToJava(key, types) : { type: 'byte[]', value: key };
+  } catch {
+    return { type: 'byte[]', value: key };
+  }
 }

@@ -1,4 +1,5 @@
 import { InvalidContentError, TranscoderNotFoundError, UnsupportedJavaClassError } from '../errors';
+import { decodeContent, encodeContent, hasContentCodec } from './content-codecs';
 import { deserializeJava, serializeJava } from './java-serialization';
 import { formatJavaText, javaBytes, javaInteger, parseJavaText, type JavaValue } from './java-value';
 import { marshallJBoss, unmarshallJBoss } from './jboss-marshalling';
@@ -53,11 +54,22 @@ export function keepsBytes(from: string, to: string): boolean {
   return false;
 }
 
-/** Converts a value; ISPN000492 when no transcoder exists (callers map it to 406 on reads). */
+/**
+ * Converts content of media type `from` to `to` (keys and values alike); ISPN000492 when no
+ * transcoder exists (callers map it to 406 on reads). Content encodings (`encoding=hex|base64`,
+ * form-urlencoded) are undone first and applied last, as the original's AbstractTranscoder does.
+ */
 export function transcode(bytes: Buffer, from: MediaType, to: MediaType, types: ProtobufTypes): Buffer {
+  if (!isConvertible(essence(from), essence(to))) throw new TranscoderNotFoundError(from.raw, to.raw);
+  if (!hasContentCodec(from) && !hasContentCodec(to)) return convert(bytes, from, to, types);
+  if (essence(from) === essence(to) && from.params.encoding === to.params.encoding) return bytes;
+  const decoded = decodeContent(bytes, from);
+  return encodeContent(convert(decoded.bytes, decoded.type, to, types), to);
+}
+
+function convert(bytes: Buffer, from: MediaType, to: MediaType, types: ProtobufTypes): Buffer {
   const f = essence(from);
   const t = essence(to);
-  if (!isConvertible(f, t)) throw new TranscoderNotFoundError(from.raw, to.raw);
   if (keepsBytes(f, t)) return bytes;
   if (t === JSON_TYPE && TEXTISH.has(f)) return textToJson(bytes);
   if (t === XML_TYPE && TEXTISH.has(f)) return textToXml(bytes.toString('utf8'));
@@ -111,11 +123,11 @@ function textToJson(bytes: Buffer): Buffer {
   return bytes;
 }
 
-/** Numbers and booleans as JSON literals; text kept when it is JSON, else a JSON string. */
+/** Numbers and booleans as JSON literals; text kept when it is JSON, else a JSON string; bytes must be JSON. */
 function javaToJson(v: JavaValue): Buffer {
-  if (v.type === 'java.lang.String' || v.type === 'byte[]' || v.type === 'java.lang.Character') {
-    const text = v.type === 'byte[]' ? v.value.toString('utf8') : v.value;
-    return Buffer.from(isJson(text) ? text : JSON.stringify(text), 'utf8');
+  if (v.type === 'byte[]') return textToJson(v.value);
+  if (v.type === 'java.lang.String' || v.type === 'java.lang.Character') {
+    return Buffer.from(isJson(v.value) ? v.value : JSON.stringify(v.value), 'utf8');
   }
   return formatJavaText(v);
 }

@@ -1,7 +1,8 @@
 import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
-import { encodeHex } from '../model/key-codec';
-import { essence, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN, APPLICATION_UNKNOWN, JSON_TYPE } from '../model/media-type';
+import { encodeHex } from '../model/content-codecs';
+import { fromStoredKey, storedKeyText } from '../model/key-codec';
+import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, JSON_TYPE, type MediaType, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN } from '../model/media-type';
 import { protostreamToJson, type ProtobufTypes } from '../model/protostream-json';
 import { isConvertible } from '../model/transcoding';
 import { expiresAt } from '../store/store';
@@ -23,16 +24,41 @@ export class BulkService {
   /** `types`: the schema registry, to render protostream values as JSON. */
   constructor(private readonly types: ProtobufTypes) {}
 
-  /** `?action=keys`: a JSON array of the keys as text. */
+  /** `?action=keys`: a JSON array of the keys as text (the key storage type converted to text/plain). */
   async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
     await h.cache.settled();
-    yield* chunked(['['], this.take(h, limit, (e, first) => (first ? '' : ',') + JSON.stringify(e.key.toString('utf8'))), [']']);
+    const storage = storageTypes(h).key;
+    yield* chunked(['['], this.take(h, limit, (e, first) => (first ? '' : ',') + JSON.stringify(this.keyText(e.key, storage))), [']']);
   }
 
-  /** Every live key (v1 key listing). */
-  async *keys(h: CacheHandle): AsyncGenerator<Buffer> {
+  /** Every live key as `target` (v1 key listing). */
+  async *keys(h: CacheHandle, target: MediaType): AsyncGenerator<Buffer> {
     await h.cache.settled();
-    for (const e of h.cache.entries()) yield e.key;
+    for (const e of h.cache.entries()) yield this.keyAs(h, e.key, target);
+  }
+
+  /** One stored key as `target` (listings, entry events); ISPN000492 when it cannot convert. */
+  keyAs(h: CacheHandle, key: Buffer, target: MediaType): Buffer {
+    return fromStoredKey(key, storageTypes(h).key, target, this.types);
+  }
+
+  /** A stored key as `target` text for events; one with no such form (text that is not JSON) as text. */
+  keyString(h: CacheHandle, key: Buffer, target: MediaType): string {
+    const storage = storageTypes(h).key;
+    try {
+      return fromStoredKey(key, storage, target, this.types).toString('utf8');
+    } catch {
+      return this.keyText(key, storage);
+    }
+  }
+
+  /** A stored key as text; a key that does not convert (a broken protostream key) is shown as hex. */
+  private keyText(key: Buffer, storage: MediaType): string {
+    try {
+      return storedKeyText(key, storage, this.types);
+    } catch {
+      return encodeHex(key);
+    }
   }
 
   /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`. */
@@ -42,8 +68,10 @@ export class BulkService {
     const t = storageTypes(h);
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
     const valueProto = essence(t.value) === PROTOSTREAM ? this.types : undefined;
+    const keyJava = essence(t.key) === JAVA_OBJECT;
     yield* chunked(['['], this.take(h, opts.limit, (e, first) => {
-      let item = `{"key":${render(e.key, keyRep, keyProto)},"value":${render(e.value, valueRep, valueProto)}`;
+      const key = keyJava && keyRep === 'text' ? JSON.stringify(this.keyText(e.key, t.key)) : render(e.key, keyRep, keyProto);
+      let item = `{"key":${key},"value":${render(e.value, valueRep, valueProto)}`;
       if (opts.metadata) item += metadataFields(e);
       return (first ? '' : ',') + item + '}';
     }), [']']);
@@ -73,10 +101,14 @@ export class BulkService {
   }
 }
 
+/**
+ * CacheResourceV2.getMediaType: protostream is JSON; otherwise text, and with content negotiation
+ * text when the storage converts to it, then JSON, then hex; unconfigured storage is hex.
+ */
 function pick(storage: string, contentNegotiation: boolean): Representation {
   if (storage === PROTOSTREAM) return 'json';
   if (!contentNegotiation) return 'text';
-  if (storage === APPLICATION_UNKNOWN || storage === OCTET_STREAM) return 'hex';
+  if (storage === APPLICATION_UNKNOWN) return 'hex';
   if (isConvertible(storage, TEXT_PLAIN)) return 'text';
   if (isConvertible(storage, JSON_TYPE)) return 'json';
   return 'hex';

@@ -11,6 +11,8 @@ import { essence, JAVA_OBJECT, type MediaType, parseMediaType } from '../model/m
 import { evaluateRead, type ReadPreconditions } from '../model/preconditions';
 import type { ProtobufTypes } from '../model/protostream-json';
 import { isConvertible, keepsBytes, toJava, transcode } from '../model/transcoding';
+import { decodeContent, hasContentCodec } from '../model/content-codecs';
+import { storedKeyText, toStoredKey } from '../model/key-codec';
 import { expiresAt } from '../store/store';
 import type { Clock } from '../util/clock';
 import { PROTOBUF_METADATA, ProtobufMetadataCache } from './protobuf-metadata';
@@ -48,7 +50,7 @@ export class EntryService {
 
   /** The live entry, once its last write is durable, in the representation `target` asks for. */
   async read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number, target?: MediaType): Promise<ReadResult> {
-    const entry = this.isMetadata(h) ? this.metadata.read(key) : await this.live(h, key, minFresh);
+    const entry = this.isMetadata(h) ? this.metadata.read(this.keyName(h, key), key) : await this.live(h, key, minFresh);
     const lastModified = isMortal(entry) ? entry.created : undefined;
     const body = target ? this.present(h, entry, target) : entry.value;
     const etag = body === entry.value ? entry.etag : etagOf(body);
@@ -62,7 +64,7 @@ export class EntryService {
   async containsKey(h: CacheHandle, key: Buffer): Promise<boolean> {
     if (this.isMetadata(h)) {
       try {
-        this.metadata.read(key);
+        this.metadata.read(this.keyName(h, key), key);
         return true;
       } catch (err) {
         if (err instanceof EntryNotFoundError) return false;
@@ -81,7 +83,7 @@ export class EntryService {
 
   /** PUT: create or replace; 304 when If-None-Match equals the current ETag (nothing written). */
   async put(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
-    if (this.isMetadata(h)) return this.metadata.write(req, false);
+    if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, false);
     const { value, valueType } = this.toStorage(h, req);
     if (req.ifNoneMatch !== undefined && h.cache.peek(req.key)?.etag === req.ifNoneMatch) throw new NotModifiedError();
     const { entry, commit } = h.cache.put(req.key, value, valueType, this.expiry(h, req));
@@ -91,7 +93,7 @@ export class EntryService {
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
   async putIfAbsent(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
-    if (this.isMetadata(h)) return this.metadata.write(req, true);
+    if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, true);
     const { value, valueType } = this.toStorage(h, req);
     const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req));
     if (!result) throw new EntryExistsError();
@@ -101,7 +103,7 @@ export class EntryService {
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (behavior-notes §5.4). */
   async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
-    if (this.isMetadata(h)) return this.metadata.remove(key, ifNoneMatch);
+    if (this.isMetadata(h)) return this.metadata.remove(this.keyName(h, key), key, ifNoneMatch);
     const current = h.cache.peek(key);
     if (!current) throw new EntryNotFoundError();
     if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
@@ -109,11 +111,12 @@ export class EntryService {
     if (commit) await commit.promise;
   }
 
-  /** Key-Content-Type must convert to the cache's key storage type (400 ISPN000492 otherwise). */
-  checkKeyType(h: CacheHandle, keyType: MediaType | undefined): void {
-    if (!keyType) return;
-    const storage = storageTypes(h).key;
-    if (!isConvertible(essence(keyType), essence(storage))) throw new TranscoderNotFoundError(keyType.raw, storage.raw);
+  /**
+   * The key the cache stores for a path segment read in `keyType` (behavior-notes §4.4, last
+   * bullet); 400 ISPN000492 when that type does not convert to the key storage type.
+   */
+  storedKey(h: CacheHandle, segment: string, keyType: MediaType): Buffer {
+    return toStoredKey(Buffer.from(segment, 'utf8'), keyType, storageTypes(h).key, this.types);
   }
 
   private async live(h: CacheHandle, key: Buffer, minFresh: number | undefined): Promise<CacheEntry> {
@@ -132,31 +135,38 @@ export class EntryService {
   /** The stored bytes as `target`; no parsing or copy where the bytes stay as they are (hot path). */
   private present(h: CacheHandle, entry: CacheEntry, target: MediaType): Buffer {
     const storage = storageTypes(h).value;
-    if (keepsBytes(essence(storage), essence(target))) return entry.value;
+    if (keepsBytes(essence(storage), essence(target)) && !hasContentCodec(target)) return entry.value;
     return transcode(entry.value, storedType(storage, entry.valueType), target, this.types);
   }
 
   /**
-   * The body as the cache stores it (behavior-notes §4.4 PUT/POST): no Content-Type or a pair that
-   * keeps the bytes stores them as sent; Java objects are stored as their text with their class
-   * in the entry's value type; anything else goes through the transcoder registry.
+   * The body as the cache stores it (behavior-notes §4.4 PUT/POST): no Content-Type stores it as
+   * sent; a content encoding (hex, Base64, form-urlencoded) is undone first; then a pair that keeps
+   * the bytes stores them, Java objects are stored as their text with their class in the entry's
+   * value type, and anything else goes through the transcoder registry.
    */
   private toStorage(h: CacheHandle, req: WriteRequest): { value: Buffer; valueType: string | null } {
     const ct = req.contentType;
     if (!ct) return { value: req.value, valueType: null };
     const storage = storageTypes(h).value;
-    const from = essence(ct);
     const to = essence(storage);
-    if (!isConvertible(from, to)) throw new TranscoderNotFoundError(ct.raw, storage.raw);
+    if (!isConvertible(essence(ct), to)) throw new TranscoderNotFoundError(ct.raw, storage.raw);
+    const { bytes, type } = decodeContent(req.value, ct);
+    const from = essence(type);
     // a Java class named by the client must be one the allow list knows, and the text must be of
     // it, even where the bytes are kept as sent: no value is ever recorded as of another class
-    if (from === JAVA_OBJECT && ct.params.type !== undefined) toJava(req.value, ct, this.types);
-    if (keepsBytes(from, to)) return { value: req.value, valueType: ct.raw };
+    if (from === JAVA_OBJECT && type.params.type !== undefined) toJava(bytes, type, this.types);
+    if (keepsBytes(from, to)) return { value: bytes, valueType: type.raw };
     if (to === JAVA_OBJECT) {
-      const v = toJava(req.value, ct, this.types);
+      const v = toJava(bytes, type, this.types);
       return { value: formatJavaText(v), valueType: `${JAVA_OBJECT}; type=${v.type}` };
     }
-    return { value: transcode(req.value, ct, storage, this.types), valueType: storage.raw };
+    return { value: transcode(bytes, type, storage, this.types), valueType: storage.raw };
+  }
+
+  /** `___protobuf_metadata` keys are Java Strings: the schema file name. */
+  private keyName(h: CacheHandle, key: Buffer): string {
+    return storedKeyText(key, storageTypes(h).key, this.types);
   }
 
   private isMetadata(h: CacheHandle): boolean {

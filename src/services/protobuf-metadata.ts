@@ -21,15 +21,14 @@ const ERRORS = '.errors';
 export class ProtobufMetadataCache {
   constructor(private readonly schemas: SchemaService, private readonly clock: Clock) {}
 
-  read(key: Buffer): CacheEntry {
-    const name = key.toString('utf8');
+  /** `name`: the key as the Java String it is; `key`: the stored key the entry carries. */
+  read(name: string, key: Buffer): CacheEntry {
     const text = this.textOf(name);
     if (text === undefined) throw new EntryNotFoundError();
     return this.entry(key, text);
   }
 
-  async write(req: { key: Buffer; value: Buffer; contentType: MediaType | undefined }, ifAbsent: boolean): Promise<CacheEntry> {
-    const name = req.key.toString('utf8');
+  async write(name: string, req: { key: Buffer; value: Buffer; contentType: MediaType | undefined }, ifAbsent: boolean): Promise<CacheEntry> {
     if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028009: The key must be a String ending with ".proto" : ${name}`);
     const v = toJava(req.value, req.contentType ?? TEXT, NO_TYPES);
     if (v.type !== 'java.lang.String') {
@@ -40,10 +39,9 @@ export class ProtobufMetadataCache {
     return this.entry(req.key, v.value);
   }
 
-  async remove(key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
-    const current = this.read(key);
+  async remove(name: string, key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
+    const current = this.read(name, key);
     if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
-    const name = key.toString('utf8');
     if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028014: The '${PROTOBUF_METADATA}' cache does not support commands of type RemoveCommand`);
     await this.schemas.remove(name);
   }

@@ -1,7 +1,9 @@
 import { CacheNotFoundError } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { resolveExpiry } from '../model/expiration';
+import { LEGACY_KEY_TYPE, toStoredKey } from '../model/key-codec';
 import { essence, JAVA_OBJECT } from '../model/media-type';
+import { NO_TYPES } from '../model/protostream-json';
 import type { Permission } from '../model/permissions';
 import type { Commit } from '../store/store';
 import type { Subject } from './auth.service';
@@ -9,7 +11,7 @@ import { cacheMask, canAccess, requirePermission } from './authorization';
 import { storageTypes } from './storage-types';
 
 /**
- * The host side of a script's `cache` and `cacheManager`: string keys and values (UTF-8), the
+ * The host side of a script's `cache` and `cacheManager`: String keys and values (UTF-8), the
  * caller's permissions on each cache, and every write remembered so the task answers only once
  * they are all durable.
  */
@@ -55,7 +57,7 @@ export class ScriptBindings {
   /** A read never sees a write that is not yet durable: it waits for that write's commit. */
   private async get(cacheName: string, key: string): Promise<string | undefined> {
     const h = this.handle(cacheName, 'READ');
-    const k = Buffer.from(key, 'utf8');
+    const k = storedKey(h, key);
     await h.cache.pendingCommit(k)?.promise.catch(() => undefined);
     const e = h.cache.get(k);
     return e && JSON.stringify(e.value.toString('utf8'));
@@ -63,7 +65,7 @@ export class ScriptBindings {
 
   private async put(cacheName: string, key: string, value: string): Promise<string | undefined> {
     const h = this.handle(cacheName, 'WRITE');
-    const k = Buffer.from(key, 'utf8');
+    const k = storedKey(h, key);
     const previous = h.cache.peek(k);
     const { commit } = h.cache.put(k, Buffer.from(value, 'utf8'), valueTypeOf(h), defaultExpiry(h));
     if (commit) this.commits.push(commit);
@@ -72,10 +74,15 @@ export class ScriptBindings {
 
   private async remove(cacheName: string, key: string): Promise<string | undefined> {
     const h = this.handle(cacheName, 'WRITE');
-    const { removed, commit } = h.cache.remove(Buffer.from(key, 'utf8'));
+    const { removed, commit } = h.cache.remove(storedKey(h, key));
     if (commit) this.commits.push(commit);
     return removed && JSON.stringify(removed.value.toString('utf8'));
   }
+}
+
+/** A script's key is a Java String, converted to the cache's key storage type as a REST key is. */
+function storedKey(h: CacheHandle, key: string): Buffer {
+  return toStoredKey(Buffer.from(key, 'utf8'), LEGACY_KEY_TYPE, storageTypes(h).key, NO_TYPES);
 }
 
 /** Script values are strings: Java Strings in a Java-object cache, UTF-8 text elsewhere. */

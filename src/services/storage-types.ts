@@ -1,4 +1,5 @@
 import type { CacheHandle } from '../grid/cache-manager';
+import type { CacheSettings } from '../model/cache-config';
 import { APPLICATION_UNKNOWN, type MediaType, parseMediaType } from '../model/media-type';
 
 export interface StorageTypes {
@@ -13,7 +14,11 @@ const cache = new WeakMap<object, StorageTypes>();
  * indexed cache stores protostream, anything else raw bytes (`application/unknown`).
  */
 export function storageTypes(h: CacheHandle): StorageTypes {
-  const s = h.cache.settings;
+  return storageTypesOf(h.cache.settings);
+}
+
+/** The same for a cache's settings alone (start-up work before any cache runs). */
+export function storageTypesOf(s: CacheSettings): StorageTypes {
   const known = cache.get(s);
   if (known) return known;
   const fallback = s.indexed ? 'application/x-protostream' : APPLICATION_UNKNOWN;

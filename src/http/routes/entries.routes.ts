@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { encodeKey } from '../../model/key-codec';
+import { DEFAULT_KEY_TYPE, LEGACY_KEY_TYPE } from '../../model/key-codec';
+import type { MediaType } from '../../model/media-type';
 import { parseEntryFlags } from '../../model/flags';
 import type { CacheEntry, Services } from '../../services';
 import { storageTypes } from '../../services/storage-types';
@@ -12,27 +13,31 @@ import type { GridContext, RouteSpec } from '../route-spec';
 /** Entry operations: `/rest/v2/caches/{cache}/{key}` and the legacy `/rest/{cache}/{key}`. */
 export function entryRoutes(s: Services): RouteSpec[] {
   const routes: RouteSpec[] = [];
-  for (const base of ['/rest/v2/caches/:cache/:key', '/rest/:cache/:key']) {
+  // the legacy API reads keys as Java Strings unless told otherwise (behavior-notes §18)
+  const bases = [['/rest/v2/caches/:cache/:key', DEFAULT_KEY_TYPE], ['/rest/:cache/:key', LEGACY_KEY_TYPE]] as const;
+  for (const [base, keyType] of bases) {
+    const k: KeyReader = (ctx) => keyOf(ctx, s, keyType);
     routes.push(
-      { method: 'GET', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s) },
-      { method: 'HEAD', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s) },
-      { method: 'PUT', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, 'put') },
-      { method: 'POST', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, 'putIfAbsent') },
-      { method: 'DELETE', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => remove(ctx, s) },
+      { method: 'GET', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s, k) },
+      { method: 'HEAD', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s, k) },
+      { method: 'PUT', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, k, 'put') },
+      { method: 'POST', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, k, 'putIfAbsent') },
+      { method: 'DELETE', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => remove(ctx, s, k) },
     );
   }
   routes.push({
     method: 'GET', path: '/rest/v2/caches/:cache/:key', action: 'distribution', scope: 'cache', permission: 'MONITOR',
-    handle: async (ctx) => sendJson(ctx, presentKeyDistribution(s.node, await s.entries.containsKey(ctx.state.cache, keyOf(ctx, s)))),
+    handle: async (ctx) => sendJson(ctx, presentKeyDistribution(s.node, await s.entries.containsKey(ctx.state.cache, keyOf(ctx, s, DEFAULT_KEY_TYPE)))),
   });
   return routes;
 }
 
-/** The key through Key-Content-Type, which must convert to the cache's key type (behavior-notes §4.4). */
-function keyOf(ctx: GridContext, s: Services): Buffer {
-  const keyType = requestMediaType(ctx.get('key-content-type') || undefined);
-  s.entries.checkKeyType(ctx.state.cache, keyType);
-  return encodeKey(ctx.params.key, keyType);
+type KeyReader = (ctx: GridContext) => Buffer;
+
+/** The path key in Key-Content-Type, converted to the cache's key storage type (behavior-notes §4.4). */
+function keyOf(ctx: GridContext, s: Services, defaultType: MediaType): Buffer {
+  const keyType = requestMediaType(header(ctx, 'key-content-type')) ?? defaultType;
+  return s.entries.storedKey(ctx.state.cache, ctx.params.key, keyType);
 }
 
 function header(ctx: Context, name: string): string | undefined {
@@ -41,10 +46,10 @@ function header(ctx: Context, name: string): string | undefined {
 }
 
 /** GET and HEAD (Koa leaves the body out of HEAD responses). */
-async function read(ctx: GridContext, s: Services): Promise<void> {
+async function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
-  const key = keyOf(ctx, s);
+  const key = readKey(ctx);
   const { contentType, target } = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
   const minFresh = /min-fresh=(\d+)/.exec(ctx.get('cache-control'))?.[1];
   const { entry, lastModified, body, etag } = await s.entries.read(h, key, {
@@ -84,10 +89,10 @@ function writeExtendedHeaders(ctx: Context, s: Services): void {
   ctx.set('Cluster-Physical-Address', s.node.address);
 }
 
-async function write(ctx: GridContext, s: Services, op: 'put' | 'putIfAbsent'): Promise<void> {
+async function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put' | 'putIfAbsent'): Promise<void> {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
-  const key = keyOf(ctx, s);
+  const key = readKey(ctx);
   const contentType = requestMediaType(header(ctx, 'content-type'));
   const value = await readBody(ctx, s.bodyLimit);
   const entry = await s.entries[op](h, {
@@ -99,8 +104,8 @@ async function write(ctx: GridContext, s: Services, op: 'put' | 'putIfAbsent'): 
   noContent(ctx);
 }
 
-async function remove(ctx: GridContext, s: Services): Promise<void> {
+async function remove(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> {
   parseEntryFlags(header(ctx, 'flags'));
-  await s.entries.remove(ctx.state.cache, keyOf(ctx, s), header(ctx, 'if-none-match'));
+  await s.entries.remove(ctx.state.cache, readKey(ctx), header(ctx, 'if-none-match'));
   sendStatus(ctx, 204);
 }

@@ -1,5 +1,6 @@
 import { NotImplementedError } from '../../errors';
-import { encodeHex } from '../../model/key-codec';
+import { encodeHex } from '../../model/content-codecs';
+import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../model/media-type';
 import type { Services } from '../../services';
 import { negotiateAmong } from '../negotiate';
 import { sendStatus, sendText } from '../respond';
@@ -36,10 +37,15 @@ export function searchNotImplemented(path: string): RouteSpec[] {
   }));
 }
 
+/** Keys are converted to text, or to octet-stream bytes for the hex listing. */
+const KEY_TARGETS: Record<KeyFormat, MediaType> = {
+  text: parseMediaType(TEXT_PLAIN), json: parseMediaType(TEXT_PLAIN), xml: parseMediaType(TEXT_PLAIN), hex: parseMediaType(OCTET_STREAM),
+};
+
 async function listKeys(ctx: GridContext, s: Services): Promise<void> {
   const format = negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS);
   const keys: Buffer[] = [];
-  for await (const key of s.bulk.keys(ctx.state.cache)) keys.push(key);
+  for await (const key of s.bulk.keys(ctx.state.cache, KEY_TARGETS[format])) keys.push(key);
   ctx.set('Cache-Control', 'no-cache');
   sendText(ctx, renderKeys(keys, format), CONTENT_TYPES[format]);
 }
