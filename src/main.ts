@@ -13,6 +13,7 @@ import { CacheService } from './services/cache.service';
 import { ContainerService } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { EntryService } from './services/entry.service';
+import { migrateLegacyKeys } from './services/key-migration';
 import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
 import { RoleRegistry } from './services/role-registry';
@@ -57,6 +58,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const storeLog = logs.get('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
+  const schemas = new SchemaService(store, clock);
+  // before anything else writes: keys of older data dirs are converted once (docs/data-formats.md)
+  await migrateLegacyKeys(store, schemas, clock, storeLog).catch((err: unknown) => { store.close(); throw err; });
+
   const users = new UserService(store.users, clock);
   // hashing runs on the thread pool while the rest of the server is built
   const usersReady = bootstrapUsers(config, users, announce, logs.get('grid.security'));
@@ -64,7 +69,6 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const manager = new CacheManager({ store, clock, log: logs.get('grid.cache') });
   const node: NodeInfo = { name: config.nodeName, address: '' };
   const roles = new RoleRegistry(store);
-  const schemas = new SchemaService(store, clock);
   const version = packageVersion();
   let close: () => Promise<void> = async () => undefined;
   const services: Services = {

@@ -17,6 +17,7 @@ import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
 import { SqliteSnapshot } from './sqlite-snapshot';
+import { type KeyRewrite, type KeyRewriteOutcome, rewriteKeys } from './sqlite-key-rewrite';
 import type { Store, StoreSnapshot } from './store';
 
 /** `power`: synchronous=FULL, survives power loss. `process`: synchronous=NORMAL, survives kill -9. */
@@ -92,6 +93,10 @@ export class SqliteStore implements Store {
   /** Queues a write for the next group commit; await `.promise` before acknowledging it. */
   write(op: WriteOp): Commit {
     return this.committer.submit(op);
+  }
+
+  rewriteKeys(name: string, caches: KeyRewrite[], now: number): Promise<KeyRewriteOutcome | undefined> {
+    return rewriteKeys(this.db, name, caches, now);
   }
 
   get pendingCommit(): Commit | undefined {

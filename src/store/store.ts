@@ -3,9 +3,11 @@ import type {
   CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
 } from './records';
 import type { WriteOp } from './write-ops';
+import type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
 
 export type { Commit } from './group-commit';
 export type { WriteOp } from './write-ops';
+export type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
 export * from './records';
 
 /**
@@ -61,6 +63,11 @@ export interface Store {
     delete(name: string): boolean;
   };
   write(op: WriteOp): Commit;
+  /**
+   * Runs the one-time data migration `name` that rewrites entry keys, in one transaction, unless it
+   * already ran (undefined then). Only at start, before anything else writes.
+   */
+  rewriteKeys(name: string, caches: KeyRewrite[], now: number): Promise<KeyRewriteOutcome | undefined>;
   /** Opens a snapshot of everything committed so far. */
   openSnapshot(): StoreSnapshot;
   readonly pendingCommit: Commit | undefined;

@@ -142,4 +142,55 @@ describe('data formats over the entry API (behavior-notes §4)', () => {
       expect(r.bytes.equals(hex('00ff'))).to.equal(true);
     });
   });
+
+  describe('content encodings: encoding=hex|base64 and form-urlencoded (commons MediaTypeCodecs)', () => {
+    it('stores a form-urlencoded value decoded: word1+word2 reads as text word1 word2 (BaseCacheResourceTest)', async () => {
+      const c = await cacheWith();
+      expect((await admin.put(entry(c, 'test'), 'word1+word2', { 'Content-Type': 'application/x-www-form-urlencoded' })).status).to.equal(204);
+      const r = await admin.get(entry(c, 'test'), { Accept: 'text/plain' });
+      expect(r.headers.get('content-type')).to.equal('text/plain');
+      expect(r.text).to.equal('word1 word2');
+    });
+
+    it('answers 400 with the URLDecoder text for a broken escape, and stores nothing', async () => {
+      const c = await cacheWith();
+      const r = await admin.put(entry(c, 'k'), 'a%zz', { 'Content-Type': 'application/x-www-form-urlencoded' });
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('URLDecoder: Illegal hex characters in escape (%) pattern - Error at index 0 in: "zz"');
+      expect((await admin.get(entry(c, 'k'))).status).to.equal(404);
+    });
+
+    it('stores a hex value as its bytes and reads it back as hex or Base64 when Accept asks', async () => {
+      const c = await cacheWith();
+      await admin.put(entry(c, 'k'), '0x010203', { 'Content-Type': 'application/octet-stream; encoding=hex' });
+      expect((await admin.get(entry(c, 'k'))).bytes.equals(hex('010203'))).to.equal(true);
+      const asHex = await admin.get(entry(c, 'k'), { Accept: 'application/octet-stream; encoding=hex' });
+      expect(asHex.headers.get('content-type')).to.equal('application/octet-stream;encoding=hex');
+      expect(asHex.text).to.equal('0x010203');
+      expect((await admin.get(entry(c, 'k'), { Accept: 'application/octet-stream; encoding=base64' })).text).to.equal('AQID');
+    });
+  });
+
+  describe('GET /rest/v2/caches/{cacheName}?action=entries&content-negotiation=true on unencoded binary data', () => {
+    // CacheResourceV2Test.testStreamFromDefaultCache: write in hex, list, write back in the listed type
+    it('lists keys and values as 0x hex of the stored bytes, in a type a client can write back', async () => {
+      const c = await cacheWith();
+      const hexType = { 'Key-Content-Type': 'application/octet-stream; encoding=hex', 'Content-Type': 'application/octet-stream; encoding=hex' };
+      await admin.put(entry(c, '0x01'), '0x010203', hexType);
+      await admin.put(entry(c, '0x02'), '0x020406', hexType);
+      const r = await admin.get(`/rest/v2/caches/${c}?action=entries&content-negotiation=true`);
+      expect(r.headers.get('key-content-type')).to.equal('application/octet-stream; encoding=hex');
+      const valueType = r.headers.get('value-content-type')!;
+      expect(valueType).to.equal('application/octet-stream; encoding=hex');
+      expect(r.json()).to.deep.equal([{ key: '0x01', value: '0x010203' }, { key: '0x02', value: '0x020406' }]);
+      await admin.put(entry(c, '0x01'), '0x0a0b', { 'Key-Content-Type': valueType, 'Content-Type': valueType });
+      const again = (await admin.get(`/rest/v2/caches/${c}?action=entries&content-negotiation=true`)).json<Array<{ key: string; value: string }>>();
+      expect(again.find((e) => e.key === '0x01')!.value).to.equal('0x0a0b');
+    });
+
+    it('answers 403 without BULK_READ (application role has it, monitor has not)', async () => {
+      const c = await cacheWith();
+      expect((await server.as('monitor').get(`/rest/v2/caches/${c}?action=entries&content-negotiation=true`)).status).to.equal(403);
+    });
+  });
 });

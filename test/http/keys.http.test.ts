@@ -1,6 +1,10 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '../support/client';
+import { spawnServer, waitForExit } from '../support/process';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
 
 const path = (cache: string, key: string) => `/rest/v2/caches/${cache}/${encodeURIComponent(key)}`;
 const hexOf = (s: string) => Buffer.from(s).toString('hex');
@@ -273,5 +277,132 @@ describe('PUT, GET /rest/{cacheName}/{cacheKey}: legacy keys are Java Strings (b
     expect((await admin.get('/rest/v2/caches/legacy2/5', { 'Key-Content-Type': javaType('java.lang.Integer') })).status).to.equal(200);
     expect((await admin.get('/rest/v2/caches/legacy2/5')).status).to.equal(404);
     expect((await admin.get('/rest/legacy2/5', { 'Key-Content-Type': 'application/xml' })).status).to.equal(400);
+  });
+});
+
+describe('keys of a persistent protostream cache across restarts', function () {
+  this.timeout(60_000);
+  const json = { 'Key-Content-Type': 'application/json', 'Content-Type': 'application/json' };
+  const consoleAlice = encodeURIComponent('{"_type":"string","_value":"alice"}');
+  const config = { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } };
+
+  it('finds text and console keys after a clean stop and start on the same data dir', async () => {
+    const dataDir = tempDir();
+    let server = await startTestServer({ dataDir });
+    try {
+      await server.as('admin').createCache('p', config);
+      expect((await server.as('admin').put(`/rest/v2/caches/p/${consoleAlice}`, JSON.stringify({ _type: 'string', _value: 'a' }), json)).status).to.equal(204);
+      await server.as('admin').put('/rest/v2/caches/p/7', 'seven', { 'Key-Content-Type': 'application/x-java-object;type=java.lang.Integer', 'Content-Type': 'text/plain' });
+      await server.close({ keepData: true });
+      server = await startTestServer({ dataDir });
+      const admin = server.as('admin');
+      expect((await admin.get(`/rest/v2/caches/p/${consoleAlice}`, { 'Key-Content-Type': 'application/json' })).json()).to.deep.equal({ _type: 'string', _value: 'a' });
+      expect((await admin.get('/rest/v2/caches/p/alice')).status).to.equal(200);
+      expect((await admin.get(`/rest/v2/caches/p/${encodeURIComponent('{"_type":"int32","_value":"7"}')}`, { 'Key-Content-Type': 'application/json' })).status).to.equal(200);
+      expect((await admin.get('/rest/v2/caches/p?action=keys')).json<string[]>().sort()).to.deep.equal(['7', 'alice']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps every acknowledged key after kill -9 (bin/grid start)', async () => {
+    const dataDir = tempDir();
+    try {
+      let proc = await spawnServer(['--data', dataDir], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+      let client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      await client.createCache('p', config);
+      for (let i = 0; i < 20; i++) {
+        const key = encodeURIComponent(JSON.stringify({ _type: 'string', _value: `k${i}` }));
+        expect((await client.put(`/rest/v2/caches/p/${key}`, JSON.stringify({ _type: 'int32', _value: i }), json)).status).to.equal(204);
+      }
+      proc.child.kill('SIGKILL');
+      await waitForExit(proc.child);
+      proc = await spawnServer(['--data', dataDir]);
+      client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      try {
+        for (let i = 0; i < 20; i++) expect((await client.get(`/rest/v2/caches/p/k${i}`)).json()).to.deep.equal({ _type: 'int32', _value: i });
+        const listed = (await client.get('/rest/v2/caches/p?action=entries&content-negotiation=true')).json<Array<{ key: unknown }>>();
+        expect(listed.map((e) => e.key)).to.deep.include({ _type: 'string', _value: 'k3' });
+      } finally {
+        proc.child.kill('SIGTERM');
+        await waitForExit(proc.child);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('start-up: a data directory written by grid 0.1.0 (keys as the path segment\'s bytes)', function () {
+  this.timeout(60_000);
+  const wrapped = (text: string) => Buffer.concat([Buffer.from([0x4a, Buffer.byteLength(text)]), Buffer.from(text)]);
+  const persistent = (media: string) => ({ 'local-cache': { encoding: { key: { 'media-type': media }, value: { 'media-type': 'text/plain' } }, persistence: { 'file-store': {} } } });
+
+  /** Creates the caches with today's server, then turns the data dir back into 0.1.0's and stores rows as 0.1.0 did. */
+  async function oldDataDir(): Promise<string> {
+    const dataDir = tempDir();
+    const server = await startTestServer({ dataDir });
+    const admin = server.as('admin');
+    await admin.createCache('proto', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } });
+    await admin.createCache('java', persistent('application/x-java-object'));
+    await admin.createCache('json', persistent('application/json'));
+    await admin.createCache('text', persistent('text/plain'));
+    await server.close({ keepData: true });
+    const db = new Database(join(dataDir, 'grid.db'));
+    try {
+      db.exec('DROP TABLE data_migrations; DELETE FROM schema_migrations WHERE version >= 9');
+      const id = (name: string) => db.prepare('SELECT id FROM caches WHERE name = ?').pluck().get(name) as number;
+      const insert = db.prepare(`INSERT INTO entries (cache_id, key, value, value_type, created_at, last_used_at, lifespan, max_idle, expires_at)
+        VALUES (?, ?, ?, ?, ?, ?, -1, -1, NULL)`);
+      const row = (cache: string, key: Buffer | string, value: Buffer | string, created = 1000) =>
+        insert.run(id(cache), typeof key === 'string' ? Buffer.from(key) : key, typeof value === 'string' ? Buffer.from(value) : value, 'text/plain', created, created);
+      db.transaction(() => {
+        row('proto', 'alice', wrapped('from text'));
+        row('proto', '{"_type":"string","_value":"bob"}', wrapped('console, newer'), 2000);
+        row('proto', 'bob', wrapped('curl, older'), 1000);
+        row('proto', Buffer.from('282a', 'hex'), wrapped('typed'));
+        for (let i = 0; i < 1200; i++) row('proto', `n${String(i).padStart(4, '0')}`, wrapped(`v${i}`));
+        row('java', 'k1', 'java value');
+        row('json', 'alice', 'json value');
+        row('json', '"ok"', 'already JSON');
+        row('text', 'plain', 'text value');
+      })();
+    } finally {
+      db.close();
+    }
+    return dataDir;
+  }
+
+  it('converts the keys once, keeps the newest of two spellings, and leaves other keys alone', async () => {
+    const dataDir = await oldDataDir();
+    let server = await startTestServer({ dataDir });
+    try {
+      const admin = server.as('admin');
+      const proto = '/rest/v2/caches/proto';
+      expect((await admin.get(`${proto}/alice`)).json()).to.deep.equal({ _type: 'string', _value: 'from text' });
+      expect((await admin.get(`${proto}/${encodeURIComponent('{"_type":"string","_value":"alice"}')}`, { 'Key-Content-Type': 'application/json' })).status).to.equal(200);
+      expect((await admin.get(`${proto}/bob`)).json()).to.deep.equal({ _type: 'string', _value: 'console, newer' });
+      expect((await admin.get(`${proto}/42`, { 'Key-Content-Type': 'application/x-java-object;type=java.lang.Integer' })).json()).to.deep.equal({ _type: 'string', _value: 'typed' });
+      expect((await admin.get(`${proto}/n1199`)).json()).to.deep.equal({ _type: 'string', _value: 'v1199' });
+      expect((await admin.get(`${proto}?action=size`)).json()).to.equal(1203);
+      expect((await admin.get('/rest/v2/caches/java/k1')).text).to.equal('java value');
+      expect((await admin.get(`/rest/v2/caches/json/${encodeURIComponent('"alice"')}`)).text).to.equal('json value');
+      expect((await admin.get(`/rest/v2/caches/json/${encodeURIComponent('"ok"')}`)).text).to.equal('already JSON');
+      expect((await admin.get('/rest/v2/caches/text/plain')).text).to.equal('text value');
+      const keys = (await admin.get(`${proto}?action=keys`)).json<string[]>();
+      expect(keys).to.include.members(['alice', 'bob', '42', 'n0000']);
+      await server.close({ keepData: true });
+
+      // the step is recorded: a key stored the old way after it ran is not converted again
+      const db = new Database(join(dataDir, 'grid.db'));
+      const protoId = db.prepare("SELECT id FROM caches WHERE name = 'proto'").pluck().get() as number;
+      db.prepare("INSERT INTO entries VALUES (?, ?, ?, 'text/plain', 1, 1, -1, -1, NULL)").run(protoId, Buffer.from('late'), wrapped('late'));
+      expect(db.prepare('SELECT name FROM data_migrations').pluck().all()).to.deep.equal(['keys-in-key-storage-type']);
+      db.close();
+      server = await startTestServer({ dataDir });
+      expect((await server.as('admin').get(`${proto}/late`)).status).to.equal(404);
+    } finally {
+      await server.close();
+    }
   });
 });
