@@ -8,6 +8,12 @@ export const MANIFEST = 'manifest.properties';
 /** The Infinispan version whose archive layout this follows; a restore needs major ≥ 12. */
 export const ARCHIVE_VERSION = '15.0.0';
 export const MIN_ARCHIVE_MAJOR = 12;
+/**
+ * Manifest property `key-format`: `storage` when keys are stored in their cache's key storage
+ * type; archives of grid 0.1.0 lack it, and their keys are converted on restore (model/legacy-keys).
+ */
+export const KEY_FORMAT = 'key-format';
+export const KEYS_IN_STORAGE_TYPE = 'storage';
 
 export function containerDir(container: string): string {
   return `containers/${encodeArchiveName(container)}`;

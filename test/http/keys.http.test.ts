@@ -2,6 +2,9 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import * as yauzl from 'yauzl';
+import { ZipFile } from 'yazl';
+import { encodeEntry, frame } from '../../src/model/backup-archive';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
@@ -403,6 +406,102 @@ describe('start-up: a data directory written by grid 0.1.0 (keys as the path seg
       expect((await server.as('admin').get(`${proto}/late`)).status).to.equal(404);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('POST /rest/v2/container/restores/{restoreName}: keys of archives', function () {
+  this.timeout(60_000);
+  const C = '/rest/v2/container';
+  const wrapped = (text: string) => Buffer.concat([Buffer.from([0x4a, Buffer.byteLength(text)]), Buffer.from(text)]);
+  const stored = (key: string, value: Buffer, created: number): Buffer =>
+    frame(encodeEntry({ key: Buffer.from(key), value, valueType: 'application/x-protostream', created, lastUsed: created, lifespan: -1, maxIdle: -1 }));
+
+  async function zipOf(files: Array<[string, Buffer | string]>): Promise<Buffer> {
+    const zip = new ZipFile();
+    for (const [name, content] of files) zip.addBuffer(Buffer.from(content), name);
+    zip.end();
+    const chunks: Buffer[] = [];
+    for await (const c of zip.outputStream) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  function manifestOf(zip: Buffer): Promise<string> {
+    return new Promise((resolve, reject) => yauzl.fromBuffer(zip, { lazyEntries: true }, (err, file) => {
+      if (err || !file) return reject(err);
+      file.on('entry', (e: yauzl.Entry) => {
+        if (e.fileName !== 'manifest.properties') return file.readEntry();
+        file.openReadStream(e, async (err2, stream) => {
+          if (err2 || !stream) return reject(err2);
+          const chunks: Buffer[] = [];
+          for await (const c of stream) chunks.push(c as Buffer);
+          file.close();
+          resolve(Buffer.concat(chunks).toString('utf8'));
+        });
+      });
+      file.readEntry();
+    }));
+  }
+
+  async function restore(server: TestServer, name: string, zip: Buffer): Promise<number> {
+    const form = new FormData();
+    form.append('backup', new Blob([zip], { type: 'application/zip' }), 'backup.zip');
+    const r = await fetch(`${server.url}${C}/restores/${name}`, { method: 'POST', body: form, headers: { Authorization: 'Basic ' + Buffer.from('admin:admin-pw').toString('base64') } });
+    expect(r.status).to.equal(202);
+    for (let i = 0; i < 400; i++) {
+      const head = await server.as('admin').head(`${C}/restores/${name}`);
+      if (head.status !== 202) return head.status;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('restore still running');
+  }
+
+  it('converts the keys of an archive written by grid 0.1.0 (no key-format in its manifest)', async () => {
+    const zip = await zipOf([
+      ['manifest.properties', 'containers=default\nversion=15.0.0\n'],
+      ['containers/default/container.properties', 'caches=p\ntemplates=\ncounters=\nproto-schemas=\ntasks=\n'],
+      ['containers/default/global.xml', '<infinispan><cache-container name="default"/></infinispan>'],
+      ['containers/default/caches/p/p.xml',
+        '<infinispan><cache-container><local-cache name="p"><encoding media-type="application/x-protostream"/></local-cache></cache-container></infinispan>'],
+      ['containers/default/caches/p/p.dat', Buffer.concat([
+        stored('alice', wrapped('a'), 1000), stored('bob', wrapped('older'), 1000), stored('{"_type":"string","_value":"bob"}', wrapped('newer'), 2000),
+      ])],
+    ]);
+    const server = await startTestServer();
+    try {
+      expect(await restore(server, 'old', zip)).to.equal(201);
+      const admin = server.as('admin');
+      expect((await admin.get('/rest/v2/caches/p/alice')).json()).to.deep.equal({ _type: 'string', _value: 'a' });
+      expect((await admin.get('/rest/v2/caches/p/bob')).json()).to.deep.equal({ _type: 'string', _value: 'newer' });
+      expect((await admin.get('/rest/v2/caches/p?action=keys')).json<string[]>().sort()).to.deep.equal(['alice', 'bob']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('restores the keys of its own archives as they are (manifest key-format=storage)', async () => {
+    const source = await startTestServer();
+    const target = await startTestServer();
+    try {
+      const admin = source.as('admin');
+      await admin.createCache('p', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } });
+      await admin.put('/rest/v2/caches/p/alice', 'a', { 'Content-Type': 'text/plain' });
+      await admin.put('/rest/v2/caches/p/7', 'seven', { 'Key-Content-Type': 'application/x-java-object;type=java.lang.Integer', 'Content-Type': 'text/plain' });
+      expect((await admin.post(`${C}/backups/b`)).status).to.equal(202);
+      let done = await admin.head(`${C}/backups/b`);
+      for (let i = 0; done.status === 202 && i < 400; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        done = await admin.head(`${C}/backups/b`);
+      }
+      const zip = (await admin.get(`${C}/backups/b`)).bytes;
+      expect(await manifestOf(zip)).to.include('key-format=storage');
+      expect(await restore(target, 'own', zip)).to.equal(201);
+      const t = target.as('admin');
+      expect((await t.get('/rest/v2/caches/p/alice')).json()).to.deep.equal({ _type: 'string', _value: 'a' });
+      expect((await t.get('/rest/v2/caches/p?action=keys')).json<string[]>().sort()).to.deep.equal(['7', 'alice']);
+    } finally {
+      await source.close();
+      await target.close();
     }
   });
 });

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
 import {
-  ARCHIVE_VERSION, MANIFEST, archivePaths, encodeCounter, encodeEntry, formatNameList, formatProperties, frame,
+  ARCHIVE_VERSION, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, archivePaths, encodeCounter, encodeEntry, formatNameList, formatProperties, frame,
 } from '../../model/backup-archive';
 import type { CacheSnapshot, ContainerSnapshot } from './snapshot';
 import { yieldToLoop } from './sources';
@@ -27,7 +27,7 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   const counted = { entries: 0 };
   const p = archivePaths;
   const text = (s: string) => Buffer.from(s, 'utf8');
-  zip.addBuffer(text(formatProperties({ containers: formatNameList([container]), version: ARCHIVE_VERSION })), MANIFEST);
+  zip.addBuffer(text(formatProperties({ containers: formatNameList([container]), version: ARCHIVE_VERSION, [KEY_FORMAT]: KEYS_IN_STORAGE_TYPE })), MANIFEST);
   zip.addBuffer(text(formatProperties({
     caches: formatNameList(snapshot.caches.map((c) => c.name)),
     templates: formatNameList(snapshot.templates.map((t) => t.name)),

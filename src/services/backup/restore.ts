@@ -1,7 +1,9 @@
 import type { Commit } from '../../store/store';
 import {
-  FrameReader, MANIFEST, MIN_ARCHIVE_MAJOR, archivePaths, decodeCounter, decodeEntry, parseNameList, parseProperties,
+  FrameReader, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, MIN_ARCHIVE_MAJOR, archivePaths, decodeCounter, decodeEntry, parseNameList, parseProperties,
 } from '../../model/backup-archive';
+import { convertLegacyKey, mayHoldLegacyKeys } from '../../model/legacy-keys';
+import { storageTypes } from '../storage-types';
 import { RESOURCE_TYPES, type ResourceType, type Resources, selectNames } from '../../model/backup-resources';
 import { type CacheDefinition, parseCacheConfig } from '../../model/cache-config';
 import type { ArchiveReader } from './archive-reader';
@@ -16,6 +18,8 @@ interface RestorePlan {
   counters: string | undefined;
   counterNames: string[];
   tasks: Array<{ name: string; script: string }>;
+  /** The archive is grid 0.1.0's: its keys are the path segment's bytes (docs/backup-format.md). */
+  legacyKeys: boolean;
 }
 
 export interface RestoreOutcome {
@@ -66,6 +70,7 @@ async function planRestore(zip: ArchiveReader, container: string, resources: Res
     counters: chosen.counters.length ? p.counters(container) : undefined,
     counterNames: chosen.counters,
     tasks: await Promise.all(chosen.tasks.map(async (name) => ({ name, script: await read(p.task(container, name)) }))),
+    legacyKeys: manifest.get(KEY_FORMAT) !== KEYS_IN_STORAGE_TYPE,
   };
   // every record is decoded once before anything is written
   for (const c of plan.caches) if (c.data) await forEachRecord(zip, c.data, (bytes) => void decode(decodeEntry, bytes, c.data!));
@@ -87,8 +92,17 @@ async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePl
     if (!c.data) continue;
     let commits = new Set<Commit>();
     let inBatch = 0;
+    const keyStorage = storageTypes(h).key;
+    const convert = plan.legacyKeys && mayHoldLegacyKeys(keyStorage);
     await forEachRecord(zip, c.data, async (bytes) => {
-      const written = h.cache.restore(decodeEntry(bytes));
+      const entry = decodeEntry(bytes);
+      if (convert) {
+        const key = convertLegacyKey(entry.key, keyStorage, src.schemas);
+        // two spellings of one key: the most recently written entry wins, as at start-up
+        if (key && (h.cache.peek(key)?.created ?? -Infinity) > entry.created) return;
+        if (key) entry.key = key;
+      }
+      const written = h.cache.restore(entry);
       if (written?.commit) commits.add(written.commit);
       entries++;
       if (++inBatch < BATCH) return;
