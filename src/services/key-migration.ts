@@ -21,7 +21,7 @@ export async function migrateLegacyKeys(store: Store, types: ProtobufTypes, cloc
     if (mayHoldLegacyKeys(storage)) caches.push({ cacheId: r.id, convert: (key) => convertLegacyKey(key, storage, types) });
   }
   const outcome = await store.rewriteKeys(KEY_STORAGE_MIGRATION, caches, clock.now());
-  if (!outcome) return;
+  if (!outcome?.rewritten) return;
   log.info({ migration: KEY_STORAGE_MIGRATION, caches: caches.length, ...outcome }, 'keys converted to the key storage type');
   if (outcome.collisions) log.warn({ migration: KEY_STORAGE_MIGRATION, collisions: outcome.collisions }, 'two spellings of one key held entries; the most recently written was kept');
 }
