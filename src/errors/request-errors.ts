@@ -19,8 +19,23 @@ export class ForbiddenMethodError extends GridError {
   constructor() { super(403, 'FORBIDDEN_METHOD', ''); }
 }
 
+/** 413 with no body; the HTTP layer closes the connection after it (behavior-notes §1.3). */
 export class PayloadTooLargeError extends GridError {
   constructor() { super(413, 'PAYLOAD_TOO_LARGE', ''); }
+}
+
+/** A `Content-Encoding` other than gzip, deflate or identity (behavior-notes §1.3). */
+export class UnsupportedContentEncodingError extends GridError {
+  constructor(coding: string) {
+    super(415, 'UNSUPPORTED_CONTENT_ENCODING', `Content-Encoding '${coding}' is not supported: send gzip, deflate or identity`);
+  }
+}
+
+/** A gzip or deflate request body that does not inflate. */
+export class CorruptContentEncodingError extends GridError {
+  constructor(coding: string, reason: string) {
+    super(400, 'CORRUPT_CONTENT_ENCODING', `The request body is not valid ${coding} data (Content-Encoding: ${coding}): ${reason}`);
+  }
 }
 
 export class BadRequestError extends GridError {
@@ -39,6 +54,18 @@ export class IllegalArgumentValueError extends GridError {
 
 export class MethodRequiresContentError extends GridError {
   constructor() { super(400, 'NO_CONTENT', 'ISPN012031: Method requires content'); }
+}
+
+export class WrongMediaTypeError extends GridError {
+  // The original passes its arguments the other way round, so the text names the expected type
+  // first (CacheResourceV2.compare); kept as the original writes it.
+  constructor(expected: string, actual: string) {
+    super(400, 'WRONG_MEDIA_TYPE', `ISPN012032: Wrong media type '${expected}'. Expecting '${actual}'`);
+  }
+}
+
+export class WrongCompareContentError extends GridError {
+  constructor() { super(400, 'WRONG_COMPARE_CONTENT', 'ISPN012033: Wrong content: expecting multipart/form-data with two parts'); }
 }
 
 export class WrongMethodError extends GridError {

@@ -4,6 +4,7 @@ import type { CacheHandle, Services } from '../services';
 import { ANONYMOUS, ANONYMOUS_ADMIN } from '../services/auth.service';
 import { authorize } from '../services/authorization';
 import type { Logger } from '../util/logger';
+import { compressResponse } from './compression';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
 import { backupRoutes } from './routes/backups.routes';
@@ -49,7 +50,7 @@ function needContainer(...tables: RouteSpec[][]): RouteSpec[] {
 
 /**
  * The whole request pipeline, in order:
- *   access log → error responses → route match (404/405/400/403) → authentication →
+ *   access log → compression → error responses → route match (404/405/400/403) → authentication →
  *   cache resolution (404) → authorization against the named cache or globally (403) → ignore list (503) → handler.
  */
 export function createApp(s: Services, log: Logger): Koa {
@@ -71,6 +72,11 @@ export function createApp(s: Services, log: Logger): Koa {
       s.metrics.observeRequest(ctx.method, ctx.status, ms / 1000);
       log.info({ req: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
     }
+  });
+
+  app.use(async (ctx, next) => {
+    await next();
+    await compressResponse(ctx);
   });
 
   app.use(async (ctx, next) => {

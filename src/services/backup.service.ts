@@ -105,7 +105,12 @@ export class BackupService {
     const dir = join(this.dataDir, 'restores');
     await mkdir(dir, { recursive: true });
     const path = join(dir, `upload-${randomUUID()}.zip`);
-    await pipeline(content, createWriteStream(path));
+    try {
+      await pipeline(content, createWriteStream(path));
+    } catch (err) {
+      await rm(path, { force: true }); // a cut-off upload leaves nothing behind
+      throw err;
+    }
     return path;
   }
 

@@ -6,7 +6,7 @@ import { parseResources, selectNames } from '../../model/backup-resources';
 import type { Services } from '../../services';
 import { authorize, canAdminister } from '../../services/authorization';
 import { CONTAINER_NAME } from '../../services/container.service';
-import { readText } from '../request-body';
+import { openBody, readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 
@@ -125,14 +125,13 @@ function parseObject(text: string): Record<string, unknown> {
 /** Streams the `backup` part to a temp file (never into memory), refusing more than the upload limit. */
 async function receiveUpload(ctx: GridContext, s: Services): Promise<{ path: string; resources: unknown }> {
   const limit = s.backups.limits.maxUploadBytes;
-  if (Number(ctx.get('content-length') || 0) > limit + 64 * 1024) {
-    ctx.req.resume();
-    throw new ArchiveTooLargeError(limit);
-  }
+  // decoded from gzip/deflate when the client compressed it; the parts around the archive are small
+  const body = openBody(ctx, limit + 64 * 1024, () => new ArchiveTooLargeError(limit));
   let parser: busboy.Busboy;
   try {
     parser = busboy({ headers: ctx.req.headers, limits: { fileSize: limit, files: 1, fields: 4, fieldSize: 1024 * 1024 } });
   } catch (e) {
+    body.destroy();
     throw new InvalidBackupRequestError(e instanceof Error ? e.message : 'Malformed multipart request');
   }
   let saved: Promise<string> | undefined;
@@ -148,8 +147,12 @@ async function receiveUpload(ctx: GridContext, s: Services): Promise<{ path: str
     parser.on('field', (field: string, value: string) => { if (field === 'resources') resourcesText = value; });
     parser.on('close', () => resolve());
     parser.on('error', (e: unknown) => reject(new InvalidBackupRequestError(e instanceof Error ? e.message : 'Malformed multipart request')));
+    body.on('error', (e) => {
+      parser.destroy(); // ends a half-received archive part, whose temp file is then removed
+      reject(e);
+    });
   });
-  ctx.req.pipe(parser);
+  body.pipe(parser);
   try {
     await finished;
   } finally {
