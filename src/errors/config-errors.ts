@@ -1,14 +1,33 @@
 import { GridError } from './grid-error';
 
-/** A cache configuration the client sent cannot be used (400, the parser's message). */
+/**
+ * A cache configuration the client sent cannot be used (400, the parser's message). `code` tells
+ * apart the documents that hold no cache (`EMPTY_CONFIGURATION`) or several (`CACHE_COUNT`).
+ */
 export class InvalidConfigurationError extends GridError {
-  constructor(message: string) { super(400, 'INVALID_CONFIGURATION', message); }
+  constructor(message: string, code: 'INVALID_CONFIGURATION' | 'EMPTY_CONFIGURATION' | 'CACHE_COUNT' = 'INVALID_CONFIGURATION') {
+    super(400, code, message);
+  }
+}
+
+/** The original's report of changes a running cache cannot take: ISPN000963, then one ISPN000961 per attribute. */
+export function incompatibilityReport(kind: string, problems: string[]): string {
+  return [`ISPN000963: Invalid configuration in '${kind}'`, ...problems.map((p) => `    ${p}`)].join('\n');
 }
 
 /** `PUT /caches/{name}` with a change the running cache cannot take (behavior-notes §6.4). */
 export class IncompatibleConfigurationError extends GridError {
   constructor(kind: string, problems: string[]) {
-    super(400, 'INCOMPATIBLE_CONFIGURATION',
-      [`ISPN000963: Invalid configuration in '${kind}'`, ...problems.map((p) => `    ${p}`)].join('\n'));
+    super(400, 'INCOMPATIBLE_CONFIGURATION', incompatibilityReport(kind, problems));
+  }
+}
+
+/**
+ * `POST /caches?action=compare` found the two configurations different (409, behavior-notes §6.7):
+ * no body, or with `ignoreMutable=true` the incompatibility report.
+ */
+export class ConfigurationsDifferError extends GridError {
+  constructor(report: string) {
+    super(409, 'CONFIGURATIONS_DIFFER', report);
   }
 }

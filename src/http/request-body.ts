@@ -33,7 +33,7 @@ export function openBody(ctx: Context, limit: number, tooLarge: TooLarge = tooLa
   if (!coding) {
     const req = plainBody(ctx, limit, tooLarge);
     forwardAbort(req, limited);
-    limited.once('close', () => { if (!limited.readableEnded) refuse(ctx); });
+    limited.once('close', () => { if (!limited.readableEnded) refuseBody(ctx); });
     return req.pipe(limited);
   }
   // Deflate expands data by at most a few bytes per block: a body much larger on the wire than the
@@ -44,7 +44,7 @@ export function openBody(ctx: Context, limit: number, tooLarge: TooLarge = tooLa
   wire.on('error', (err) => limited.destroy(err));
   decoder.on('error', (err) => limited.destroy(isGridError(err) ? err : new CorruptContentEncodingError(coding, err.message)));
   limited.once('close', () => {
-    if (!limited.readableEnded) refuse(ctx); // failed or abandoned: the connection closes after the answer
+    if (!limited.readableEnded) refuseBody(ctx); // failed or abandoned: the connection closes after the answer
     wire.destroy();
     decoder.destroy();
   });
@@ -55,7 +55,7 @@ function codingOf(ctx: Context): Coding | undefined {
   try {
     return requestCoding(ctx.get('content-encoding') || undefined);
   } catch (err) {
-    refuse(ctx);
+    refuseBody(ctx);
     throw err;
   }
 }
@@ -63,7 +63,7 @@ function codingOf(ctx: Context): Coding | undefined {
 /** The socket's body after the declared length was checked against the limit. */
 function plainBody(ctx: Context, limit: number, tooLarge: TooLarge): Readable {
   if (Number(ctx.get('content-length') || 0) > limit) {
-    refuse(ctx);
+    refuseBody(ctx);
     throw tooLarge();
   }
   return ctx.req;
@@ -74,7 +74,7 @@ function plainBody(ctx: Context, limit: number, tooLarge: TooLarge): Readable {
  * written, and the connection closes after it, so a client cannot keep it busy (the original
  * closes the connection after a 413).
  */
-function refuse(ctx: Context): void {
+export function refuseBody(ctx: Context): void {
   ctx.req.unpipe();
   ctx.req.resume();
   ctx.set('Connection', 'close');
@@ -99,7 +99,7 @@ function collect(ctx: Context, source: Readable, limit: number, coding: Coding |
       source.off('data', onData);
       stopWatching();
       if (err === undefined) return resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
-      if (source === ctx.req) refuse(ctx);
+      if (source === ctx.req) refuseBody(ctx);
       else source.destroy();
       reject(toGridError(err, coding));
     };

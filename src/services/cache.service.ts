@@ -1,12 +1,13 @@
 import {
-  CacheAbsentError, ImmutableAttributeError, InvalidConfigurationError, UnsupportedMediaTypeError, WrongMethodError,
+  CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
+  isGridError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { checkName } from '../grid/cache-manager';
 import {
-  type CacheDefinition, type ConfigFormat, detectConfigFormat, findMutableAttribute, formatCacheConfig, isTemplateKind,
-  type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf, mutableValueOf, mutableValueText, parseCacheConfig,
-  withMutableAttribute,
+  type CacheDefinition, type ConfigFormat, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
+  formatCacheConfig, isTemplateKind, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
+  mutableValueOf, mutableValueText, parseCacheConfig, withMutableAttribute,
 } from '../model/cache-config';
 import { parseAdminFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
@@ -161,6 +162,23 @@ export class CacheService {
     return formatCacheConfig(h.definition, h.cache.name, format, pretty);
   }
 
+  /**
+   * POST /caches?action=compare (behavior-notes §6.7): two documents, each in any format and each
+   * holding exactly one cache (else ISPN012033), describe the same configuration — names aside.
+   * With `ignoreMutable`, differences in mutable attributes are allowed and a refusal says why.
+   * Answers by returning when equal, with ConfigurationsDifferError (409) otherwise.
+   */
+  compare(first: ConfigBody, second: ConfigBody, ignoreMutable: boolean): void {
+    const a = parseComparand(first);
+    const b = parseComparand(second);
+    if (!ignoreMutable) {
+      if (findDifferences(a, b).length > 0) throw new ConfigurationsDifferError('');
+      return;
+    }
+    const problems = findIncompatibleChanges(a, b);
+    if (problems.length > 0) throw new ConfigurationsDifferError(incompatibilityReport(a.root.name, problems));
+  }
+
   /** POST /caches?action=convert: one declarative format to another, names kept as given. */
   convert(body: ConfigBody, to: ConfigFormat, pretty: boolean): string {
     const definition = parseBody(body);
@@ -176,3 +194,15 @@ function parseBody(body: ConfigBody): CacheDefinition {
 }
 
 
+
+/** One side of a comparison: its part's type names the format when it is one, else the text does. */
+function parseComparand(body: ConfigBody): CacheDefinition {
+  const format = detectConfigFormat(body.contentType, body.text) ?? detectConfigFormat('text/plain', body.text);
+  try {
+    return parseCacheConfig(body.text, format!);
+  } catch (err) {
+    // a document with no cache or with several is the wrong content for a comparison
+    if (isGridError(err) && (err.code === 'EMPTY_CONFIGURATION' || err.code === 'CACHE_COUNT')) throw new WrongCompareContentError();
+    throw err;
+  }
+}

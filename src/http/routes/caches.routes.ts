@@ -1,5 +1,7 @@
 import { Readable } from 'node:stream';
-import { BadRequestError, MethodRequiresContentError, MissingArgumentError } from '../../errors';
+import {
+  BadRequestError, MethodRequiresContentError, MissingArgumentError, WrongCompareContentError, WrongMediaTypeError,
+} from '../../errors';
 import type { ConfigFormat } from '../../model/cache-config';
 import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
 import { hasPermission } from '../../model/permissions';
@@ -9,7 +11,8 @@ import { cacheHealthOf } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { intParam, isTrue, query } from '../params';
 import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '../presenters/cache.presenter';
-import { readText } from '../request-body';
+import { readFormParts } from '../form-parts';
+import { readText, refuseBody } from '../request-body';
 import { sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listenEntries } from '../event-streams';
@@ -17,6 +20,8 @@ import { searchNotImplemented } from './legacy.routes';
 
 const CONFIG_FORMATS: Record<string, ConfigFormat> = { [JSON_TYPE]: 'json', [XML_TYPE]: 'xml', [YAML_TYPE]: 'yaml' };
 const CONFIG_TYPES: Record<ConfigFormat, string> = { json: JSON_TYPE, xml: XML_TYPE, yaml: YAML_TYPE };
+/** A cache configuration is a few KiB; a compare part may hold this much (CVE-2024-6875). */
+const MAX_CONFIG_PART = 1024 * 1024;
 
 /** Cache management: `/rest/v2/caches…` (spec 1 "Cache management", behavior-notes §6). */
 export function cacheRoutes(s: Services): RouteSpec[] {
@@ -26,6 +31,7 @@ export function cacheRoutes(s: Services): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/caches', action: 'detailed', permission: 'AUTHENTICATED', handle: (ctx) => listDetailed(ctx, s) },
     { method: 'POST', path: '/rest/v2/caches', action: 'convert', permission: 'AUTHENTICATED', handle: (ctx) => convert(ctx, s, false) },
     { method: 'POST', path: '/rest/v2/caches', action: 'toJSON', permission: 'AUTHENTICATED', handle: (ctx) => convert(ctx, s, true) },
+    { method: 'POST', path: '/rest/v2/caches', action: 'compare', permission: 'AUTHENTICATED', handle: (ctx) => compare(ctx, s) },
     { method: 'POST', path: c, permission: 'CREATE', handle: (ctx) => create(ctx, s) },
     { method: 'PUT', path: c, permission: 'CREATE', handle: (ctx) => createOrUpdate(ctx, s) },
     { method: 'DELETE', path: c, permission: 'CREATE', handle: (ctx) => remove(ctx, s) },
@@ -95,6 +101,28 @@ async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promis
   if (text.trim() === '') throw new MethodRequiresContentError();
   const format = jsonOnly ? 'json' : negotiateAmong(ctx.get('accept'), CONFIG_FORMATS);
   sendText(ctx, s.caches.convert(bodyOf(ctx, text), format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
+}
+
+/**
+ * Two configurations, one per part of a multipart/form-data body (behavior-notes §6.7): 204 when
+ * equal, 409 when not. Parts are small and few; anything more is refused before it is held.
+ */
+async function compare(ctx: GridContext, s: Services): Promise<void> {
+  const type = ctx.get('content-type');
+  if (type !== '' && type.split(';')[0].trim().toLowerCase() !== 'multipart/form-data') {
+    refuseBody(ctx);
+    throw new WrongMediaTypeError('multipart/form-data', type.trim());
+  }
+  const parts = await readFormParts(ctx, {
+    maxParts: 2,
+    tooMany: () => new WrongCompareContentError(),
+    maxPartBytes: Math.min(s.bodyLimit, MAX_CONFIG_PART),
+    maxBodyBytes: s.bodyLimit,
+    malformed: () => new WrongCompareContentError(),
+  });
+  if (parts.length !== 2) throw new WrongCompareContentError();
+  s.caches.compare(parts[0], parts[1], isTrue(query(ctx, 'ignoreMutable')));
+  sendStatus(ctx, 204);
 }
 
 function keys(ctx: GridContext, s: Services): void {

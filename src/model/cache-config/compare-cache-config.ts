@@ -45,7 +45,7 @@ function sameValue(kind: ValueKind | undefined, a: Effective, b: Effective): boo
 class Comparison {
   readonly problems: string[] = [];
 
-  constructor(private readonly kind: string) {}
+  constructor(private readonly kind: string, private readonly skipMutable: boolean) {}
 
   element(spec: ElementSpec, a: ConfigElement | undefined, b: ConfigElement | undefined, path: string[]): void {
     const names = new Set([...Object.keys(a?.attributes ?? {}), ...Object.keys(b?.attributes ?? {})]);
@@ -61,7 +61,7 @@ class Comparison {
       const before = effective(attributeSpec, a, name);
       const after = effective(attributeSpec, b, name);
       const dotted = [...path, name].join('.');
-      if (sameValue(attributeSpec?.kind, before, after) || MUTABLE_ATTRIBUTES.has(dotted)) continue;
+      if (sameValue(attributeSpec?.kind, before, after) || (this.skipMutable && MUTABLE_ATTRIBUTES.has(dotted))) continue;
       this.problems.push(incompatible(this.kind, [...path, name], display(before), display(after)));
     }
     for (const [childName, childSpec] of Object.entries(spec.children)) {
@@ -101,6 +101,20 @@ class Comparison {
  * added or removed, and a different cache mode. Empty when the update is allowed.
  */
 export function findIncompatibleChanges(existing: CacheDefinition, updated: CacheDefinition): string[] {
+  return compare(existing, updated, true);
+}
+
+/**
+ * Every difference between two definitions as the running caches would see them, mutable
+ * attributes included (`POST /caches?action=compare`, behavior-notes §6.7): empty when they are
+ * equal. Names are not part of a definition; a template and a cache of the same shape differ.
+ */
+export function findDifferences(a: CacheDefinition, b: CacheDefinition): string[] {
+  if (a.root.name !== b.root.name) return [incompatible(a.root.name, [], a.root.name, b.root.name)];
+  return compare(a, b, false);
+}
+
+function compare(existing: CacheDefinition, updated: CacheDefinition, skipMutable: boolean): string[] {
   const kind = existing.root.name;
   const before = toCacheSettings(existing).cacheMode;
   const after = toCacheSettings(updated).cacheMode;
@@ -108,7 +122,7 @@ export function findIncompatibleChanges(existing: CacheDefinition, updated: Cach
   if (before !== after) return [incompatible(kind, ['clustering', 'cache-mode'], before, after)];
   const spec = rootSpecOf(kind);
   if (!spec) return [];
-  const comparison = new Comparison(kind);
+  const comparison = new Comparison(kind, skipMutable);
   comparison.element(spec, existing.root, updated.root, []);
   return comparison.problems;
 }

@@ -42,9 +42,9 @@ export function duplicateElementError(name: string, location: TextLocation): Inv
 }
 
 export function cacheCountError(found: number): InvalidConfigurationError {
-  return new InvalidConfigurationError(`Expected exactly one cache definition, found ${found}`);
+  return new InvalidConfigurationError(`Expected exactly one cache definition, found ${found}`, 'CACHE_COUNT');
 }
 
 export function emptyConfigurationError(): InvalidConfigurationError {
-  return new InvalidConfigurationError('Configuration is empty');
+  return new InvalidConfigurationError('Configuration is empty', 'EMPTY_CONFIGURATION');
 }

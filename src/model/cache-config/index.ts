@@ -5,7 +5,7 @@ export type {
 export { parseCacheConfig, detectConfigFormat } from './parse-cache-config';
 export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
 export { toCacheSettings } from './cache-settings';
-export { findIncompatibleChanges } from './compare-cache-config';
+export { findDifferences, findIncompatibleChanges } from './compare-cache-config';
 export { BUILTIN_TEMPLATES } from './builtin-templates';
 export {
   MUTABLE_ATTRIBUTES, type MutableAttribute, type MutableValue, MutableValueError, findMutableAttribute, mutableAttributesOf,
