@@ -97,6 +97,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     bodyLimit: config.maxContentLength,
     version,
     dataDir: config.dataDir,
+    consoleDir: config.consoleDir,
   };
   users.onChange = () => services.auth.forget();
   services.backups.attach({ manager, counters: services.counters, schemas, tasks: services.tasks });

@@ -22,6 +22,7 @@ Options:
   --max-content-length SIZE   largest request body (default 10MB); larger ones get 413
   --log-level LEVEL     fatal, error, warn, info (default), debug, trace, silent
   --no-auth             serve without authentication (local experiments only)
+  --console DIR         serve the built web console in DIR at /console/ (docs/console.md)
   -Dname=value          set a server property (repeatable)
   -h, --help            show this help
 

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { extname, join, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { xml2js } from 'xml-js';
 
@@ -20,6 +20,8 @@ export interface ServerConfig {
   expirationInterval: number;
   /** `-Dname=value` properties. */
   properties: Record<string, string>;
+  /** A built web console served at /console/ (its real path, checked at start); none when unset. */
+  consoleDir?: string;
   /** User created or updated at start (APP_USER / APP_PASS / APP_ROLE). */
   appUser?: { name: string; password: string; roles: string[] };
 }
@@ -116,6 +118,7 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'log-level': out.logLevel = parseLogLevel(text); break;
       case 'node-name': out.nodeName = text; break;
       case 'expiration-interval': out.expirationInterval = parsePositiveInt(text, `${where}: expiration-interval`); break;
+      case 'console': out.consoleDir = text; break;
       case 'properties':
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
@@ -151,6 +154,7 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
   const config: ServerConfig = {
     ...merged,
     dataDir: resolve(merged.dataDir),
+    consoleDir: merged.consoleDir === undefined ? undefined : checkConsoleDir(merged.consoleDir),
     nodeName: merged.nodeName ?? hostname(),
     properties: { ...file.properties, ...flags.properties },
   };
@@ -159,6 +163,29 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     config.appUser = { name: env.APP_USER, password: env.APP_PASS, roles: (env.APP_ROLE ?? 'admin').split(',').map((r) => r.trim()) };
   }
   return config;
+}
+
+/**
+ * The console directory must exist and hold the console's index.html; its real path is kept, so
+ * the files served are checked against where the directory really is.
+ */
+export function checkConsoleDir(dir: string): string {
+  const hint = 'point it at a built Infinispan web console (see docs/console.md)';
+  let real: string;
+  try {
+    real = realpathSync(resolve(dir));
+  } catch {
+    throw new ConfigError(`console: '${dir}' does not exist; ${hint}`);
+  }
+  if (!statSync(real).isDirectory()) throw new ConfigError(`console: '${dir}' is not a directory; ${hint}`);
+  let index;
+  try {
+    index = statSync(join(real, 'index.html'));
+  } catch {
+    index = undefined;
+  }
+  if (!index?.isFile()) throw new ConfigError(`console: '${dir}' has no index.html; ${hint}`);
+  return real;
 }
 
 function dropUndefined<T extends object>(o: T): Partial<T> {

@@ -94,3 +94,16 @@ export class NotImplementedError extends GridError {
 export class NodeNotFoundError extends GridError {
   constructor() { super(404, 'NODE_NOT_FOUND', ''); }
 }
+
+/** `/console/…` on a server started without `--console` (behavior-notes §17). */
+export class ConsoleNotEnabledError extends GridError {
+  constructor() {
+    super(404, 'CONSOLE_NOT_ENABLED',
+      "The web console is not enabled on this server. Start grid with --console DIR (or 'console: DIR' in the configuration file), DIR holding a built Infinispan web console; see docs/console.md.");
+  }
+}
+
+/** A static file that is not there (or may not be served): 404 with no body, as the original. */
+export class StaticFileNotFoundError extends GridError {
+  constructor() { super(404, 'FILE_NOT_FOUND', ''); }
+}

@@ -11,6 +11,7 @@ import { backupRoutes } from './routes/backups.routes';
 import { cacheAdminRoutes } from './routes/cache-admin.routes';
 import { cacheRoutes } from './routes/caches.routes';
 import { clusterRoutes } from './routes/cluster.routes';
+import { consoleRoutes } from './routes/console.routes';
 import { containerRoutes } from './routes/container.routes';
 import { counterRoutes } from './routes/counters.routes';
 import { entryRoutes } from './routes/entries.routes';
@@ -35,6 +36,7 @@ const BROWSER_HEADERS = {
 export function allRoutes(s: Services): RouteSpec[] {
   return [
     ...healthRoutes(s),
+    ...consoleRoutes(s),
     ...serverRoutes(s),
     ...clusterRoutes(s),
     ...securityRoutes(s),

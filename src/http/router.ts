@@ -4,6 +4,8 @@ import type { HttpMethod, RouteSpec } from './route-spec';
 interface Node {
   literals: Map<string, Node>;
   param?: { name: string; node: Node };
+  /** `*name`: the rest of the path, one segment or more (static content, behavior-notes §1.1). */
+  rest?: { name: string; node: Node };
   routes: RouteSpec[];
 }
 
@@ -37,7 +39,7 @@ export function splitPath(path: string): string[] {
 }
 
 /**
- * Matches requests against the route tables: literal segments before `:params`, then method
+ * Matches requests against the route tables: literal segments before `:params` before `*rest`, then method
  * (403 for unknown verbs, 405 for known ones without a handler), then `?action=` (400).
  */
 export class Router {
@@ -63,8 +65,13 @@ export class Router {
 
   private add(r: RouteSpec): void {
     let node = this.root;
-    for (const seg of r.path.split('/').filter(Boolean)) {
-      if (seg.startsWith(':')) {
+    const segments = r.path.split('/').filter(Boolean);
+    for (const [i, seg] of segments.entries()) {
+      if (seg.startsWith('*')) {
+        if (i !== segments.length - 1) throw new Error(`route ${r.path}: ${seg} must be the last segment`);
+        node.rest ??= { name: seg.slice(1), node: newNode() };
+        node = node.rest.node;
+      } else if (seg.startsWith(':')) {
         node.param ??= { name: seg.slice(1), node: newNode() };
         if (node.param.name !== seg.slice(1)) throw new Error(`route ${r.path}: parameter :${seg.slice(1)} clashes with :${node.param.name}`);
         node = node.param.node;
@@ -84,9 +91,15 @@ export class Router {
     // `/rest/v2/unknown` is a 404, not the legacy entry `/rest/{cache}/{key}` of a cache "v2".
     const literal = node.literals.get(segs[i]);
     if (literal) return this.find(literal, segs, i + 1, params);
-    if (!node.param) return undefined;
-    const found = this.find(node.param.node, segs, i + 1, params);
-    if (found) params[node.param.name] = segs[i];
-    return found;
+    if (node.param) {
+      const found = this.find(node.param.node, segs, i + 1, params);
+      if (found) {
+        params[node.param.name] = segs[i];
+        return found;
+      }
+    }
+    if (!node.rest?.node.routes.length) return undefined;
+    params[node.rest.name] = segs.slice(i).join('/');
+    return node.rest.node;
   }
 }

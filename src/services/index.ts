@@ -52,4 +52,6 @@ export interface Services {
   bodyLimit: number;
   version: string;
   dataDir: string;
+  /** The built web console served at /console/, when configured. */
+  consoleDir: string | undefined;
 }

@@ -6,6 +6,7 @@ import { verifyPassword } from '../../src/model/passwords';
 import { migrationsDir, openDatabase } from '../../src/store/sqlite-store';
 import { SqliteUserStore } from '../../src/store/sqlite-user.store';
 import { runGrid } from '../support/cli';
+import { spawnServer, waitForExit } from '../support/process';
 
 /** Reads a user straight from the database the CLI wrote. */
 function storedUser(dataDir: string, name: string) {
@@ -31,7 +32,7 @@ describe('grid command line', function () {
     it('grid start --help exits 0 and mentions every option', () => {
       const r = runGrid(['start', '--help']);
       expect(r.status).to.equal(0);
-      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--no-auth', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
+      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--no-auth', '--console', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
         expect(r.stdout, option).to.include(option);
       }
     });
@@ -77,6 +78,33 @@ describe('grid command line', function () {
       const r = runGrid(['start', '--port', 'http']);
       expect(r.status).to.equal(2);
       expect(r.stderr).to.match(/port/);
+    });
+
+    it('a --console directory that does not exist', () => {
+      const r = runGrid(['start', '--console', '/no/such/console-dir']);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.include("console: '/no/such/console-dir' does not exist");
+    });
+  });
+
+  describe('grid start --console DIR', () => {
+    it('serves the console in DIR at /console/ and redirects / to it', async () => {
+      const data = mkdtempSync(join(tmpdir(), 'grid-cli-console-'));
+      const proc = await spawnServer(['--data', data, '--console', join(__dirname, '..', '..', '..', 'test', 'fixtures', 'console')], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+      try {
+        const page = await fetch(`${proc.url}/console/welcome`);
+        expect(page.status).to.equal(200);
+        expect(await page.text()).to.contain('<base href="/console/">');
+        const config = await (await fetch(`${proc.url}/console/config.js`)).text();
+        expect(config).to.contain("restContextPath: '/rest'");
+        const root = await fetch(`${proc.url}/`, { redirect: 'manual' });
+        expect(root.status).to.equal(307);
+        expect(root.headers.get('location')).to.equal('/console/welcome');
+      } finally {
+        proc.child.kill('SIGTERM');
+        await waitForExit(proc.child);
+        rmSync(data, { recursive: true, force: true });
+      }
     });
   });
 

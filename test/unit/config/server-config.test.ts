@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  ConfigError, parseDurability, parsePort, parseSize, readConfigFile, resolveConfig, type ConfigOverrides,
+  checkConsoleDir, ConfigError, parseDurability, parsePort, parseSize, readConfigFile, resolveConfig, type ConfigOverrides,
 } from '../../../src/config/server-config';
 
 describe('parseSize', () => {
@@ -245,5 +245,33 @@ describe('resolveConfig', () => {
     it('APP_PASS alone creates no user', () => {
       expect(resolveConfig({}, {}, { APP_PASS: 'secret' }).appUser).to.equal(undefined);
     });
+  });
+});
+
+describe('the console setting', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'grid-console-config-'));
+    writeFileSync(join(dir, 'index.html'), '<html></html>');
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is read from the file and kept as the real path of a directory holding index.html', () => {
+    const yaml = join(dir, 'grid.yaml');
+    writeFileSync(yaml, `console: ${dir}`);
+    expect(readConfigFile(yaml)).to.deep.equal({ consoleDir: dir });
+    expect(resolveConfig({ consoleDir: dir }, {}, {}).consoleDir).to.equal(realpathSync(dir));
+    expect(resolveConfig({}, {}, {}).consoleDir).to.equal(undefined);
+  });
+
+  it('stops the start when the directory is missing, a file, or has no index.html', () => {
+    expect(() => checkConsoleDir(join(dir, 'nope'))).to.throw(ConfigError, /console: .* does not exist; point it at a built Infinispan web console/);
+    expect(() => checkConsoleDir(join(dir, 'index.html'))).to.throw(ConfigError, /is not a directory/);
+    const empty = mkdtempSync(join(tmpdir(), 'grid-console-empty-'));
+    try {
+      expect(() => resolveConfig({}, { consoleDir: empty }, {})).to.throw(ConfigError, /has no index.html/);
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -176,9 +176,29 @@ describe('Router.match (behavior-notes §1.1)', () => {
       expect(() => new Router([route('GET', '/a/:x'), route('PUT', '/a/:y')])).to.throw(/clashes/);
     });
 
+    it('refuses a *rest segment that is not the last', () => {
+      expect(() => new Router([route('GET', '/static/*file/more')])).to.throw(/must be the last segment/);
+    });
+
     it('accepts the same path with different actions', () => {
       const r = new Router([route('POST', '/c/:n', 'increment'), route('POST', '/c/:n', 'add')]);
       expect(r.match('POST', '/c/x', 'add').params).to.deep.equal({ n: 'x' });
+    });
+  });
+
+  describe('*rest segments (static content, behavior-notes §1.1)', () => {
+    const files = route('GET', '/console/*file');
+    const page = route('GET', '/console');
+    const special = route('GET', '/console/cache/:name');
+    const r = new Router([files, page, special]);
+
+    it('take the rest of the path, one segment or more, after literals and parameters', () => {
+      expect(r.match('GET', '/console/assets/app.js', undefined)).to.deep.equal({ route: files, params: { file: 'assets/app.js' } });
+      expect(r.match('GET', '/console/welcome', undefined).route).to.equal(files);
+      expect(r.match('GET', '/console/', undefined).route).to.equal(page);
+      expect(r.match('GET', '/console/cache/c1', undefined)).to.deep.equal({ route: special, params: { name: 'c1' } });
+      // a literal segment commits to its branch, so the *rest of /console does not take over
+      expect(rejection(() => r.match('GET', '/console/cache/c1/more', undefined)).status).to.equal(404);
     });
   });
 });

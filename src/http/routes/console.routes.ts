@@ -1,0 +1,99 @@
+import { pipeline } from 'node:stream';
+import { ConsoleNotEnabledError, StaticFileNotFoundError } from '../../errors';
+import type { Services } from '../../services';
+import { sendStatus } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+import { contentTypeOf, openStaticFile, PlaceholderStream } from '../static-files';
+
+const MOUNT = '/console';
+const INDEX = 'index.html';
+/** The two files the original rewrites as it serves them (StaticContentResource). */
+const REWRITTEN = new Set([INDEX, 'config.js']);
+/** One month, as the original's static content. */
+const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
+
+/**
+ * The web console (behavior-notes §17), anonymous as in the original: `/` redirects to its
+ * welcome page, `/console/…` serves the single-page application from `--console DIR`.
+ */
+export function consoleRoutes(s: Services): RouteSpec[] {
+  const serve = (ctx: GridContext) => serveConsole(ctx, s);
+  return [
+    { method: 'GET', path: '/', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => redirect(ctx, 307, `${MOUNT}/welcome`) },
+    { method: 'GET', path: MOUNT, permission: 'AUTHENTICATED', anonymous: true, handle: serve },
+    { method: 'GET', path: `${MOUNT}/*file`, permission: 'AUTHENTICATED', anonymous: true, handle: serve },
+  ];
+}
+
+function redirect(ctx: GridContext, status: number, location: string): void {
+  ctx.set('Location', location);
+  sendStatus(ctx, status);
+}
+
+async function serveConsole(ctx: GridContext, s: Services): Promise<void> {
+  const root = s.consoleDir;
+  if (root === undefined) throw new ConsoleNotEnabledError();
+  if (ctx.path === MOUNT) return redirect(ctx, 301, `${MOUNT}/`);
+  const segments = decodeSegments(ctx.path.slice(MOUNT.length + 1));
+  if (!segments) throw new StaticFileNotFoundError();
+  const name = resourceOf(segments);
+  const opened = await openStaticFile(root, name);
+  if (!opened) throw new StaticFileNotFoundError();
+  const { file, stats } = opened;
+  const modified = Math.floor(stats.mtimeMs / 1000) * 1000;
+  const since = Date.parse(ctx.get('if-modified-since'));
+  if (!Number.isNaN(since) && modified <= since) {
+    await file.close();
+    ctx.status = 304;
+    ctx.body = null;
+    return;
+  }
+  ctx.status = 200;
+  ctx.set('Content-Type', contentTypeOf(name[name.length - 1]));
+  ctx.set('Last-Modified', new Date(modified).toUTCString());
+  ctx.set('Cache-Control', `private, max-age=${MAX_AGE_SECONDS}`);
+  ctx.set('Expires', new Date(s.clock.now() + MAX_AGE_SECONDS * 1000).toUTCString());
+  const content = file.createReadStream(); // closes the file when done or destroyed
+  if (name.length === 1 && REWRITTEN.has(name[0])) {
+    const rewritten = new PlaceholderStream(placeholders(ctx.get('x-forwarded-prefix')));
+    pipeline(content, rewritten, () => undefined); // a client gone early destroys both
+    ctx.vary('X-Forwarded-Prefix');
+    ctx.body = rewritten;
+    return;
+  }
+  ctx.body = content;
+  ctx.length = stats.size;
+}
+
+/** Path segments after `/console/`, percent-decoded; undefined when one does not decode. */
+function decodeSegments(rest: string): string[] | undefined {
+  try {
+    return rest.split('/').filter((segment) => segment !== '').map((segment) => decodeURIComponent(segment));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The original's resolver: the application page for any path without a dot (its client-side
+ * routes) and for everything under `cache/` (cache names may hold dots, ISPN-14376); the named
+ * file otherwise.
+ */
+function resourceOf(segments: string[]): string[] {
+  if (segments.length === 0 || segments[0] === 'cache' || !segments.some((segment) => segment.includes('.'))) return [INDEX];
+  return segments;
+}
+
+/** Path segments that start with a letter, digit, `_`, `~` or `-` (so no `.` or `..`). */
+const PLAIN_PREFIX = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+$/;
+
+/**
+ * `{{INFINISPAN_BASE_PATH}}` and `{{INFINISPAN_REST_CONTEXT_PATH}}`, under the prefix a reverse
+ * proxy names in `X-Forwarded-Prefix` as the original honours it — only a plain path, since the
+ * value lands in a page.
+ */
+function placeholders(forwardedPrefix: string): Array<[string, string]> {
+  const trimmed = forwardedPrefix.replace(/\/$/, '');
+  const prefix = trimmed.length <= 200 && PLAIN_PREFIX.test(trimmed) ? trimmed : '';
+  return [['{{INFINISPAN_BASE_PATH}}', `${prefix}${MOUNT}/`], ['{{INFINISPAN_REST_CONTEXT_PATH}}', `${prefix}/rest`]];
+}
