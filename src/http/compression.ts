@@ -12,7 +12,7 @@ import { compressBytes, createEncoder, responseCoding } from './content-coding';
  */
 export async function compressResponse(ctx: Context): Promise<void> {
   if (ctx.method === 'HEAD' || ctx.status < 200 || ctx.status === 204 || ctx.status === 304) return;
-  if (ctx.req.httpVersionMajor < 1 || ctx.req.httpVersion === '1.0') return;
+  if (ctx.req.httpVersion === '1.0') return;
   if (ctx.response.get('Content-Encoding')) return;
   const body: unknown = ctx.body;
   if (body === null || body === undefined || body === '') return;
