@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { createGunzip, deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import type { Client } from '../support/client';
+import { multipart } from '../support/multipart';
 import { basicAuth, rawRequest, rawStream } from '../support/raw-http';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -102,6 +103,25 @@ describe('content codings (behavior-notes §1.3)', () => {
         expect(r.body.toString()).to.contain('is not supported');
       }
       expect((await client.get(`/rest/v2/caches/${c}/k`)).status).to.equal(404);
+    });
+
+    it('restores a backup uploaded as a gzip-compressed multipart body; the download streams compressed', async () => {
+      const c = await freshCache();
+      await client.put(`/rest/v2/caches/${c}/k`, 'kept');
+      expect((await client.post('/rest/v2/container/backups/zb', '{}', { 'Content-Type': 'application/json' })).status).to.equal(202);
+      await until(async () => (await client.head('/rest/v2/container/backups/zb')).status === 200);
+      const download = await rawRequest(server.url, '/rest/v2/container/backups/zb', { headers: { ...admin, 'Accept-Encoding': 'gzip' } });
+      expect(download.headers['content-encoding']).to.equal('gzip');
+      const zip = gunzipSync(download.body);
+      expect(zip.subarray(0, 2).toString()).to.equal('PK');
+      await client.delete(`/rest/v2/caches/${c}`);
+      const { body, contentType } = multipart([{ name: 'backup', content: zip, filename: 'zb.zip', contentType: 'application/zip' }]);
+      const restore = await rawRequest(server.url, '/rest/v2/container/restores/zr', {
+        method: 'POST', body: gzipSync(body), headers: { ...admin, 'Content-Type': contentType, 'Content-Encoding': 'gzip' },
+      });
+      expect(restore.status, restore.body.toString()).to.equal(202);
+      await until(async () => (await client.head('/rest/v2/container/restores/zr')).status === 201);
+      expect((await client.get(`/rest/v2/caches/${c}/k`)).text).to.equal('kept');
     });
 
     it('takes an empty body labelled gzip as empty', async () => {
@@ -219,4 +239,12 @@ function collectText(stream: NodeJS.ReadableStream) {
       }
     },
   };
+}
+
+async function until(done: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (await done()) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('still in progress');
 }
