@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { browserSettingsOf } from './config/browser-settings';
 import type { ServerConfig } from './config/server-config';
 import { CacheManager } from './grid/cache-manager';
 import { CounterManager } from './grid/counter-manager';
@@ -101,7 +102,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   };
   users.onChange = () => services.auth.forget();
   services.backups.attach({ manager, counters: services.counters, schemas, tasks: services.tasks });
-  const app = createApp(services, logs.get('grid.http'));
+  const httpLog = logs.get('grid.http');
+  const app = createApp(services, httpLog, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)));
   const server = createServer(app.callback());
   server.on('clientError', answerClientError);
   server.keepAliveTimeout = 65_000;

@@ -9,7 +9,8 @@ export async function runStart(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     data: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' },
     durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' },
-    'no-auth': { type: 'boolean' }, console: { type: 'string' }, D: { type: 'string', short: 'D', multiple: true },
+    'no-auth': { type: 'boolean' }, 'allow-remote-no-auth': { type: 'boolean' }, console: { type: 'string' },
+    D: { type: 'string', short: 'D', multiple: true },
   });
   if (values.help) {
     process.stdout.write(USAGE.start + '\n');
@@ -25,6 +26,7 @@ export async function runStart(args: string[]): Promise<number> {
     logLevel: values['log-level'] === undefined ? undefined : parseLogLevel(values['log-level'] as string),
     authEnabled: values['no-auth'] ? false : undefined,
     consoleDir: values.console as string | undefined,
+    allowRemoteNoAuth: values['allow-remote-no-auth'] ? true : undefined,
     properties: parseProperties((values.D as string[] | undefined) ?? []),
   };
   const file = values.config ? readConfigFile(values.config as string) : {};

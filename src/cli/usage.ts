@@ -21,9 +21,13 @@ Options:
                         process: it survives a crash of the process (kill -9)
   --max-content-length SIZE   largest request body (default 10MB); larger ones get 413
   --log-level LEVEL     fatal, error, warn, info (default), debug, trace, silent
-  --no-auth             serve without authentication (local experiments only)
   --console DIR         serve the built web console in DIR at /console/ (docs/console.md)
-  -Dname=value          set a server property (repeatable)
+  --no-auth             serve without authentication (local experiments only); refused
+                        on a non-loopback --host unless --allow-remote-no-auth is given
+  --allow-remote-no-auth  let --no-auth listen on an address other machines can reach
+  -Dname=value          set a server property (repeatable), e.g.
+                        -Dgrid.server.rest.cors-allow=https://app.example.com (CORS: all rights)
+                        -Dgrid.server.rest.allowed-hosts=grid.example.com (accepted Host names)
   -h, --help            show this help
 
 Environment:

@@ -2,6 +2,9 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { xml2js } from 'xml-js';
+import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
+import { ConfigError } from './config-error';
+import { type CorsRuleConfig, readCorsRules } from './cors-rules';
 
 export type Durability = 'power' | 'process';
 
@@ -22,6 +25,12 @@ export interface ServerConfig {
   properties: Record<string, string>;
   /** A built web console served at /console/ (its real path, checked at start); none when unset. */
   consoleDir?: string;
+  /** Configured CORS rules, in order (after the `cors-allow` property and the localhost rules). */
+  corsRules: CorsRuleConfig[];
+  /** Host names the Host check accepts beside localhost and IP addresses (`*`: no check). */
+  allowedHosts: string[];
+  /** `--allow-remote-no-auth`: lets `--no-auth` listen on a non-loopback address. */
+  allowRemoteNoAuth: boolean;
   /** User created or updated at start (APP_USER / APP_PASS / APP_ROLE). */
   appUser?: { name: string; password: string; roles: string[] };
 }
@@ -29,11 +38,12 @@ export interface ServerConfig {
 /** What the command line may set; undefined = not given. */
 export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser'>> & { properties?: Record<string, string> };
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
   maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
+  corsRules: [], allowedHosts: [], allowRemoteNoAuth: false,
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -93,9 +103,10 @@ function parseDocument(text: string, ext: string, path: string): unknown {
   }
 }
 
-/** xml-js compact form → plain values: attributes and child elements become keys, text becomes the value. */
+/** xml-js compact form → plain values: attributes and child elements become keys, text becomes the value; repeated elements a list. */
 function xmlToPlain(node: unknown): unknown {
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+  if (Array.isArray(node)) return node.map(xmlToPlain);
+  if (typeof node !== 'object' || node === null) return node;
   const o = node as Record<string, unknown>;
   const keys = Object.keys(o).filter((k) => k !== '_attributes');
   if (keys.length === 1 && keys[0] === '_text' && !o._attributes) return String(o._text);
@@ -119,6 +130,9 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'node-name': out.nodeName = text; break;
       case 'expiration-interval': out.expirationInterval = parsePositiveInt(text, `${where}: expiration-interval`); break;
       case 'console': out.consoleDir = text; break;
+      case 'cors-rules': out.corsRules = readCorsRules(value, where); break;
+      case 'allowed-hosts': out.allowedHosts = readAllowedHosts(value, `${where}: allowed-hosts`); break;
+      case 'allow-remote-no-auth': out.allowRemoteNoAuth = parseBool(text, `${where}: allow-remote-no-auth`); break;
       case 'properties':
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
@@ -158,6 +172,12 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     nodeName: merged.nodeName ?? hostname(),
     properties: { ...file.properties, ...flags.properties },
   };
+  const hostsProperty = config.properties[ALLOWED_HOSTS_PROPERTY];
+  if (hostsProperty !== undefined) config.allowedHosts = [...config.allowedHosts, ...readAllowedHosts(hostsProperty, `-D${ALLOWED_HOSTS_PROPERTY}`)];
+  if (!config.authEnabled && !config.allowRemoteNoAuth && !isLoopbackHost(config.host)) {
+    throw new ConfigError(`--no-auth on '${config.host}', an address other machines can reach, would give all of them full admin access. `
+      + 'Listen on 127.0.0.1 (the default), keep authentication on, or add --allow-remote-no-auth to do it anyway');
+  }
   if (env.APP_USER) {
     if (!env.APP_PASS) throw new ConfigError('APP_USER is set but APP_PASS is not');
     config.appUser = { name: env.APP_USER, password: env.APP_PASS, roles: (env.APP_ROLE ?? 'admin').split(',').map((r) => r.trim()) };

@@ -12,3 +12,4 @@ export * from './logging-errors';
 export * from './task-errors';
 export * from './xsite-errors';
 export * from './backup-errors';
+export * from './browser-errors';

@@ -5,6 +5,8 @@ import { ANONYMOUS, ANONYMOUS_ADMIN } from '../services/auth.service';
 import { authorize } from '../services/authorization';
 import type { Logger } from '../util/logger';
 import { compressResponse } from './compression';
+import { corsMiddleware, type CorsSettings } from './cors.middleware';
+import { hostCheckMiddleware } from './host-check.middleware';
 import { Router } from './router';
 import type { GridContext, RouteSpec } from './route-spec';
 import { backupRoutes } from './routes/backups.routes';
@@ -50,12 +52,20 @@ function needContainer(...tables: RouteSpec[][]): RouteSpec[] {
   return tables.flat().map((r) => ({ ...r, requiresContainer: r.requiresContainer ?? true }));
 }
 
+/** What browsers may do (docs/security.md#browsers); built from the configuration in main.ts. */
+export interface BrowserSettings {
+  cors?: CorsSettings;
+  /** Host names accepted beside localhost and IP addresses; undefined: no Host check. */
+  allowedHosts?: readonly string[];
+}
+
 /**
  * The whole request pipeline, in order:
- *   access log → compression → error responses → route match (404/405/400/403) → authentication →
- *   cache resolution (404) → authorization against the named cache or globally (403) → ignore list (503) → handler.
+ *   access log → compression → error responses → Host check (403) → CORS (preflight 200, foreign Origin 403) →
+ *   route match (404/405/400/403) → authentication → cache resolution (404) →
+ *   authorization against the named cache or globally (403) → ignore list (503) → handler.
  */
-export function createApp(s: Services, log: Logger): Koa {
+export function createApp(s: Services, log: Logger, browsers: BrowserSettings = {}): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
@@ -88,6 +98,9 @@ export function createApp(s: Services, log: Logger): Koa {
       writeError(ctx, err, log);
     }
   });
+
+  if (browsers.allowedHosts) app.use(hostCheckMiddleware(browsers.allowedHosts));
+  app.use(corsMiddleware(browsers.cors));
 
   app.use(async (ctx) => {
     const gctx = ctx as GridContext;

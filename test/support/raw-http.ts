@@ -56,3 +56,21 @@ function openRequest(baseUrl: string, path: string, opts: RawRequest, onResponse
   req.end();
   return req;
 }
+
+/**
+ * One request over node:http naming every header the server sees, `Host` included (fetch will
+ * not let a test set it), as a browser tricked by DNS rebinding would send them.
+ */
+export function requestWithHost(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, method, path, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -1,0 +1,25 @@
+import { GridError } from './grid-error';
+
+/** Echoed client text is cut short: a reason, not a mirror. */
+function quote(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/**
+ * An `Origin` that no CORS rule allows and that is not this server's own (behavior-notes §3). The
+ * original answers an empty 403; the reason tells a developer which setting to change.
+ */
+export class CorsOriginRefusedError extends GridError {
+  constructor(origin: string) {
+    super(403, 'CORS_ORIGIN_REFUSED',
+      `Origin '${quote(origin)}' is not allowed: no CORS rule matches it (see cors-rules and grid.server.rest.cors-allow)`);
+  }
+}
+
+/** A `Host` the server does not answer to (DNS rebinding protection, docs/security.md#browsers). */
+export class HostNotAllowedError extends GridError {
+  constructor(host: string) {
+    super(403, 'HOST_NOT_ALLOWED',
+      `Host '${quote(host)}' is not allowed: add it to allowed-hosts (or grid.server.rest.allowed-hosts) to reach this server by that name`);
+  }
+}

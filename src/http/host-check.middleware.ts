@@ -1,0 +1,32 @@
+import type Koa from 'koa';
+import { isIP } from 'node:net';
+import { HostNotAllowedError } from '../errors';
+
+/**
+ * Refuses a request whose `Host` names this server by a name it does not answer to: a page of
+ * attacker.example whose name was re-pointed at 127.0.0.1 (DNS rebinding) is then the same origin
+ * as the server in the browser's eyes, so CORS alone cannot stop it; its `Host` still says
+ * attacker.example. Accepted: `localhost` and `*.localhost`, IP addresses (a literal address cannot
+ * be rebound), the configured names (`.example.com` also accepts its sub-domains). The port is not
+ * compared, so port forwarding keeps working. A request without Host (HTTP/1.0) is not a browser's.
+ */
+export function hostCheckMiddleware(allowed: readonly string[]): Koa.Middleware {
+  const names = new Set(allowed.filter((n) => !n.startsWith('.')));
+  const suffixes = allowed.filter((n) => n.startsWith('.'));
+  const isAllowed = (name: string): boolean => names.has(name) || name === 'localhost' || name.endsWith('.localhost')
+    || isIP(name.replace(/^\[(.*)\]$/, '$1')) !== 0 || suffixes.some((s) => name.endsWith(s));
+  let lastAccepted: string | undefined; // most requests repeat the same Host: one comparison then
+  return async function hostCheck(ctx, next) {
+    const host = ctx.host;
+    if (host === '' || host === lastAccepted) return next();
+    if (!isAllowed(hostName(host))) throw new HostNotAllowedError(host);
+    lastAccepted = host;
+    return next();
+  };
+}
+
+/** `name:port` → `name`, lower case; `[v6]:port` → `[v6]`. */
+function hostName(host: string): string {
+  const end = host.startsWith('[') ? host.indexOf(']') + 1 : host.lastIndexOf(':');
+  return (end > 0 ? host.slice(0, end) : host).toLowerCase().replace(/\.$/, '');
+}
