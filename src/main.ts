@@ -25,6 +25,9 @@ import { XSiteService } from './services/xsite.service';
 import type { NodeInfo, Services } from './services';
 import { UserService } from './services/user.service';
 import { SqliteStore } from './store/sqlite-store';
+import { type CredentialsKey, loadOrCreateCredentialsKey } from './config/credentials-key';
+import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/digest-vault';
+import { secureDataDir } from './util/private-files';
 import { type Clock, systemClock } from './util/clock';
 import type { DestinationStream } from 'pino';
 import { createLoggerRegistry, type Logger } from './util/logger';
@@ -52,7 +55,13 @@ export interface RunningServer {
 /** The composition root: config → store (migrated) → engine → services → HTTP. */
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
+  const widened = secureDataDir(config.dataDir);
   const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout });
+  const securityLog = logs.get('grid.security');
+  if (widened.length) {
+    securityLog.warn({ dataDir: config.dataDir, narrowed: widened.map((w) => `${w.path} (was ${w.mode.toString(8).padStart(4, '0')})`) },
+      'the data directory was readable by other users; narrowed to 0700 (directories) and 0600 (files)');
+  }
   const announce = opts.announce ?? ((line: string) => process.stdout.write(line + '\n'));
   const store = new SqliteStore({ dataDir: config.dataDir, durability: config.durability });
   const logging = new LoggingService(logs, store);
@@ -63,13 +72,18 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // before anything else writes: keys of older data dirs are converted once (docs/data-formats.md)
   await migrateLegacyKeys(store, schemas, clock, storeLog).catch((err: unknown) => { store.close(); throw err; });
 
-  const users = new UserService(store.users, clock);
+  const credentialsKey = loadOrCreateCredentialsKey(config.dataDir);
+  const vault = new DigestVault(config.authMechanisms.includes('digest'), credentialsKey.key);
+  store.settings.upsert(AUTH_MECHANISMS_SETTING, config.authMechanisms.join(','), clock.now());
+  const users = new UserService(store.users, clock, vault);
+  reportStoredDigests(users.secureStoredDigests(), credentialsKey, securityLog);
   // hashing runs on the thread pool while the rest of the server is built
-  const usersReady = bootstrapUsers(config, users, announce, logs.get('grid.security'));
+  const usersReady = bootstrapUsers(config, users, announce, securityLog);
 
   const manager = new CacheManager({ store, clock, log: logs.get('grid.cache') });
   const node: NodeInfo = { name: config.nodeName, address: '' };
   const roles = new RoleRegistry(store);
+  const auth = new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop });
   const version = packageVersion();
   let close: () => Promise<void> = async () => undefined;
   const services: Services = {
@@ -84,12 +98,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     xsite: new XSiteService(store, manager),
     backups: new BackupService(store, config.dataDir, clock, logs.get('grid.backup')),
     server: new ServerService(
-      { host: config.host, authEnabled: config.authEnabled, maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
+      { host: config.host, authEnabled: config.authEnabled, mechanisms: auth.mechanismNames(), maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
       node, version, opts.onStopRequest ?? (() => { void close(); }),
     ),
     counters: new CounterService(new CounterManager({ store, clock, log: logs.get('grid.counters') })),
     bulk: new BulkService(schemas),
-    auth: new AuthService(store, roles, clock),
+    auth,
     roles,
     users,
     node,
@@ -128,6 +142,18 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   })());
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return { url: `http://${host}:${port}`, port, host: config.host, services, close };
+}
+
+/** What the start-up step did to the stored Digest values, and what an operator must know. */
+function reportStoredDigests(r: DigestResealing, key: CredentialsKey, log: Logger): void {
+  const sealed = r.updates.filter((u) => u.digestMd5 || u.digestSha256).length;
+  if (sealed) log.info({ users: sealed }, 'plain Digest HA1 values encrypted with the credentials key');
+  if (r.updates.length - sealed) log.info({ users: r.updates.length - sealed }, 'Digest HA1 values dropped: Digest is not among auth-mechanisms');
+  if (r.unreadable.length) {
+    log.warn({ users: r.unreadable, keyFile: key.path, created: key.created },
+      'Digest credentials of these users do not open with the credentials key (key file replaced or missing?); they can log in with Basic; restore the key or set their passwords again');
+  }
+  if (r.missing.length) log.warn({ users: r.missing }, 'these users have no Digest credentials (set while Digest was off); they can log in with Basic until their password is set again');
 }
 
 /** APP_USER/APP_PASS create or update a user; a first start with no users gets a generated admin. */

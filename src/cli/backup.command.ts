@@ -68,7 +68,7 @@ async function create(t: Target, name: string, output: string): Promise<number> 
   const body = Readable.fromWeb(download.body as import('node:stream/web').ReadableStream);
   let bytes = 0;
   body.on('data', (chunk: Buffer) => progress.tick(`${(bytes += chunk.length).toLocaleString()} bytes`));
-  await pipeline(body, createWriteStream(output));
+  await pipeline(body, createWriteStream(output, { mode: 0o600 })); // the archive holds every entry: owner only
   progress.done(`saved ${output} (${bytes.toLocaleString()} bytes)`);
   return 0;
 }

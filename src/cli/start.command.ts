@@ -1,4 +1,4 @@
-import { type ConfigOverrides, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFile, resolveConfig } from '../config/server-config';
+import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFile, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
 import { packageVersion } from '../util/package-info';
 import { parse, UsageError } from './args';
@@ -9,7 +9,7 @@ export async function runStart(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     data: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' },
     durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' },
-    'no-auth': { type: 'boolean' }, 'allow-remote-no-auth': { type: 'boolean' }, console: { type: 'string' },
+    'no-auth': { type: 'boolean' }, 'allow-remote-no-auth': { type: 'boolean' }, 'auth-mechanisms': { type: 'string' }, console: { type: 'string' },
     D: { type: 'string', short: 'D', multiple: true },
   });
   if (values.help) {
@@ -27,6 +27,7 @@ export async function runStart(args: string[]): Promise<number> {
     authEnabled: values['no-auth'] ? false : undefined,
     consoleDir: values.console as string | undefined,
     allowRemoteNoAuth: values['allow-remote-no-auth'] ? true : undefined,
+    authMechanisms: values['auth-mechanisms'] === undefined ? undefined : parseAuthMechanisms(values['auth-mechanisms'] as string),
     properties: parseProperties((values.D as string[] | undefined) ?? []),
   };
   const file = values.config ? readConfigFile(values.config as string) : {};

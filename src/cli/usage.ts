@@ -21,6 +21,8 @@ Options:
                         process: it survives a crash of the process (kill -9)
   --max-content-length SIZE   largest request body (default 10MB); larger ones get 413
   --log-level LEVEL     fatal, error, warn, info (default), debug, trace, silent
+  --auth-mechanisms M   basic, digest or basic,digest (default): what clients may use;
+                        without digest no Digest credentials (HA1) are stored at all
   --console DIR         serve the built web console in DIR at /console/ (docs/console.md)
   --no-auth             serve without authentication (local experiments only); refused
                         on a non-loopback --host unless --allow-remote-no-auth is given
@@ -47,7 +49,9 @@ Options:
   -g, --groups ROLES    comma-separated roles: admin, deployer, application, observer, monitor
   -h, --help            show this help
 
-Users created while the server runs can log in at once.`,
+Users created while the server runs can log in at once. Passwords are stored as scrypt hashes;
+Digest credentials are encrypted with DIR/credentials.key, or not stored when the server runs
+with --auth-mechanisms basic.`,
 
   backup: `Usage: grid backup <create|restore> [options]
 

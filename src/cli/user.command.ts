@@ -1,9 +1,23 @@
 import { resolve } from 'node:path';
+import { loadOrCreateCredentialsKey } from '../config/credentials-key';
+import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/digest-vault';
 import { UserService } from '../services/user.service';
 import { SqliteStore } from '../store/sqlite-store';
 import { systemClock } from '../util/clock';
 import { parse, UsageError } from './args';
 import { USAGE } from './usage';
+
+/**
+ * The server's rules for stored credentials: Digest HA1 values sealed with the data directory's
+ * key, none at all when the server last ran without Digest (it records its `auth-mechanisms`).
+ */
+function openUsers(store: SqliteStore, dataDir: string): UserService {
+  const mechanisms = store.settings.find(AUTH_MECHANISMS_SETTING);
+  const digest = mechanisms === undefined || mechanisms.split(',').includes('digest');
+  const users = new UserService(store.users, systemClock, new DigestVault(digest, loadOrCreateCredentialsKey(dataDir).key));
+  users.secureStoredDigests();
+  return users;
+}
 
 /** `grid user …`: writes the user table directly; a running server sees changes at once. */
 export async function runUser(args: string[]): Promise<number> {
@@ -16,9 +30,10 @@ export async function runUser(args: string[]): Promise<number> {
   }
   const [sub, name, ...extra] = positionals;
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  const store = new SqliteStore({ dataDir: resolve((values.data as string | undefined) ?? './data'), durability: 'power' });
+  const dataDir = resolve((values.data as string | undefined) ?? './data');
+  const store = new SqliteStore({ dataDir, durability: 'power' });
   try {
-    const users = new UserService(store.users, systemClock);
+    const users = openUsers(store, dataDir);
     const password = values.password as string | undefined;
     switch (sub) {
       case 'create': {

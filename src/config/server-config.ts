@@ -7,6 +7,7 @@ import { ConfigError } from './config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
 
 export type Durability = 'power' | 'process';
+export type AuthMechanismName = 'basic' | 'digest';
 
 /** Everything the server needs to start, validated once. */
 export interface ServerConfig {
@@ -15,6 +16,10 @@ export interface ServerConfig {
   port: number;
   durability: Durability;
   authEnabled: boolean;
+  /** HTTP mechanisms offered; without `digest` no Digest HA1 is stored (docs/security.md). */
+  authMechanisms: AuthMechanismName[];
+  /** Accept Digest responses without qop (RFC 2069); refused by default. */
+  digestWithoutQop: boolean;
   /** Request bodies above this many bytes get 413. */
   maxContentLength: number;
   logLevel: string;
@@ -42,7 +47,7 @@ export { ConfigError };
 
 const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
-  maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
+  authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
   corsRules: [], allowedHosts: [], allowRemoteNoAuth: false,
 };
 
@@ -67,6 +72,15 @@ export function parsePort(text: string | number, what = 'port'): number {
 export function parseDurability(text: string): Durability {
   if (text !== 'power' && text !== 'process') throw new ConfigError(`durability: '${text}' must be 'power' or 'process'`);
   return text;
+}
+
+/** `basic`, `digest` or both, separated by commas or spaces (a YAML/JSON list works too). */
+export function parseAuthMechanisms(value: unknown, what = 'auth-mechanisms'): AuthMechanismName[] {
+  const items = (Array.isArray(value) ? value.map(String) : String(value).split(/[\s,]+/)).map((m) => m.trim().toLowerCase()).filter(Boolean);
+  const bad = items.find((m) => m !== 'basic' && m !== 'digest');
+  if (bad !== undefined) throw new ConfigError(`${what}: '${bad}' is not a mechanism (basic, digest)`);
+  if (!items.length) throw new ConfigError(`${what}: name at least one mechanism (basic, digest)`);
+  return [...new Set(items as AuthMechanismName[])];
 }
 
 /** Reads a server configuration file (YAML, JSON or XML) into overrides; unknown keys are errors. */
@@ -125,6 +139,8 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'port': out.port = parsePort(text, `${where}: port`); break;
       case 'durability': out.durability = parseDurability(text); break;
       case 'auth': out.authEnabled = parseBool(text, `${where}: auth`); break;
+      case 'auth-mechanisms': out.authMechanisms = parseAuthMechanisms(value, `${where}: auth-mechanisms`); break;
+      case 'digest-without-qop': out.digestWithoutQop = parseBool(text, `${where}: digest-without-qop`); break;
       case 'max-content-length': out.maxContentLength = parseSize(text, `${where}: max-content-length`); break;
       case 'log-level': out.logLevel = parseLogLevel(text); break;
       case 'node-name': out.nodeName = text; break;

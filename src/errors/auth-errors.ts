@@ -24,3 +24,19 @@ export class PermissionDeniedError extends GridError {
       `ISPN000287: Unauthorized access: subject 'Subject with principal(s): [${principal}]' lacks '${permission}' permission`);
   }
 }
+
+/** 429: failed logins from this address or for this user; verifications wait (docs/security.md). */
+export class TooManyFailedLoginsError extends GridError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'TOO_MANY_FAILED_LOGINS',
+      `Too many failed logins from this address or for this user; try again in ${retryAfterSeconds} s`,
+      { 'Retry-After': String(retryAfterSeconds) });
+  }
+}
+
+/** 429: more password verifications are waiting than the server queues (docs/security.md). */
+export class LoginQueueFullError extends GridError {
+  constructor() {
+    super(429, 'LOGIN_QUEUE_FULL', 'Too many logins are being verified at once; try again in 1 s', { 'Retry-After': '1' });
+  }
+}

@@ -108,7 +108,7 @@ export function createApp(s: Services, log: Logger, browsers: BrowserSettings = 
     gctx.params = params;
     gctx.state.subject = !s.authEnabled ? ANONYMOUS_ADMIN
       : route.anonymous ? ANONYMOUS
-      : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl);
+      : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl, ctx.req.socket.remoteAddress);
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
     const named = params[route.cacheParam ?? 'cache'];

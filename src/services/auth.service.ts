@@ -1,10 +1,18 @@
-import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { MalformedAuthHeaderError, UnauthorizedError, UnsupportedAuthMechanismError } from '../errors';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  LoginQueueFullError, MalformedAuthHeaderError, TooManyFailedLoginsError, UnauthorizedError, UnsupportedAuthMechanismError,
+} from '../errors';
+import { clientAddressKey } from '../model/client-address';
 import { parseDigestFields } from '../model/digest-header';
-import { type DigestAlgorithm, digestHash, REALM, verifyPassword } from '../model/passwords';
+import { type DigestAlgorithm, digestHash, hashPassword, REALM, verifyPassword } from '../model/passwords';
 import { PERMISSION_MASKS } from '../model/permissions';
 import type { Store, UserRecord } from '../store/store';
+import { BoundedMap } from '../util/bounded-map';
 import type { Clock } from '../util/clock';
+import { DigestNonces } from './digest-nonces';
+import type { AuthMechanism, DigestVault } from './digest-vault';
+import { FairGate } from './fair-gate';
+import { DEFAULT_THROTTLE_RULES, LoginThrottle, type ThrottleRules } from './login-throttle';
 import type { RoleRegistry } from './role-registry';
 
 /** Who is calling: the user, its groups, the roles they map to and the union of their permission bits. */
@@ -23,22 +31,53 @@ export const ANONYMOUS_ADMIN: Subject = { name: 'anonymous', groups: [], roles: 
 /** With authentication on, the caller of an anonymous route (probes, `/metrics`): no role, no permission. */
 export const ANONYMOUS: Subject = { name: 'anonymous', groups: [], roles: [], roleMasks: {}, mask: 0 };
 
-const NONCE_TTL_MS = 5 * 60_000;
+export interface AuthOptions {
+  mechanisms: readonly AuthMechanism[];
+  /** Accept Digest without qop (RFC 2069: no nonce count, so each nonce then works once). */
+  digestWithoutQop: boolean;
+  throttle?: ThrottleRules;
+}
+
 const REMEMBER_MS = 60_000;
 const REMEMBER_MAX = 10_000;
 /** How often the user table is checked for changes made by another process (the CLI). */
 const VERSION_CHECK_MS = 200;
+/**
+ * scrypt runs on libuv's pool (4 threads by default), which file I/O shares: at most two
+ * verifications run at once; each (client, user) may queue four more and everybody 64.
+ */
+const VERIFY_SLOTS = 2;
+const VERIFY_WAITING_PER_CLIENT = 4;
+const VERIFY_WAITING = 64;
 
 interface Remembered { subject: Subject; until: number }
+type Verdict = { kind: 'ok'; subject: Subject } | { kind: 'failed' } | { kind: 'throttled'; waitMs: number };
 
 /**
- * HTTP Basic and Digest (MD5, SHA-256) against the user table. Successful Basic verifications are
- * remembered for a minute, keyed by a SHA-256 of the exact header value and dropped when the user
- * table changes, so the slow password hash is paid once per client rather than per request.
+ * HTTP Basic and Digest (MD5, SHA-256) against the user table.
+ *
+ * Basic: successful verifications are remembered for a minute, keyed by a SHA-256 of the exact
+ * header value and dropped when the user table changes, so the slow password hash is paid once per
+ * client rather than per request; a header that just failed is answered 401 at once, and identical
+ * headers in flight share one verification. Verifications queue fairly per (client, user) behind a
+ * small number of slots, unknown users are verified against a dummy hash (same time as a wrong
+ * password), and failed logins back off (`LoginThrottle`).
+ *
+ * Digest: never remembered; every request is checked against its nonce and nonce count, so a
+ * captured header cannot be replayed (`DigestNonces`). Qop-less Digest is refused unless enabled.
  */
 export class AuthService {
-  private readonly secret = randomBytes(32);
-  private readonly remembered = new Map<string, Remembered>();
+  private readonly remembered = new BoundedMap<string, Remembered>(REMEMBER_MAX);
+  private readonly failedHeaders = new BoundedMap<string, number>(REMEMBER_MAX);
+  private readonly inflight = new Map<string, Promise<Verdict>>();
+  private readonly gate = new FairGate(VERIFY_SLOTS, VERIFY_WAITING_PER_CLIENT, VERIFY_WAITING);
+  private readonly throttle: LoginThrottle;
+  private readonly nonces: DigestNonces;
+  private readonly basicOn: boolean;
+  private readonly digestOn: boolean;
+  /** What unknown users are verified against, so they cost what known ones do. */
+  private readonly dummyHash = hashPassword(randomBytes(16).toString('base64'));
+  private readonly dummyDigests: Pick<UserRecord, 'name' | 'digestMd5' | 'digestSha256'>;
   private seenVersion: number;
   private versionCheckedAt = 0;
 
@@ -46,9 +85,16 @@ export class AuthService {
     private readonly store: Pick<Store, 'users' | 'externalVersion'>,
     private readonly roles: RoleRegistry,
     private readonly clock: Clock,
+    private readonly vault: DigestVault,
+    private readonly options: AuthOptions,
   ) {
     this.seenVersion = store.externalVersion();
     roles.onChange = () => this.forget();
+    this.basicOn = options.mechanisms.includes('basic');
+    this.digestOn = options.mechanisms.includes('digest') && vault.digestEnabled;
+    this.throttle = new LoginThrottle(clock, options.throttle ?? DEFAULT_THROTTLE_RULES);
+    this.nonces = new DigestNonces(clock);
+    this.dummyDigests = { name: '\u0000', ...vault.digestsFor('\u0000', randomBytes(16).toString('base64')) };
   }
 
   /** A user's subject: its name and groups are principals, mapped to roles by the registry (a name alone grants nothing). */
@@ -58,110 +104,164 @@ export class AuthService {
     return { name: u.name, groups: u.roles, roles, roleMasks, mask: Object.values(roleMasks).reduce((m, x) => m | x, 0) };
   }
 
+  /** The original's names of the mechanisms offered, in its order. */
+  mechanismNames(): string[] {
+    return [...(this.digestOn ? ['DIGEST', 'DIGEST-SHA-256'] : []), ...(this.basicOn ? ['BASIC'] : [])];
+  }
+
   /** One challenge per enabled mechanism, sent with every 401. */
   challenges(stale = false): string[] {
-    const nonce = this.newNonce();
-    const extra = stale ? ', stale=true' : '';
-    return [
-      `Digest realm="${REALM}", domain="/", nonce="${nonce}", opaque="00000000000000000000000000000000", algorithm=MD5, qop="auth"${extra}`,
-      `Digest realm="${REALM}", domain="/", nonce="${nonce}", opaque="00000000000000000000000000000000", algorithm=SHA-256, qop="auth"${extra}`,
-      `Basic realm="${REALM}"`,
-    ];
+    const out: string[] = [];
+    if (this.digestOn) {
+      const nonce = this.nonces.issue();
+      const extra = stale ? ', stale=true' : '';
+      for (const algorithm of ['MD5', 'SHA-256']) {
+        out.push(`Digest realm="${REALM}", domain="/", nonce="${nonce}", opaque="00000000000000000000000000000000", algorithm=${algorithm}, qop="auth"${extra}`);
+      }
+    }
+    if (this.basicOn) out.push(`Basic realm="${REALM}"`);
+    return out;
   }
 
-  /** Drops every remembered verification (a user changed through this server). */
+  /** Drops every remembered verification (a user or a role mapping changed through this server). */
   forget(): void {
     this.remembered.clear();
+    this.failedHeaders.clear();
   }
 
-  async authenticate(header: string | undefined, method: string, uri: string): Promise<Subject> {
+  /** `client` is the peer's address: failed logins are counted per address and per user name. */
+  async authenticate(header: string | undefined, method: string, uri: string, client?: string): Promise<Subject> {
     if (!header) throw new UnauthorizedError(this.challenges());
     const space = header.indexOf(' ');
     if (space <= 0) throw new UnauthorizedError(this.challenges());
     const scheme = header.slice(0, space);
     const credentials = header.slice(space + 1).trim();
+    const fingerprint = hash('sha256', header, 'base64');
     switch (scheme.toLowerCase()) {
-      case 'basic': return this.basic(header, credentials);
-      case 'digest': return this.digest(credentials, method, uri);
-      default: throw new UnsupportedAuthMechanismError(scheme.toUpperCase());
+      case 'basic':
+        if (!this.basicOn) break;
+        return this.basic(fingerprint, credentials, clientAddressKey(client));
+      case 'digest':
+        if (!this.digestOn) break;
+        return this.digest(fingerprint, credentials, method, uri, clientAddressKey(client));
     }
+    throw new UnsupportedAuthMechanismError(scheme.toUpperCase());
   }
 
-  private async basic(header: string, credentials: string): Promise<Subject> {
-    const fingerprint = hash('sha256', header, 'base64');
+  private async basic(fingerprint: string, credentials: string, client: string): Promise<Subject> {
     const known = this.recall(fingerprint);
     if (known) return known;
+    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges());
     const decoded = Buffer.from(credentials, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new UnauthorizedError(this.challenges());
-    const user = this.store.users.find(decoded.slice(0, colon));
-    if (!user || !(await verifyPassword(decoded.slice(colon + 1), user.passwordHash))) {
-      throw new UnauthorizedError(this.challenges());
-    }
-    const subject = this.subjectOf(user);
-    this.remember(fingerprint, subject);
-    return subject;
+    const verdict = await this.verifyOnce(fingerprint, client, decoded.slice(0, colon), decoded.slice(colon + 1));
+    if (verdict.kind === 'ok') return verdict.subject;
+    if (verdict.kind === 'throttled') throw new TooManyFailedLoginsError(Math.ceil(verdict.waitMs / 1000));
+    throw new UnauthorizedError(this.challenges());
   }
 
-  private digest(credentials: string, method: string, uri: string): Subject {
+  /** One verification per distinct header at a time; the outcome is booked once. */
+  private verifyOnce(fingerprint: string, client: string, name: string, password: string): Promise<Verdict> {
+    const running = this.inflight.get(fingerprint);
+    if (running) return running;
+    const waitMs = this.throttle.retryAfter(client, name);
+    if (waitMs > 0) return Promise.resolve({ kind: 'throttled', waitMs });
+    const queued = this.gate.run(`${client}\u0000${name}`, () => this.verify(client, name, password));
+    if (!queued) throw new LoginQueueFullError();
+    const booked = queued.then((verdict) => {
+      if (verdict.kind === 'ok') {
+        this.throttle.succeeded(client, name);
+        this.remember(fingerprint, verdict.subject);
+      } else if (verdict.kind === 'failed') {
+        this.throttle.failed(client, name);
+        this.failedHeaders.set(fingerprint, this.clock.now() + REMEMBER_MS);
+      }
+      return verdict;
+    }).finally(() => this.inflight.delete(fingerprint));
+    this.inflight.set(fingerprint, booked);
+    return booked;
+  }
+
+  private async verify(client: string, name: string, password: string): Promise<Verdict> {
+    const waitMs = this.throttle.retryAfter(client, name); // failures booked while this waited its turn
+    if (waitMs > 0) return { kind: 'throttled', waitMs };
+    const user = this.store.users.find(name);
+    const ok = await verifyPassword(password, user?.passwordHash ?? await this.dummyHash);
+    return ok && user ? { kind: 'ok', subject: this.subjectOf(user) } : { kind: 'failed' };
+  }
+
+  private digest(fingerprint: string, credentials: string, method: string, uri: string, client: string): Subject {
     const f = parseDigestFields(credentials);
     if (!f) throw new MalformedAuthHeaderError();
     const algorithm: DigestAlgorithm | undefined = !f.algorithm || f.algorithm.toUpperCase() === 'MD5' ? 'MD5'
       : f.algorithm.toUpperCase() === 'SHA-256' ? 'SHA-256' : undefined;
-    if (!algorithm || (f.realm !== undefined && f.realm !== REALM)) throw new UnauthorizedError(this.challenges());
-    const nonceAge = this.nonceAge(f.nonce);
-    if (nonceAge === undefined) throw new UnauthorizedError(this.challenges());
-    if (nonceAge > NONCE_TTL_MS) throw new UnauthorizedError(this.challenges(true));
-    if (f.uri !== uri) throw new UnauthorizedError(this.challenges());
-    const user = this.store.users.find(f.username);
-    if (!user) throw new UnauthorizedError(this.challenges());
-    const ha1 = algorithm === 'MD5' ? user.digestMd5 : user.digestSha256;
-    const ha2 = digestHash(algorithm, `${method}:${f.uri}`);
-    const expected = f.qop
-      ? digestHash(algorithm, `${ha1}:${f.nonce}:${f.nc ?? ''}:${f.cnonce ?? ''}:${f.qop}:${ha2}`)
-      : digestHash(algorithm, `${ha1}:${f.nonce}:${ha2}`);
-    const given = Buffer.from(f.response.toLowerCase());
-    if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) {
+    if (!algorithm || (f.realm !== undefined && f.realm !== REALM) || f.uri !== uri) throw new UnauthorizedError(this.challenges());
+    let nc: number | undefined;
+    if (f.qop !== undefined) {
+      if (f.qop.toLowerCase() !== 'auth') throw new UnauthorizedError(this.challenges());
+      if (!f.cnonce || !/^[0-9a-fA-F]{8}$/.test(f.nc ?? '')) throw new MalformedAuthHeaderError();
+      nc = parseInt(f.nc, 16);
+    } else if (!this.options.digestWithoutQop) {
       throw new UnauthorizedError(this.challenges());
     }
+    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
+    const waitMs = this.throttle.retryAfter(client, f.username);
+    if (waitMs > 0) throw new TooManyFailedLoginsError(Math.ceil(waitMs / 1000));
+    const user = this.store.users.find(f.username);
+    const real = user && this.vault.ha1Of(user, algorithm);
+    // unknown users and users without Digest values cost the same as known ones
+    const ha1 = real ?? this.vault.ha1Of(this.dummyDigests, algorithm) ?? '';
+    const ha2 = digestHash(algorithm, `${method}:${f.uri}`);
+    const expected = nc !== undefined
+      ? digestHash(algorithm, `${ha1}:${f.nonce}:${f.nc}:${f.cnonce}:${f.qop}:${ha2}`)
+      : digestHash(algorithm, `${ha1}:${f.nonce}:${ha2}`);
+    const given = Buffer.from(f.response.toLowerCase());
+    const matches = given.length === expected.length && timingSafeEqual(given, Buffer.from(expected));
+    if (!matches || !user || real === undefined) {
+      this.throttle.failed(client, f.username);
+      this.failedHeaders.set(fingerprint, this.clock.now() + REMEMBER_MS);
+      throw new UnauthorizedError(this.challenges());
+    }
+    // the response is right: an old, foreign or already counted nonce asks for a new one (RFC 7616 stale)
+    if (this.nonces.use(f.nonce, nc) === 'stale') throw new UnauthorizedError(this.challenges(true));
+    this.throttle.succeeded(client, user.name);
     return this.subjectOf(user);
-  }
-
-  /** Stateless nonces: time + HMAC, valid for five minutes (then `stale=true`). */
-  private newNonce(): string {
-    const ts = this.clock.now().toString(36);
-    return `${ts}.${createHmac('sha256', this.secret).update(ts).digest('base64url')}`;
-  }
-
-  private nonceAge(nonce: string): number | undefined {
-    const [ts, mac] = nonce.split('.');
-    if (!ts || !mac) return undefined;
-    const expected = createHmac('sha256', this.secret).update(ts).digest('base64url');
-    if (mac.length !== expected.length || !timingSafeEqual(Buffer.from(mac), Buffer.from(expected))) return undefined;
-    return this.clock.now() - parseInt(ts, 36);
   }
 
   private recall(fingerprint: string): Subject | undefined {
     const now = this.clock.now();
-    if (now - this.versionCheckedAt >= VERSION_CHECK_MS || now < this.versionCheckedAt) {
-      this.versionCheckedAt = now;
-      const version = this.store.externalVersion();
-      if (version !== this.seenVersion) {
-        this.seenVersion = version;
-        this.remembered.clear();
-        return undefined;
-      }
-    }
+    if (now - this.versionCheckedAt >= VERSION_CHECK_MS || now < this.versionCheckedAt) this.checkVersion(now);
     const r = this.remembered.get(fingerprint);
     if (!r) return undefined;
-    if (r.until > this.clock.now()) return r.subject;
+    if (r.until > now) return r.subject;
     this.remembered.delete(fingerprint);
     return undefined;
   }
 
+  /** A header that failed within the last minute, unless users changed since (checked every time: a new user must work at once). */
+  private failedRecently(fingerprint: string): boolean {
+    const until = this.failedHeaders.get(fingerprint);
+    if (until === undefined) return false;
+    const now = this.clock.now();
+    this.checkVersion(now);
+    if (this.failedHeaders.get(fingerprint) === undefined) return false;
+    if (until > now) return true;
+    this.failedHeaders.delete(fingerprint);
+    return false;
+  }
+
+  /** Another process (`grid user`) changed the database: forget everything remembered. */
+  private checkVersion(now: number): void {
+    this.versionCheckedAt = now;
+    const version = this.store.externalVersion();
+    if (version === this.seenVersion) return;
+    this.seenVersion = version;
+    this.forget();
+  }
+
   private remember(fingerprint: string, subject: Subject): void {
-    if (this.remembered.size >= REMEMBER_MAX) this.remembered.delete(this.remembered.keys().next().value as string);
     this.remembered.set(fingerprint, { subject, until: this.clock.now() + REMEMBER_MS });
   }
 }

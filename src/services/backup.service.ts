@@ -11,6 +11,7 @@ import type { Resources } from '../model/backup-resources';
 import type { OperationRecord, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../util/private-files';
 import { type ArchiveLimits, ArchiveReader } from './backup/archive-reader';
 import { writeArchive } from './backup/archive-writer';
 import { restoreArchive } from './backup/restore';
@@ -103,10 +104,10 @@ export class BackupService {
   /** Writes an uploaded archive to a private temp file; the caller checks for truncation. */
   async saveUpload(content: Readable): Promise<string> {
     const dir = join(this.dataDir, 'restores');
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
     const path = join(dir, `upload-${randomUUID()}.zip`);
     try {
-      await pipeline(content, createWriteStream(path));
+      await pipeline(content, createWriteStream(path, { mode: PRIVATE_FILE_MODE }));
     } catch (err) {
       await rm(path, { force: true }); // a cut-off upload leaves nothing behind
       throw err;

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { lazy } from '../util/lazy';
+import { PRIVATE_FILE_MODE } from '../util/private-files';
 
 const tar = lazy(() => require('tar') as typeof import('tar'));
 import type { RuntimeInfo } from './runtime-info';
@@ -29,13 +30,13 @@ export interface Report {
 export async function buildReport(input: ReportInput): Promise<Report> {
   const dir = await mkdtemp(join(tmpdir(), 'grid-report-'));
   try {
-    await writeFile(join(dir, 'server-config.json'), JSON.stringify(input.configuration, null, 2));
-    await writeFile(join(dir, 'env.json'), JSON.stringify(input.runtime.properties(), null, 2));
-    await writeFile(join(dir, 'memory.json'), JSON.stringify(input.runtime.memory(), null, 2));
-    await writeFile(join(dir, 'cpu.json'), JSON.stringify({ cpus: cpus(), loadavg: loadavg(), process: process.cpuUsage() }, null, 2));
-    await writeFile(join(dir, 'threads.txt'), input.runtime.threadDump());
-    await writeFile(join(dir, 'open-files.txt'), await openFiles());
-    await writeFile(join(dir, 'network.txt'), await network());
+    await writeFile(join(dir, 'server-config.json'), JSON.stringify(input.configuration, null, 2), { mode: PRIVATE_FILE_MODE });
+    await writeFile(join(dir, 'env.json'), JSON.stringify(input.runtime.properties(), null, 2), { mode: PRIVATE_FILE_MODE });
+    await writeFile(join(dir, 'memory.json'), JSON.stringify(input.runtime.memory(), null, 2), { mode: PRIVATE_FILE_MODE });
+    await writeFile(join(dir, 'cpu.json'), JSON.stringify({ cpus: cpus(), loadavg: loadavg(), process: process.cpuUsage() }, null, 2), { mode: PRIVATE_FILE_MODE });
+    await writeFile(join(dir, 'threads.txt'), input.runtime.threadDump(), { mode: PRIVATE_FILE_MODE });
+    await writeFile(join(dir, 'open-files.txt'), await openFiles(), { mode: PRIVATE_FILE_MODE });
+    await writeFile(join(dir, 'network.txt'), await network(), { mode: PRIVATE_FILE_MODE });
     const logs = join(input.dataDir, 'log');
     if (existsSync(logs)) await cp(logs, join(dir, 'log'), { recursive: true });
     const entries = await readdir(dir);

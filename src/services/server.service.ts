@@ -7,6 +7,8 @@ import { buildReport, type Report } from './server-report';
 export interface ServerSettings {
   host: string;
   authEnabled: boolean;
+  /** The original's names of the HTTP mechanisms offered (`DIGEST`, `DIGEST-SHA-256`, `BASIC`). */
+  mechanisms: string[];
   maxContentLength: number;
   dataDir: string;
   durability: string;
@@ -43,7 +45,7 @@ export class ServerService {
   /** The configuration in force, in the shape of the original's server configuration (behavior-notes §11). */
   configuration(): Record<string, unknown> {
     const s = this.settings;
-    const mechanisms = s.authEnabled ? ['DIGEST', 'DIGEST-SHA-256', 'BASIC'] : [];
+    const mechanisms = s.authEnabled ? s.mechanisms : [];
     return {
       server: {
         interfaces: [{ name: 'public', 'inet-address': { value: s.host } }],

@@ -1,27 +1,44 @@
 import { InvalidUserError, UserNotFoundError } from '../errors';
-import { digestHa1, hashPassword } from '../model/passwords';
+import { digestHa1, hashPassword, verifyPassword } from '../model/passwords';
 import { DEFAULT_ROLES } from '../model/permissions';
 import type { Store, UserRecord } from '../store/store';
 import type { Clock } from '../util/clock';
+import type { DigestResealing, DigestVault } from './digest-vault';
 
 export interface UserView {
   name: string;
   roles: string[];
 }
 
-/** Users of the built-in realm: stored as scrypt hashes plus Digest HA1 values, never in clear. */
+/**
+ * Users of the built-in realm: stored as scrypt hashes plus sealed Digest HA1 values (none with
+ * Digest off), never in clear. The server and `grid user` both go through this class.
+ */
 export class UserService {
   /** Called after every change made through this service (remembered verifications must go). */
   onChange: () => void = () => undefined;
 
-  constructor(private readonly users: Store['users'], private readonly clock: Clock) {}
+  constructor(private readonly users: Store['users'], private readonly clock: Clock, private readonly vault: DigestVault) {}
+
+  /**
+   * The start-up step: plain HA1 values left by earlier versions are sealed, and with Digest off
+   * every HA1 is dropped, in one transaction. Reports what it found for the caller to log.
+   */
+  secureStoredDigests(): DigestResealing {
+    const result = this.vault.reseal(this.users.list());
+    if (result.updates.length) {
+      this.users.replaceDigests(result.updates);
+      this.onChange();
+    }
+    return result;
+  }
 
   /** Creates the user, or replaces the password and roles of an existing one. */
   async upsert(name: string, password: string, roles: string[]): Promise<UserView> {
     this.validate(name, password, roles);
     const existing = this.users.find(name);
-    // unchanged (APP_USER at every start): the Digest HA1 already tells, without a slow hash
-    if (existing && existing.roles.join(',') === roles.join(',') && existing.digestSha256 === digestHa1('SHA-256', name, password)) {
+    // unchanged (APP_USER at every start): nothing to write
+    if (existing && existing.roles.join(',') === roles.join(',') && await this.hasPassword(existing, password)) {
       return { name, roles };
     }
     const credentials = await this.credentials(name, password);
@@ -54,11 +71,14 @@ export class UserService {
   }
 
   private async credentials(name: string, password: string): Promise<Pick<UserRecord, 'passwordHash' | 'digestMd5' | 'digestSha256'>> {
-    return {
-      passwordHash: await hashPassword(password),
-      digestMd5: digestHa1('MD5', name, password),
-      digestSha256: digestHa1('SHA-256', name, password),
-    };
+    return { passwordHash: await hashPassword(password), ...this.vault.digestsFor(name, password) };
+  }
+
+  /** The sealed HA1 tells without a slow hash when there is one; otherwise scrypt decides. */
+  private async hasPassword(u: UserRecord, password: string): Promise<boolean> {
+    const ha1 = this.vault.ha1Of(u, 'SHA-256');
+    if (ha1 !== undefined) return ha1 === digestHa1('SHA-256', u.name, password);
+    return !this.vault.digestEnabled && verifyPassword(password, u.passwordHash);
   }
 
   private validate(name: string, password: string, roles: string[]): void {

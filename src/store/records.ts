@@ -82,12 +82,15 @@ export interface XSiteRecord {
 export interface UserRecord {
   name: string;
   passwordHash: string;
+  /** Digest HA1 values as stored: sealed (AES-256-GCM), '' when none is kept (Basic-only). */
   digestMd5: string;
   digestSha256: string;
   roles: string[];
   createdAt: number;
   updatedAt: number;
 }
+
+export type DigestUpdate = Pick<UserRecord, 'name' | 'digestMd5' | 'digestSha256'>;
 
 /** Absolute expiry of an entry, or null when it can never expire. */
 export function expiresAt(e: Pick<StoredEntry, 'created' | 'lastUsed' | 'lifespan' | 'maxIdle'>): number | null {

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../util/package-info';
+import { ensurePrivateDir, ensurePrivateFile, narrowTree } from '../util/private-files';
 import { Commit, GroupCommitter } from './group-commit';
 import { migrate } from './migrate';
 import { SqliteCounterStore } from './sqlite-counter.store';
@@ -11,6 +11,7 @@ import { SqliteLoggerStore } from './sqlite-logger.store';
 import { SqliteOperationStore } from './sqlite-operation.store';
 import { SqliteSchemaStore } from './sqlite-schema.store';
 import { SqliteSecurityStore } from './sqlite-security.store';
+import { SqliteSettingStore } from './sqlite-setting.store';
 import { SqliteTaskStore } from './sqlite-task.store';
 import { SqliteXSiteStore } from './sqlite-xsite.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
@@ -32,9 +33,16 @@ export interface StoreOptions {
 
 export const DATABASE_FILE = 'grid.db';
 
+/**
+ * Opens (creating) `grid.db` 0600 in a 0700 data directory, whatever the umask. SQLite gives the
+ * `-wal` and `-shm` files it creates the database file's permissions, so they are private too.
+ */
 export function openDatabase(dataDir: string, durability: Durability): Db {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, DATABASE_FILE));
+  ensurePrivateDir(dataDir);
+  const file = join(dataDir, DATABASE_FILE);
+  ensurePrivateFile(file);
+  for (const suffix of ['-wal', '-shm']) narrowTree(file + suffix);
+  const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${durability === 'power' ? 'FULL' : 'NORMAL'}`);
   db.pragma('busy_timeout = 5000');
@@ -52,6 +60,7 @@ export class SqliteStore implements Store {
   readonly entries: SqliteEntryStore;
   readonly definitions: SqliteDefinitionStore;
   readonly users: SqliteUserStore;
+  readonly settings: SqliteSettingStore;
   readonly counters: SqliteCounterStore;
   readonly schemas: SqliteSchemaStore;
   readonly security: SqliteSecurityStore;
@@ -72,6 +81,7 @@ export class SqliteStore implements Store {
     this.entries = new SqliteEntryStore(this.db);
     this.definitions = new SqliteDefinitionStore(this.db);
     this.users = new SqliteUserStore(this.db);
+    this.settings = new SqliteSettingStore(this.db);
     this.counters = new SqliteCounterStore(this.db);
     this.schemas = new SqliteSchemaStore(this.db);
     this.security = new SqliteSecurityStore(this.db);

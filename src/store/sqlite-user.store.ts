@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { UserRecord } from './records';
+import type { DigestUpdate, UserRecord } from './records';
 
 interface UserRow {
   name: string; password_hash: string; digest_md5: string; digest_sha256: string; roles: string;
@@ -23,6 +23,8 @@ export class SqliteUserStore {
   private readonly upsertStmt: Statement;
   private readonly deleteStmt: Statement;
   private readonly countStmt: Statement;
+  private readonly digestsStmt: Statement;
+  private readonly replaceAll: (rows: DigestUpdate[]) => void;
 
   constructor(db: Database) {
     this.byName = db.prepare('SELECT * FROM users WHERE name = ?');
@@ -33,6 +35,8 @@ export class SqliteUserStore {
         digest_sha256 = excluded.digest_sha256, roles = excluded.roles, updated_at = excluded.updated_at`);
     this.deleteStmt = db.prepare('DELETE FROM users WHERE name = ?');
     this.countStmt = db.prepare('SELECT count(*) AS n FROM users');
+    this.digestsStmt = db.prepare('UPDATE users SET digest_md5 = @digestMd5, digest_sha256 = @digestSha256 WHERE name = @name');
+    this.replaceAll = db.transaction((rows: DigestUpdate[]) => { for (const r of rows) this.digestsStmt.run(r); });
   }
 
   find(name: string): UserRecord | undefined {
@@ -50,6 +54,11 @@ export class SqliteUserStore {
 
   upsert(u: UserRecord): void {
     this.upsertStmt.run({ ...u, roles: u.roles.join(',') });
+  }
+
+  /** Rewrites the stored Digest values of several users in one transaction (updated_at unchanged). */
+  replaceDigests(rows: DigestUpdate[]): void {
+    this.replaceAll(rows);
   }
 
   delete(name: string): boolean {

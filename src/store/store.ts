@@ -1,6 +1,6 @@
 import type { Commit } from './group-commit';
 import type {
-  CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
+  CacheRecord, CounterRecord, DigestUpdate, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
 } from './records';
 import type { WriteOp } from './write-ops';
 import type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
@@ -60,7 +60,12 @@ export interface Store {
     list(): UserRecord[];
     count(): number;
     upsert(u: UserRecord): void;
+    replaceDigests(rows: DigestUpdate[]): void;
     delete(name: string): boolean;
+  };
+  readonly settings: {
+    find(name: string): string | undefined;
+    upsert(name: string, value: string, updatedAt: number): void;
   };
   write(op: WriteOp): Commit;
   /**

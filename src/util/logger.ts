@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { createStream } from 'rotating-file-stream';
 import { LoggerRegistry } from './logger-registry';
+import { ensurePrivateDir, narrowTree, PRIVATE_FILE_MODE } from './private-files';
 
 export type { Logger };
 
@@ -19,7 +20,13 @@ const FILE_FLUSH_MS = 200;
 /** The appenders (STDOUT, JSON-FILE) and the named loggers of one server. */
 export function createLoggerRegistry(opts: LogOptions): LoggerRegistry {
   const stdout = opts.stdout ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const file = createStream('server.log.json', { path: join(opts.dataDir, 'log'), size: '10M', maxFiles: 5 });
+  const dir = join(opts.dataDir, 'log');
+  ensurePrivateDir(dir);
+  const file = createStream('server.log.json', { path: dir, size: '10M', maxFiles: 5, mode: PRIVATE_FILE_MODE });
+  // rotated files keep their mode (rename); the history file is written with the default one
+  const narrow = () => { try { narrowTree(dir); } catch { /* the appender reports its own failures */ } };
+  file.on('history', narrow);
+  file.on('rotated', narrow);
   let failed = false;
   file.on('error', (err: Error) => {
     if (!failed) process.stderr.write(`grid: the JSON-FILE log appender failed and stops writing: ${err.message}\n`);

@@ -34,7 +34,7 @@ export function securityRoutes(s: Services): RouteSpec[] {
 
 /** How clients log in: HTTP authentication with these mechanisms (no OpenID Connect). */
 function loginConfig(s: Services): Record<string, string> {
-  return { mode: 'HTTP', ready: 'true', mechanisms: s.authEnabled ? 'DIGEST DIGEST-SHA-256 BASIC' : '' };
+  return { mode: 'HTTP', ready: 'true', mechanisms: s.authEnabled ? s.auth.mechanismNames().join(' ') : '' };
 }
 
 /** Permission names a mask covers, composites included, in the original's enum order. */

@@ -9,6 +9,7 @@ import {
 } from '../../model/backup-archive';
 import type { CacheSnapshot, ContainerSnapshot } from './snapshot';
 import { yieldToLoop } from './sources';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-files';
 
 export interface WrittenArchive {
   entries: number;
@@ -21,7 +22,7 @@ export interface WrittenArchive {
  * are streamed a page at a time, so memory stays flat whatever the cache's size.
  */
 export async function writeArchive(snapshot: ContainerSnapshot, container: string, target: string): Promise<WrittenArchive> {
-  await mkdir(dirname(target), { recursive: true });
+  await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
   const tmp = `${target}.tmp`;
   const zip = new ZipFile();
   const counted = { entries: 0 };
@@ -46,7 +47,7 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   for (const t of snapshot.tasks) zip.addBuffer(text(t.script), p.task(container, t.name));
   zip.end();
   try {
-    await pipeline(zip.outputStream, createWriteStream(tmp));
+    await pipeline(zip.outputStream, createWriteStream(tmp, { mode: PRIVATE_FILE_MODE }));
     const bytes = await fsyncFile(tmp);
     await rename(tmp, target);
     await fsyncFile(dirname(target));

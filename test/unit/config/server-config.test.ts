@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  checkConsoleDir, ConfigError, parseDurability, parsePort, parseSize, readConfigFile, resolveConfig, type ConfigOverrides,
+  checkConsoleDir, ConfigError, parseAuthMechanisms, parseDurability, parsePort, parseSize, readConfigFile, resolveConfig, type ConfigOverrides,
 } from '../../../src/config/server-config';
 
 describe('parseSize', () => {
@@ -273,5 +273,33 @@ describe('the console setting', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('auth-mechanisms and digest-without-qop', () => {
+  let dir: string;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'grid-config-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('default to Basic and Digest, Digest only with qop', () => {
+    expect(resolveConfig({}, {}, {})).to.deep.include({ authMechanisms: ['basic', 'digest'], digestWithoutQop: false });
+  });
+
+  it('read a YAML list, a JSON list, XML text and a comma-separated flag', () => {
+    expect(readConfigFile(file('m.yaml', 'auth-mechanisms: [basic]\ndigest-without-qop: true'))).to.deep.equal({ authMechanisms: ['basic'], digestWithoutQop: true });
+    expect(readConfigFile(file('m.json', '{"auth-mechanisms":["DIGEST","basic"]}'))).to.deep.equal({ authMechanisms: ['digest', 'basic'] });
+    expect(readConfigFile(file('m.xml', '<server><auth-mechanisms>basic digest</auth-mechanisms></server>'))).to.deep.equal({ authMechanisms: ['basic', 'digest'] });
+    expect(parseAuthMechanisms('basic,digest,basic')).to.deep.equal(['basic', 'digest']);
+  });
+
+  it('refuse unknown and empty mechanism lists with a ConfigError', () => {
+    expect(() => parseAuthMechanisms('basic,bearer')).to.throw(ConfigError, /'bearer' is not a mechanism/);
+    expect(() => parseAuthMechanisms('')).to.throw(ConfigError, /at least one/);
+    expect(() => readConfigFile(file('bad.yaml', 'digest-without-qop: maybe'))).to.throw(ConfigError, /true or false/);
   });
 });
