@@ -136,14 +136,14 @@ export class AuthService {
     if (space <= 0) throw new UnauthorizedError(this.challenges());
     const scheme = header.slice(0, space);
     const credentials = header.slice(space + 1).trim();
-    const fingerprint = hash('sha256', header, 'base64');
     switch (scheme.toLowerCase()) {
       case 'basic':
         if (!this.basicOn) break;
-        return this.basic(fingerprint, credentials, clientAddressKey(client));
+        return this.basic(hash('sha256', header, 'base64'), credentials, clientAddressKey(client));
       case 'digest':
         if (!this.digestOn) break;
-        return this.digest(fingerprint, credentials, method, uri, clientAddressKey(client));
+        // a Digest response covers the method and URI too: the same header may be wrong for DELETE and right for GET
+        return this.digest(hash('sha256', `${method} ${uri}\n${header}`, 'base64'), credentials, method, uri, clientAddressKey(client));
     }
     throw new UnsupportedAuthMechanismError(scheme.toUpperCase());
   }

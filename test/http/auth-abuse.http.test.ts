@@ -166,6 +166,14 @@ describe('authentication under abuse', () => {
       expect((await get(auth(c, 6))).status).to.equal(200);
     });
 
+    it('does not hold a header that failed for one method against the same header sent with the right one', async () => {
+      const uri = '/rest/v2/caches/no-such-cache/k';
+      const c = await challenge(server);
+      const forGet = digestAuthorization({ challenge: c, user: 'admin', password: 'admin-pw', method: 'GET', uri });
+      expect((await server.anonymous().request('DELETE', uri, { headers: { Authorization: forGet } })).status).to.equal(401);
+      expect((await server.anonymous().get(uri, { Authorization: forGet })).status, 'authenticated, then no such cache').to.equal(404);
+    });
+
     it('does not let a wrong response use up a count', async () => {
       const c = await challenge(server);
       const wrong = digestAuthorization({ challenge: c, user: 'admin', password: 'nope', method: 'GET', uri: URI, nc: 1 });
