@@ -35,15 +35,15 @@ const BROWSER_HEADERS = {
 };
 
 /** Every route table of the server; the router takes literal segments before parameters. */
-export function allRoutes(s: Services): RouteSpec[] {
+export function allRoutes(): RouteSpec[] {
   return [
-    ...healthRoutes(s),
-    ...consoleRoutes(s),
-    ...serverRoutes(s),
-    ...clusterRoutes(s),
-    ...securityRoutes(s),
-    ...loggingRoutes(s),
-    ...needContainer(containerRoutes(s), cacheRoutes(s), cacheAdminRoutes(s), xsiteRoutes(s), entryRoutes(s), legacyRoutes(s), counterRoutes(s), schemaRoutes(s), taskRoutes(s), backupRoutes(s)),
+    ...healthRoutes(),
+    ...consoleRoutes(),
+    ...serverRoutes(),
+    ...clusterRoutes(),
+    ...securityRoutes(),
+    ...loggingRoutes(),
+    ...needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
   ];
 }
 
@@ -69,7 +69,7 @@ export function createApp(s: Services, log: Logger, browsers: BrowserSettings = 
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
-  const router = new Router(allRoutes(s));
+  const router = new Router(allRoutes());
   let requestId = 0;
 
   app.use(async (ctx, next) => {
@@ -118,7 +118,7 @@ export function createApp(s: Services, log: Logger, browsers: BrowserSettings = 
       if (s.container.isIgnored(h!.cache.name)) throw new CacheIgnoredError(named);
       gctx.state.cache = h!;
     }
-    await route.handle(gctx);
+    await route.handle(gctx, s);
   });
 
   return app;

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { CacheHandle } from '../grid/cache-manager';
+import type { Services } from '../services';
 import type { Subject } from '../services/auth.service';
 import type { RoutePermission } from '../services/authorization';
 import type { Logger } from '../util/logger';
@@ -33,5 +34,6 @@ export interface RouteSpec {
   cacheParam?: string;
   /** Answers 503 once the container was shut down (set per resource table in app.ts). */
   requiresContainer?: boolean;
-  handle: (ctx: GridContext) => Promise<void> | void;
+  /** Called with the services of the container the request reached (the default one or a tenant's). */
+  handle: (ctx: GridContext, s: Services) => Promise<void> | void;
 }

@@ -45,7 +45,11 @@ export class BackupService {
   private readonly running = new Map<string, Promise<void>>();
   private sources: BackupSources | undefined;
 
-  constructor(private readonly store: Store, private readonly dataDir: string, private readonly clock: Clock, private readonly log: Logger) {
+  /** `container` names the container in archives; a restore accepts only an archive of a container with that name (spec 2). */
+  constructor(
+    private readonly store: Store, private readonly dataDir: string, private readonly clock: Clock, private readonly log: Logger,
+    private readonly container: string = CONTAINER_NAME,
+  ) {
     for (const r of store.operations.list()) {
       if (r.status === 'IN_PROGRESS') {
         const failed = { ...r, status: 'FAILED' as const, detail: JSON.stringify({ ...parseDetail(r), error: 'interrupted by a server stop' }), updatedAt: clock.now() };
@@ -139,7 +143,7 @@ export class BackupService {
     const record = await this.register('restore', name, archivePath, { resources, uploaded });
     this.launch(record, async () => {
       try {
-        return await restoreArchive(zip, this.requireSources(), CONTAINER_NAME, resources, this.limits.maxTextBytes, mayWrite);
+        return await restoreArchive(zip, this.requireSources(), this.container, resources, this.limits.maxTextBytes, mayWrite);
       } finally {
         zip.close();
         if (uploaded) await this.discardUpload(archivePath);
@@ -169,7 +173,7 @@ export class BackupService {
   private async runBackup(record: OperationRecord, resources: Resources): Promise<{ entries: number; bytes: number }> {
     const snapshot = await captureSnapshot(this.requireSources(), this.store, resources, () => this.clock.now());
     try {
-      return await writeArchive(snapshot, CONTAINER_NAME, record.path!);
+      return await writeArchive(snapshot, this.container, record.path!);
     } finally {
       snapshot.close();
     }

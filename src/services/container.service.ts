@@ -5,7 +5,7 @@ import type { Clock } from '../util/clock';
 import type { Subject } from './auth.service';
 import { canAccess } from './authorization';
 
-/** The single cache manager's name, as the original server calls it. */
+/** The default container's name, as the original server calls its cache manager; a tenant's container is named after the tenant. */
 export const CONTAINER_NAME = 'default';
 
 export type HealthStatus = 'HEALTHY' | 'HEALTHY_REBALANCING' | 'DEGRADED' | 'FAILED';
@@ -17,7 +17,7 @@ export interface CacheConfigView {
 
 /** The cache container (spec 2 "Container and cache manager", behavior-notes §9). */
 export class ContainerService {
-  constructor(private readonly manager: CacheManager, private readonly clock: Clock) {}
+  constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME) {}
 
   get stopped(): boolean {
     return this.manager.status === 'STOPPING';

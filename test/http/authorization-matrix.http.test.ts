@@ -221,7 +221,7 @@ describe('the role × endpoint matrix', function () {
 
   before(async () => {
     server = await startMatrixServer();
-    routes = allRoutes(server.running.services);
+    routes = allRoutes();
     cases = casesOf(routes);
     nonce = await challengeNonce(server.url);
   });

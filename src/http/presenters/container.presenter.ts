@@ -1,6 +1,5 @@
 import type { CacheStats, NodeInfo, Subject } from '../../services';
 import type { ContainerService } from '../../services/container.service';
-import { CONTAINER_NAME } from '../../services/container.service';
 import { escapeXml } from '../xml-escape';
 import { averageTimes } from './cache.presenter';
 
@@ -15,7 +14,7 @@ export function presentContainerInfo(c: ContainerService, node: NodeInfo, versio
   const user = visible.filter((h) => !h.internal);
   return {
     version,
-    name: CONTAINER_NAME,
+    name: c.name,
     coordinator: true,
     cache_configuration_names: c.configurationNames(subject),
     cluster_name: CLUSTER_NAME,
@@ -73,11 +72,11 @@ export function presentContainerStats(st: CacheStats, entries: number, inMemory:
 }
 
 /** The global configuration (behavior-notes §9.3): the container element and an empty caches map. */
-export function containerConfigJson(dataDir: string): Record<string, unknown> {
+export function containerConfigJson(name: string, dataDir: string): Record<string, unknown> {
   return {
     infinispan: {
       'cache-container': {
-        name: CONTAINER_NAME,
+        name,
         statistics: 'true',
         'global-state': { 'persistent-location': { path: dataDir } },
         security: { authorization: {} },
@@ -87,9 +86,9 @@ export function containerConfigJson(dataDir: string): Record<string, unknown> {
   };
 }
 
-export function containerConfigXml(dataDir: string): string {
+export function containerConfigXml(name: string, dataDir: string): string {
   return '<?xml version="1.0" encoding="UTF-8"?>\n<infinispan xmlns="urn:infinispan:config:15.0">' +
-    `<cache-container name="${CONTAINER_NAME}" statistics="true">` +
+    `<cache-container name="${escapeXml(name)}" statistics="true">` +
     `<global-state><persistent-location path="${escapeXml(dataDir)}"/></global-state>` +
     '<security><authorization/></security></cache-container></infinispan>';
 }

@@ -5,7 +5,6 @@ import { ArchiveTooLargeError, InvalidBackupRequestError, MissingArgumentError, 
 import { parseResources, selectNames } from '../../model/backup-resources';
 import type { Services } from '../../services';
 import { authorize, canAdminister } from '../../services/authorization';
-import { CONTAINER_NAME } from '../../services/container.service';
 import { openBody, readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -13,34 +12,34 @@ import type { GridContext, RouteSpec } from '../route-spec';
 const FAMILIES = ['/rest/v2/container', '/rest/v2/cache-managers/:manager', '/rest/v2/cluster'];
 
 /** `…/backups` and `…/restores` under /container, /cache-managers/{name} and /cluster (spec 2, behavior-notes §10.1). */
-export function backupRoutes(s: Services): RouteSpec[] {
+export function backupRoutes(): RouteSpec[] {
   const routes: RouteSpec[] = [];
   for (const base of FAMILIES) {
     const backup = `${base}/backups/:backup`;
     const restore = `${base}/restores/:restore`;
     const rows: RouteSpec[] = [
-      { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.backups.names('backup')) },
-      { method: 'POST', path: backup, permission: 'ADMIN', handle: (ctx) => createBackup(ctx, s) },
-      { method: 'HEAD', path: backup, permission: 'ADMIN', handle: (ctx) => getBackup(ctx, s, false) },
-      { method: 'GET', path: backup, permission: 'ADMIN', handle: (ctx) => getBackup(ctx, s, true) },
-      { method: 'DELETE', path: backup, permission: 'ADMIN', handle: (ctx) => remove(ctx, s, 'backup', ctx.params.backup) },
-      { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.backups.names('restore')) },
-      { method: 'POST', path: restore, permission: 'ADMIN', handle: (ctx) => createRestore(ctx, s) },
-      { method: 'HEAD', path: restore, permission: 'ADMIN', handle: (ctx) => sendStatus(ctx, s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201) },
-      { method: 'DELETE', path: restore, permission: 'ADMIN', handle: (ctx) => remove(ctx, s, 'restore', ctx.params.restore) },
+      { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('backup')) },
+      { method: 'POST', path: backup, permission: 'ADMIN', handle: (ctx, s) => createBackup(ctx, s) },
+      { method: 'HEAD', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, false) },
+      { method: 'GET', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, true) },
+      { method: 'DELETE', path: backup, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'backup', ctx.params.backup) },
+      { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('restore')) },
+      { method: 'POST', path: restore, permission: 'ADMIN', handle: (ctx, s) => createRestore(ctx, s) },
+      { method: 'HEAD', path: restore, permission: 'ADMIN', handle: (ctx, s) => sendStatus(ctx, s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201) },
+      { method: 'DELETE', path: restore, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'restore', ctx.params.restore) },
     ];
     if (base === '/rest/v2/cluster') {
       rows.push({ method: 'HEAD', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx) => sendStatus(ctx, 200) });
     }
-    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext) => { checkManager(ctx); return r.handle(ctx); } })));
+    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext, s: Services) => { checkManager(ctx, s); return r.handle(ctx, s); } })));
   }
   return routes;
 }
 
-/** Only one cache manager exists; another name is a 404. */
-function checkManager(ctx: GridContext): void {
+/** The container's own name is its only cache manager name; another name is a 404. */
+function checkManager(ctx: GridContext, s: Services): void {
   const name = ctx.params.manager;
-  if (name !== undefined && name !== CONTAINER_NAME) throw new ResourceNotFoundError();
+  if (name !== undefined && name !== s.container.name) throw new ResourceNotFoundError();
 }
 
 /** Body optional: `{"directory": …, "resources": {…}}`. */

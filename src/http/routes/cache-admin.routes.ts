@@ -9,17 +9,17 @@ import type { GridContext, RouteSpec } from '../route-spec';
  * Running-cache administration under `/rest/v2/caches` (behavior-notes §6.8, §6.9): mutable
  * attributes, aliases, per-cache rebalancing, distribution, and which caches a role reaches.
  */
-export function cacheAdminRoutes(s: Services): RouteSpec[] {
+export function cacheAdminRoutes(): RouteSpec[] {
   const c = '/rest/v2/caches/:cache';
   return [
-    { method: 'GET', path: '/rest/v2/caches', action: 'role-accessible', permission: 'ADMIN', handle: (ctx) => roleAccessible(ctx, s) },
-    { method: 'GET', path: c, action: 'get-mutable-attributes', scope: 'cache', permission: 'ADMIN', handle: (ctx) => mutableAttributes(ctx, s) },
-    { method: 'GET', path: c, action: 'get-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.caches.mutableAttribute(ctx.state.cache, attributeName(ctx))) },
-    { method: 'POST', path: c, action: 'set-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx) => setMutableAttribute(ctx, s) },
-    { method: 'POST', path: c, action: 'assign-alias', scope: 'cache', permission: 'ADMIN', handle: (ctx) => assignAlias(ctx, s) },
-    { method: 'POST', path: c, action: 'enable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, true) },
-    { method: 'POST', path: c, action: 'disable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, false) },
-    { method: 'GET', path: c, action: 'distribution', scope: 'cache', permission: 'MONITOR', handle: (ctx) => distribution(ctx, s) },
+    { method: 'GET', path: '/rest/v2/caches', action: 'role-accessible', permission: 'ADMIN', handle: (ctx, s) => roleAccessible(ctx, s) },
+    { method: 'GET', path: c, action: 'get-mutable-attributes', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => mutableAttributes(ctx, s) },
+    { method: 'GET', path: c, action: 'get-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.caches.mutableAttribute(ctx.state.cache, attributeName(ctx))) },
+    { method: 'POST', path: c, action: 'set-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => setMutableAttribute(ctx, s) },
+    { method: 'POST', path: c, action: 'assign-alias', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => assignAlias(ctx, s) },
+    { method: 'POST', path: c, action: 'enable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true) },
+    { method: 'POST', path: c, action: 'disable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, false) },
+    { method: 'GET', path: c, action: 'distribution', scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => distribution(ctx, s) },
   ];
 }
 

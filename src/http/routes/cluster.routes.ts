@@ -4,17 +4,17 @@ import { queryAll } from '../params';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/cluster…` (behavior-notes §12), the root probes `/health/live|ready` and `/metrics` (§17). */
-export function clusterRoutes(s: Services): RouteSpec[] {
-  const probe = (path: string, ready: () => boolean): RouteSpec[] => (['GET', 'HEAD'] as const).map((method) => ({
-    method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx: GridContext) => sendStatus(ctx, ready() ? 200 : 503),
+export function clusterRoutes(): RouteSpec[] {
+  const probe = (path: string, ready: (s: Services) => boolean): RouteSpec[] => (['GET', 'HEAD'] as const).map((method) => ({
+    method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx: GridContext, s: Services) => sendStatus(ctx, ready(s) ? 200 : 503),
   }));
   return [
-    { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, members(s)) },
-    { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: (ctx) => sendJson(ctx, [distribution(s)]) },
-    { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx) => stop(ctx, s) },
-    { method: 'GET', path: '/metrics', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => metrics(ctx, s) },
+    { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, members(s)) },
+    { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: (ctx, s) => sendJson(ctx, [distribution(s)]) },
+    { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s) },
+    { method: 'GET', path: '/metrics', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => metrics(ctx, s) },
     ...probe('/health/live', () => true),
-    ...probe('/health/ready', () => !s.container.stopped),
+    ...probe('/health/ready', (s) => !s.container.stopped),
   ];
 }
 

@@ -16,8 +16,8 @@ const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
  * The web console (behavior-notes §17), anonymous as in the original: `/` redirects to its
  * welcome page, `/console/…` serves the single-page application from `--console DIR`.
  */
-export function consoleRoutes(s: Services): RouteSpec[] {
-  const serve = (ctx: GridContext) => serveConsole(ctx, s);
+export function consoleRoutes(): RouteSpec[] {
+  const serve = (ctx: GridContext, s: Services) => serveConsole(ctx, s);
   return [
     { method: 'GET', path: '/', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => redirect(ctx, 307, `${MOUNT}/welcome`) },
     { method: 'GET', path: MOUNT, permission: 'AUTHENTICATED', anonymous: true, handle: serve },

@@ -1,6 +1,5 @@
 import { ResourceNotFoundError } from '../../errors';
 import type { Services } from '../../services';
-import { CONTAINER_NAME } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { isTrue, query } from '../params';
 import {
@@ -18,37 +17,37 @@ const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml' } as
  * The container, under `/rest/v2/container` and `/rest/v2/cache-managers/{name}` (spec 2; behavior-notes §9).
  * The anonymous `health/status` probe lives in health.routes.ts.
  */
-export function containerRoutes(s: Services): RouteSpec[] {
+export function containerRoutes(): RouteSpec[] {
   const routes: RouteSpec[] = [
-    { method: 'GET', path: '/rest/v2/cache-configs/templates', permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, true) },
+    { method: 'GET', path: '/rest/v2/cache-configs/templates', permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true) },
   ];
   for (const base of ['/rest/v2/container', '/rest/v2/cache-managers/:manager']) {
     const rows: RouteSpec[] = [
-      { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)) },
-      { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx) => listenConfig(ctx, s) },
-      { method: 'GET', path: `${base}/config`, action: 'listen', permission: 'ADMIN', handle: (ctx) => listenConfig(ctx, s) },
-      { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx) => { s.container.shutdown(); sendStatus(ctx, 204); } },
-      { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, true) },
-      { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx) => rebalancing(ctx, s, false) },
-      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, presentHealth(s.container, ctx.state.subject)) },
+      { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)) },
+      { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s) },
+      { method: 'GET', path: `${base}/config`, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s) },
+      { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx, s) => { s.container.shutdown(); sendStatus(ctx, 204); } },
+      { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true) },
+      { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, false) },
+      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentHealth(s.container, ctx.state.subject)) },
       { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', anonymous: true, requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200) },
-      { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx) => config(ctx, s) },
-      { method: 'GET', path: `${base}/cache-configs`, permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, false) },
-      { method: 'GET', path: `${base}/cache-configs/templates`, permission: 'AUTHENTICATED', handle: (ctx) => cacheConfigs(ctx, s, true) },
-      { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx) => listDetailed(ctx, s) },
-      { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx) => stats(ctx, s) },
-      ...containerXSiteRoutes(s, base),
-      { method: 'POST', path: `${base}/stats`, action: 'reset', permission: 'ADMIN', handle: (ctx) => { s.container.resetStats(); sendStatus(ctx, 204); } },
+      { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx, s) => config(ctx, s) },
+      { method: 'GET', path: `${base}/cache-configs`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, false) },
+      { method: 'GET', path: `${base}/cache-configs/templates`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true) },
+      { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx, s) => listDetailed(ctx, s) },
+      { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s) },
+      ...containerXSiteRoutes(base),
+      { method: 'POST', path: `${base}/stats`, action: 'reset', permission: 'ADMIN', handle: (ctx, s) => { s.container.resetStats(); sendStatus(ctx, 204); } },
     ];
-    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext) => { checkManager(ctx); return r.handle(ctx); } })));
+    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext, s: Services) => { checkManager(ctx, s); return r.handle(ctx, s); } })));
   }
   return routes;
 }
 
-/** Only one cache manager exists; another name is a 404. */
-function checkManager(ctx: GridContext): void {
+/** The container's own name is its only cache manager name; another name is a 404. */
+function checkManager(ctx: GridContext, s: Services): void {
   const name = ctx.params.manager;
-  if (name !== undefined && name !== CONTAINER_NAME) throw new ResourceNotFoundError();
+  if (name !== undefined && name !== s.container.name) throw new ResourceNotFoundError();
 }
 
 function rebalancing(ctx: GridContext, s: Services, enabled: boolean): void {
@@ -59,8 +58,8 @@ function rebalancing(ctx: GridContext, s: Services, enabled: boolean): void {
 function config(ctx: GridContext, s: Services): void {
   const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_TYPES);
   const pretty = isTrue(query(ctx, 'pretty'));
-  if (format === 'xml') return sendText(ctx, containerConfigXml(s.dataDir), 'application/xml');
-  sendText(ctx, JSON.stringify(containerConfigJson(s.dataDir), null, pretty ? 2 : undefined), 'application/json');
+  if (format === 'xml') return sendText(ctx, containerConfigXml(s.container.name, s.dataDir), 'application/xml');
+  sendText(ctx, JSON.stringify(containerConfigJson(s.container.name, s.dataDir), null, pretty ? 2 : undefined), 'application/json');
 }
 
 function cacheConfigs(ctx: GridContext, s: Services, templatesOnly: boolean): void {

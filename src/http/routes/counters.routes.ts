@@ -11,30 +11,30 @@ import type { GridContext, RouteSpec } from '../route-spec';
 const VALUE_TYPES = { 'application/json': 'application/json', 'text/plain': 'text/plain' };
 
 /** Counters: `/rest/v2/counters…` (spec 1 "Counters", behavior-notes §8). */
-export function counterRoutes(s: Services): RouteSpec[] {
+export function counterRoutes(): RouteSpec[] {
   const c = '/rest/v2/counters/:counter';
   const name = (ctx: GridContext) => ctx.params.counter;
   return [
-    { method: 'GET', path: '/rest/v2/counters', permission: 'READ', handle: (ctx) => sendJson(ctx, s.counters.names()) },
-    { method: 'POST', path: c, permission: 'CREATE', handle: (ctx) => define(ctx, s) },
-    { method: 'DELETE', path: c, permission: 'CREATE', handle: async (ctx) => { await s.counters.remove(name(ctx)); sendStatus(ctx, 204); } },
-    { method: 'GET', path: c, permission: 'READ', handle: (ctx) => value(ctx, s) },
-    { method: 'GET', path: `${c}/config`, permission: 'READ', handle: (ctx) => sendText(ctx, s.counters.config(name(ctx), isTrue(query(ctx, 'pretty'))), 'application/json') },
-    { method: 'POST', path: c, action: 'increment', permission: 'WRITE', handle: async (ctx) => answer(ctx, await s.counters.add(name(ctx), 1n)) },
-    { method: 'POST', path: c, action: 'decrement', permission: 'WRITE', handle: async (ctx) => answer(ctx, await s.counters.add(name(ctx), -1n)) },
-    { method: 'POST', path: c, action: 'add', permission: 'WRITE', handle: async (ctx) => answer(ctx, await s.counters.add(name(ctx), longParam(ctx, 'delta'))) },
-    { method: 'POST', path: c, action: 'reset', permission: 'WRITE', handle: async (ctx) => { await s.counters.reset(name(ctx)); noContent(ctx); } },
+    { method: 'GET', path: '/rest/v2/counters', permission: 'READ', handle: (ctx, s) => sendJson(ctx, s.counters.names()) },
+    { method: 'POST', path: c, permission: 'CREATE', handle: (ctx, s) => define(ctx, s) },
+    { method: 'DELETE', path: c, permission: 'CREATE', handle: async (ctx, s) => { await s.counters.remove(name(ctx)); sendStatus(ctx, 204); } },
+    { method: 'GET', path: c, permission: 'READ', handle: (ctx, s) => value(ctx, s) },
+    { method: 'GET', path: `${c}/config`, permission: 'READ', handle: (ctx, s) => sendText(ctx, s.counters.config(name(ctx), isTrue(query(ctx, 'pretty'))), 'application/json') },
+    { method: 'POST', path: c, action: 'increment', permission: 'WRITE', handle: async (ctx, s) => answer(ctx, await s.counters.add(name(ctx), 1n)) },
+    { method: 'POST', path: c, action: 'decrement', permission: 'WRITE', handle: async (ctx, s) => answer(ctx, await s.counters.add(name(ctx), -1n)) },
+    { method: 'POST', path: c, action: 'add', permission: 'WRITE', handle: async (ctx, s) => answer(ctx, await s.counters.add(name(ctx), longParam(ctx, 'delta'))) },
+    { method: 'POST', path: c, action: 'reset', permission: 'WRITE', handle: async (ctx, s) => { await s.counters.reset(name(ctx)); noContent(ctx); } },
     {
       method: 'POST', path: c, action: 'compareAndSet', permission: 'WRITE',
-      handle: async (ctx) => sendJson(ctx, await s.counters.compareAndSet(name(ctx), longParam(ctx, 'expect'), longParam(ctx, 'update'))),
+      handle: async (ctx, s) => sendJson(ctx, await s.counters.compareAndSet(name(ctx), longParam(ctx, 'expect'), longParam(ctx, 'update'))),
     },
     {
       method: 'POST', path: c, action: 'compareAndSwap', permission: 'WRITE',
-      handle: async (ctx) => sendLong(ctx, await s.counters.compareAndSwap(name(ctx), longParam(ctx, 'expect'), longParam(ctx, 'update')), 'application/json'),
+      handle: async (ctx, s) => sendLong(ctx, await s.counters.compareAndSwap(name(ctx), longParam(ctx, 'expect'), longParam(ctx, 'update')), 'application/json'),
     },
     {
       method: 'POST', path: c, action: 'getAndSet', permission: 'WRITE',
-      handle: async (ctx) => sendLong(ctx, await s.counters.getAndSet(name(ctx), longParam(ctx, 'value')), 'text/plain'),
+      handle: async (ctx, s) => sendLong(ctx, await s.counters.getAndSet(name(ctx), longParam(ctx, 'value')), 'text/plain'),
     },
   ];
 }

@@ -11,28 +11,28 @@ import { noContent, sendJson, sendStatus } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** Entry operations: `/rest/v2/caches/{cache}/{key}` and the legacy `/rest/{cache}/{key}`. */
-export function entryRoutes(s: Services): RouteSpec[] {
+export function entryRoutes(): RouteSpec[] {
   const routes: RouteSpec[] = [];
   // the legacy API reads keys as Java Strings unless told otherwise (behavior-notes §18)
   const bases = [['/rest/v2/caches/:cache/:key', DEFAULT_KEY_TYPE], ['/rest/:cache/:key', LEGACY_KEY_TYPE]] as const;
   for (const [base, keyType] of bases) {
-    const k: KeyReader = (ctx) => keyOf(ctx, s, keyType);
+    const k: KeyReader = (ctx, s) => keyOf(ctx, s, keyType);
     routes.push(
-      { method: 'GET', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s, k) },
-      { method: 'HEAD', path: base, scope: 'cache', permission: 'READ', handle: (ctx) => read(ctx, s, k) },
-      { method: 'PUT', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, k, 'put') },
-      { method: 'POST', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => write(ctx, s, k, 'putIfAbsent') },
-      { method: 'DELETE', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx) => remove(ctx, s, k) },
+      { method: 'GET', path: base, scope: 'cache', permission: 'READ', handle: (ctx, s) => read(ctx, s, k) },
+      { method: 'HEAD', path: base, scope: 'cache', permission: 'READ', handle: (ctx, s) => read(ctx, s, k) },
+      { method: 'PUT', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx, s) => write(ctx, s, k, 'put') },
+      { method: 'POST', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx, s) => write(ctx, s, k, 'putIfAbsent') },
+      { method: 'DELETE', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx, s) => remove(ctx, s, k) },
     );
   }
   routes.push({
     method: 'GET', path: '/rest/v2/caches/:cache/:key', action: 'distribution', scope: 'cache', permission: 'MONITOR',
-    handle: async (ctx) => sendJson(ctx, presentKeyDistribution(s.node, await s.entries.containsKey(ctx.state.cache, keyOf(ctx, s, DEFAULT_KEY_TYPE)))),
+    handle: async (ctx, s) => sendJson(ctx, presentKeyDistribution(s.node, await s.entries.containsKey(ctx.state.cache, keyOf(ctx, s, DEFAULT_KEY_TYPE)))),
   });
   return routes;
 }
 
-type KeyReader = (ctx: GridContext) => Buffer;
+type KeyReader = (ctx: GridContext, s: Services) => Buffer;
 
 /** The path key in Key-Content-Type, converted to the cache's key storage type (behavior-notes §4.4). */
 function keyOf(ctx: GridContext, s: Services, defaultType: MediaType): Buffer {
@@ -49,7 +49,7 @@ function header(ctx: Context, name: string): string | undefined {
 async function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
-  const key = readKey(ctx);
+  const key = readKey(ctx, s);
   const { contentType, target } = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
   const minFresh = /min-fresh=(\d+)/.exec(ctx.get('cache-control'))?.[1];
   const { entry, lastModified, body, etag } = await s.entries.read(h, key, {
@@ -92,7 +92,7 @@ function writeExtendedHeaders(ctx: Context, s: Services): void {
 async function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put' | 'putIfAbsent'): Promise<void> {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
-  const key = readKey(ctx);
+  const key = readKey(ctx, s);
   const contentType = requestMediaType(header(ctx, 'content-type'));
   const value = await readBody(ctx, s.bodyLimit);
   const entry = await s.entries[op](h, {
@@ -106,6 +106,6 @@ async function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put
 
 async function remove(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> {
   parseEntryFlags(header(ctx, 'flags'));
-  await s.entries.remove(ctx.state.cache, readKey(ctx), header(ctx, 'if-none-match'));
+  await s.entries.remove(ctx.state.cache, readKey(ctx, s), header(ctx, 'if-none-match'));
   sendStatus(ctx, 204);
 }

@@ -6,11 +6,11 @@ import type { RouteSpec } from '../route-spec';
  * The anonymous health probe (spec 2 "Container"): the rest of the container resource belongs to
  * the management-plane issue.
  */
-export function healthRoutes(s: Services): RouteSpec[] {
+export function healthRoutes(): RouteSpec[] {
   // after a container shutdown the probe keeps answering 200, with an empty body (behavior-notes §9.2)
-  const status = () => (s.container.stopped ? '' : s.container.clusterHealth());
+  const status = (s: Services) => (s.container.stopped ? '' : s.container.clusterHealth());
   return ['/rest/v2/container/health/status', '/rest/v2/cache-managers/:manager/health/status'].flatMap((path): RouteSpec[] => [
-    { method: 'GET', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => sendText(ctx, status()) },
-    { method: 'HEAD', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => sendText(ctx, status()) },
+    { method: 'GET', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendText(ctx, status(s)) },
+    { method: 'HEAD', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendText(ctx, status(s)) },
   ]);
 }

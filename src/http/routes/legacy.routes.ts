@@ -21,10 +21,10 @@ const CONTENT_TYPES: Record<KeyFormat, string> = {
  * The legacy v1 cache paths (spec 1 "Legacy v1 API", behavior-notes §18): list keys and clear.
  * Entry paths live with the v2 ones in entries.routes.ts; `?action=search` needs the query engine.
  */
-export function legacyRoutes(s: Services): RouteSpec[] {
+export function legacyRoutes(): RouteSpec[] {
   return [
-    { method: 'GET', path: '/rest/:cache', scope: 'cache', permission: 'BULK_READ', handle: (ctx) => listKeys(ctx, s) },
-    { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx) => clear(ctx, s) },
+    { method: 'GET', path: '/rest/:cache', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => listKeys(ctx, s) },
+    { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s) },
     ...searchNotImplemented('/rest/:cache'),
   ];
 }

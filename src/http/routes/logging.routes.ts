@@ -4,14 +4,14 @@ import { query, queryAll } from '../params';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/logging…` (spec 2 "Logging"): ADMIN only. */
-export function loggingRoutes(s: Services): RouteSpec[] {
+export function loggingRoutes(): RouteSpec[] {
   const loggers = '/rest/v2/logging/loggers';
   return [
-    { method: 'GET', path: '/rest/v2/logging/appenders', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.logging.appenders()) },
-    { method: 'GET', path: loggers, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.logging.loggers()) },
-    { method: 'PUT', path: loggers, permission: 'ADMIN', handle: (ctx) => set(ctx, s, '') },
-    { method: 'PUT', path: `${loggers}/:logger`, permission: 'ADMIN', handle: (ctx) => set(ctx, s, ctx.params.logger) },
-    { method: 'DELETE', path: `${loggers}/:logger`, permission: 'ADMIN', handle: async (ctx) => { await s.logging.remove(ctx.params.logger); sendStatus(ctx, 204); } },
+    { method: 'GET', path: '/rest/v2/logging/appenders', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.logging.appenders()) },
+    { method: 'GET', path: loggers, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.logging.loggers()) },
+    { method: 'PUT', path: loggers, permission: 'ADMIN', handle: (ctx, s) => set(ctx, s, '') },
+    { method: 'PUT', path: `${loggers}/:logger`, permission: 'ADMIN', handle: (ctx, s) => set(ctx, s, ctx.params.logger) },
+    { method: 'DELETE', path: `${loggers}/:logger`, permission: 'ADMIN', handle: async (ctx, s) => { await s.logging.remove(ctx.params.logger); sendStatus(ctx, 204); } },
   ];
 }
 

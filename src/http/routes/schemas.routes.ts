@@ -8,17 +8,17 @@ import type { GridContext, RouteSpec } from '../route-spec';
  * `/rest/v2/schemas…` (spec 1 "Protobuf schemas", behavior-notes §7). As ProtobufResource: changes
  * need CREATE, reads need only an authenticated caller.
  */
-export function schemaRoutes(s: Services): RouteSpec[] {
+export function schemaRoutes(): RouteSpec[] {
   const one = '/rest/v2/schemas/:name';
   const name = (ctx: GridContext) => ctx.params.name;
   return [
-    { method: 'GET', path: '/rest/v2/schemas', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, s.schemas.list()) },
-    { method: 'GET', path: '/rest/v2/schemas', action: 'types', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, s.schemas.types()) },
-    { method: 'GET', path: one, permission: 'AUTHENTICATED', handle: (ctx) => sendText(ctx, s.schemas.content(name(ctx))) },
-    { method: 'GET', path: one, action: 'detailed', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, s.schemas.detailed(name(ctx))) },
-    { method: 'POST', path: one, permission: 'CREATE', handle: (ctx) => write(ctx, s, 'create') },
-    { method: 'PUT', path: one, permission: 'CREATE', handle: (ctx) => write(ctx, s, 'save') },
-    { method: 'DELETE', path: one, permission: 'CREATE', handle: async (ctx) => { await s.schemas.remove(name(ctx)); sendStatus(ctx, 204); } },
+    { method: 'GET', path: '/rest/v2/schemas', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, s.schemas.list()) },
+    { method: 'GET', path: '/rest/v2/schemas', action: 'types', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, s.schemas.types()) },
+    { method: 'GET', path: one, permission: 'AUTHENTICATED', handle: (ctx, s) => sendText(ctx, s.schemas.content(name(ctx))) },
+    { method: 'GET', path: one, action: 'detailed', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, s.schemas.detailed(name(ctx))) },
+    { method: 'POST', path: one, permission: 'CREATE', handle: (ctx, s) => write(ctx, s, 'create') },
+    { method: 'PUT', path: one, permission: 'CREATE', handle: (ctx, s) => write(ctx, s, 'save') },
+    { method: 'DELETE', path: one, permission: 'CREATE', handle: async (ctx, s) => { await s.schemas.remove(name(ctx)); sendStatus(ctx, 204); } },
   ];
 }
 

@@ -8,27 +8,27 @@ import { queryAll } from '../params';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/security…` and the login configuration (behavior-notes §15). */
-export function securityRoutes(s: Services): RouteSpec[] {
+export function securityRoutes(): RouteSpec[] {
   const roles = '/rest/v2/security/roles';
   const perms = '/rest/v2/security/permissions/:role';
   return [
-    { method: 'GET', path: '/rest/v2/login', action: 'config', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => sendJson(ctx, loginConfig(s)) },
-    { method: 'GET', path: '/rest/v2/security/user/acl', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, acl(ctx.state.subject, s)) },
-    { method: 'POST', path: '/rest/v2/security/cache', action: 'flush', permission: 'ADMIN', handle: (ctx) => { s.auth.forget(); sendStatus(ctx, 204); } },
-    { method: 'GET', path: roles, permission: 'ADMIN', handle: (ctx) => { requireAuthorization(s); sendJson(ctx, s.roles.roles().filter((r) => r.inheritable).map((r) => r.name)); } },
-    { method: 'GET', path: roles, action: 'detailed', permission: 'ADMIN', handle: (ctx) => { requireAuthorization(s); sendJson(ctx, detailedRoles(s)); } },
-    { method: 'GET', path: `${roles}/:principal`, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.roles.principalRoles(ctx.params.principal)) },
-    { method: 'PUT', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx) => grant(ctx, s, false) },
-    { method: 'POST', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx) => grant(ctx, s, true) },
-    { method: 'PUT', path: `${roles}/:principal`, action: 'deny', permission: 'ADMIN', handle: async (ctx) => { await s.roles.deny(ctx.params.principal, roleParams(ctx)); sendStatus(ctx, 204); } },
-    { method: 'DELETE', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: async (ctx) => { await s.roles.deny(ctx.params.principal, 'all'); sendStatus(ctx, 204); } },
-    { method: 'GET', path: '/rest/v2/security/principals', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, Object.keys(s.roles.principals())) },
-    { method: 'GET', path: '/rest/v2/security/principals', action: 'detailed', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.roles.principals()) },
-    { method: 'GET', path: '/rest/v2/security/users', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, { default: s.users.list().map((u) => u.name) }) },
-    { method: 'POST', path: perms, permission: 'ADMIN', handle: (ctx) => saveRole(ctx, s, 'create') },
-    { method: 'PUT', path: perms, permission: 'ADMIN', handle: (ctx) => saveRole(ctx, s, 'update') },
-    { method: 'GET', path: perms, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, describeRole(s, ctx.params.role)) },
-    { method: 'DELETE', path: perms, permission: 'ADMIN', handle: async (ctx) => { await s.roles.deleteRole(ctx.params.role); sendStatus(ctx, 204); } },
+    { method: 'GET', path: '/rest/v2/login', action: 'config', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendJson(ctx, loginConfig(s)) },
+    { method: 'GET', path: '/rest/v2/security/user/acl', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, acl(ctx.state.subject, s)) },
+    { method: 'POST', path: '/rest/v2/security/cache', action: 'flush', permission: 'ADMIN', handle: (ctx, s) => { s.auth.forget(); sendStatus(ctx, 204); } },
+    { method: 'GET', path: roles, permission: 'ADMIN', handle: (ctx, s) => { requireAuthorization(s); sendJson(ctx, s.roles.roles().filter((r) => r.inheritable).map((r) => r.name)); } },
+    { method: 'GET', path: roles, action: 'detailed', permission: 'ADMIN', handle: (ctx, s) => { requireAuthorization(s); sendJson(ctx, detailedRoles(s)); } },
+    { method: 'GET', path: `${roles}/:principal`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.principalRoles(ctx.params.principal)) },
+    { method: 'PUT', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, false) },
+    { method: 'POST', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, true) },
+    { method: 'PUT', path: `${roles}/:principal`, action: 'deny', permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deny(ctx.params.principal, roleParams(ctx)); sendStatus(ctx, 204); } },
+    { method: 'DELETE', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deny(ctx.params.principal, 'all'); sendStatus(ctx, 204); } },
+    { method: 'GET', path: '/rest/v2/security/principals', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, Object.keys(s.roles.principals())) },
+    { method: 'GET', path: '/rest/v2/security/principals', action: 'detailed', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.principals()) },
+    { method: 'GET', path: '/rest/v2/security/users', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, { default: s.users.list().map((u) => u.name) }) },
+    { method: 'POST', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'create') },
+    { method: 'PUT', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'update') },
+    { method: 'GET', path: perms, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, describeRole(s, ctx.params.role)) },
+    { method: 'DELETE', path: perms, permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deleteRole(ctx.params.role); sendStatus(ctx, 204); } },
   ];
 }
 

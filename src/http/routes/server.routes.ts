@@ -12,39 +12,39 @@ const yaml = lazy(() => require('yaml') as typeof import('yaml'));
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml', 'application/yaml': 'yaml' } as const;
 
 /** `/rest/v2/server…` (spec 2 "Cluster and server", behavior-notes §11). */
-export function serverRoutes(s: Services): RouteSpec[] {
+export function serverRoutes(): RouteSpec[] {
   const ignored: RouteSpec[] = [];
   for (const prefix of ['/rest/v2/server/ignored-caches', '/v2/server/ignored-caches']) {
     ignored.push(
-      { method: 'GET', path: prefix, permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)) },
+      { method: 'GET', path: prefix, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)) },
       // deprecated `/{cache-manager}` form of the listing; POST and DELETE name a cache there
-      { method: 'GET', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx) => { manager(ctx.params.name); sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)); } },
-      { method: 'POST', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx) => ignore(ctx, s, ctx.params.name, true) },
-      { method: 'DELETE', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx) => ignore(ctx, s, ctx.params.name, false) },
-      { method: 'POST', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx) => { manager(ctx.params.name); return ignore(ctx, s, ctx.params.cache, true); } },
-      { method: 'DELETE', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx) => { manager(ctx.params.name); return ignore(ctx, s, ctx.params.cache, false); } },
+      { method: 'GET', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)); } },
+      { method: 'POST', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx, s) => ignore(ctx, s, ctx.params.name, true) },
+      { method: 'DELETE', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx, s) => ignore(ctx, s, ctx.params.name, false) },
+      { method: 'POST', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); return ignore(ctx, s, ctx.params.cache, true); } },
+      { method: 'DELETE', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); return ignore(ctx, s, ctx.params.cache, false); } },
     );
   }
   return [
-    { method: 'GET', path: '/rest/v2/server', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, { version: s.server.versionString() }) },
-    { method: 'POST', path: '/rest/v2/server', action: 'stop', permission: 'LIFECYCLE', handle: (ctx) => stop(ctx, s) },
+    { method: 'GET', path: '/rest/v2/server', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, { version: s.server.versionString() }) },
+    { method: 'POST', path: '/rest/v2/server', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s) },
     { method: 'GET', path: '/rest/v2/server/cache-managers', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, [CONTAINER_NAME]) },
-    { method: 'GET', path: '/rest/v2/server/config', permission: 'ADMIN', handle: (ctx) => config(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/env', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.runtime.properties()) },
-    { method: 'GET', path: '/rest/v2/server/memory', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.runtime.memory()) },
-    { method: 'GET', path: '/rest/v2/server/threads', permission: 'ADMIN', handle: (ctx) => sendText(ctx, s.server.runtime.threadDump()) },
-    { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx) => report(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx) => nodeReport(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)) },
-    { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, s.server.connectors()) },
-    { method: 'GET', path: '/rest/v2/server/connectors/:connector', permission: 'ADMIN', handle: (ctx) => connector(ctx, s) },
+    { method: 'GET', path: '/rest/v2/server/config', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s) },
+    { method: 'GET', path: '/rest/v2/server/env', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.properties()) },
+    { method: 'GET', path: '/rest/v2/server/memory', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.memory()) },
+    { method: 'GET', path: '/rest/v2/server/threads', permission: 'ADMIN', handle: (ctx, s) => sendText(ctx, s.server.runtime.threadDump()) },
+    { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx, s) => report(ctx, s) },
+    { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx, s) => nodeReport(ctx, s) },
+    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)) },
+    { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()) },
+    { method: 'GET', path: '/rest/v2/server/connectors/:connector', permission: 'ADMIN', handle: (ctx, s) => connector(ctx, s) },
     { method: 'GET', path: '/rest/v2/server/connections', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, []) },
     ...ignored,
   ];
 }
 
-function manager(name: string): void {
-  if (name !== CONTAINER_NAME) throw new ResourceNotFoundError();
+function manager(name: string, s: Services): void {
+  if (name !== s.container.name) throw new ResourceNotFoundError();
 }
 
 function ignore(ctx: GridContext, s: Services, cache: string, on: boolean): void {

@@ -6,14 +6,14 @@ import { sendBytes, sendJson, sendStatus, sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** `/rest/v2/tasks…` (spec 2 "Server tasks", behavior-notes §14). */
-export function taskRoutes(s: Services): RouteSpec[] {
+export function taskRoutes(): RouteSpec[] {
   const t = '/rest/v2/tasks/:task';
   return [
-    { method: 'GET', path: '/rest/v2/tasks', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, s.tasks.list(isUserOnly(ctx))) },
-    { method: 'PUT', path: t, permission: 'ADMIN', handle: (ctx) => upload(ctx, s) },
-    { method: 'POST', path: t, permission: 'ADMIN', handle: (ctx) => upload(ctx, s) },
-    { method: 'GET', path: t, action: 'script', permission: 'ADMIN', handle: (ctx) => sendText(ctx, s.tasks.script(ctx.params.task)) },
-    { method: 'POST', path: t, action: 'exec', permission: 'EXEC', handle: (ctx) => exec(ctx, s) },
+    { method: 'GET', path: '/rest/v2/tasks', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, s.tasks.list(isUserOnly(ctx))) },
+    { method: 'PUT', path: t, permission: 'ADMIN', handle: (ctx, s) => upload(ctx, s) },
+    { method: 'POST', path: t, permission: 'ADMIN', handle: (ctx, s) => upload(ctx, s) },
+    { method: 'GET', path: t, action: 'script', permission: 'ADMIN', handle: (ctx, s) => sendText(ctx, s.tasks.script(ctx.params.task)) },
+    { method: 'POST', path: t, action: 'exec', permission: 'EXEC', handle: (ctx, s) => exec(ctx, s) },
   ];
 }
 
