@@ -7,6 +7,8 @@ import { USAGE } from './usage';
 
 interface Target {
   server: string;
+  /** `/rest`, or `/rest/<tenant>` for a tenant's container. */
+  rest: string;
   authorization: string | undefined;
 }
 
@@ -14,7 +16,7 @@ interface Target {
 export async function runBackup(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     server: { type: 'string' }, user: { type: 'string', short: 'u' }, password: { type: 'string', short: 'p' },
-    output: { type: 'string', short: 'o' }, name: { type: 'string' },
+    output: { type: 'string', short: 'o' }, name: { type: 'string' }, tenant: { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(USAGE.backup + '\n');
@@ -26,6 +28,7 @@ export async function runBackup(args: string[]): Promise<number> {
   const password = (values.password as string | undefined) ?? process.env.GRID_PASSWORD;
   const target: Target = {
     server: ((values.server as string | undefined) ?? 'http://127.0.0.1:11222').replace(/\/+$/, ''),
+    rest: values.tenant === undefined ? '/rest' : `/rest/${encodeURIComponent(values.tenant as string)}`,
     authorization: user === undefined ? undefined : 'Basic ' + Buffer.from(`${user}:${password ?? ''}`).toString('base64'),
   };
   switch (sub) {
@@ -58,7 +61,7 @@ async function waitFor(t: Target, path: string, progress: Progress): Promise<num
 
 async function create(t: Target, name: string, output: string): Promise<number> {
   const progress = new Progress(`backup ${name}`);
-  const path = `/rest/v2/cluster/backups/${encodeURIComponent(name)}`;
+  const path = `${t.rest}/v2/cluster/backups/${encodeURIComponent(name)}`;
   const started = await call(t, 'POST', path);
   if (started.status !== 202) return fail(`the server refused the backup: ${started.status} ${await started.text()}`);
   const status = await waitFor(t, path, progress);
@@ -79,7 +82,7 @@ async function restore(t: Target, file: string, name: string): Promise<number> {
   const form = new FormData();
   form.append('backup', await openAsBlob(file, { type: 'application/zip' }), basename(file));
   progress.tick(`uploading ${size.toLocaleString()} bytes`);
-  const path = `/rest/v2/cluster/restores/${encodeURIComponent(name)}`;
+  const path = `${t.rest}/v2/cluster/restores/${encodeURIComponent(name)}`;
   const started = await call(t, 'POST', path, { body: form });
   if (started.status !== 202) return fail(`the server refused the restore: ${started.status} ${await started.text()}`);
   const status = await waitFor(t, path, progress);

@@ -45,13 +45,16 @@ Environment:
 
 Options:
   --data DIR            data directory (default ./data)
+  --tenant NAME         the users of this tenant (each tenant has its own; docs/tenants.md)
   -p, --password PW     the password
   -g, --groups ROLES    comma-separated roles: admin, deployer, application, observer, monitor
   -h, --help            show this help
 
 Users created while the server runs can log in at once. Passwords are stored as scrypt hashes;
 Digest credentials are encrypted with DIR/credentials.key, or not stored when the server runs
-with --auth-mechanisms basic.`,
+with --auth-mechanisms basic.
+Without --tenant the users are the default container's (paths /rest/v2/…, and the process-wide
+resources: server, cluster, logging).`,
 
   backup: `Usage: grid backup <create|restore> [options]
 
@@ -64,6 +67,8 @@ Options:
   -p, --password PW     its password (or environment GRID_PASSWORD)
   -o, --output FILE     where create saves the archive
   --name NAME           the restore's name on the server (default restore-<time>)
+  --tenant NAME         a tenant's container instead of the default one (a backup restores
+                        only into a container of the same name)
   -h, --help            show this help
 
 Shows a progress line on a terminal, plain lines otherwise; exits 1 when the server reports a failure.`,

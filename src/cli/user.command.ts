@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { loadOrCreateCredentialsKey } from '../config/credentials-key';
 import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/digest-vault';
+import { tenantDataDir, tenantNameProblem } from '../config/tenants';
 import { UserService } from '../services/user.service';
 import { SqliteStore } from '../store/sqlite-store';
 import { systemClock } from '../util/clock';
@@ -22,7 +23,7 @@ function openUsers(store: SqliteStore, dataDir: string): UserService {
 /** `grid user …`: writes the user table directly; a running server sees changes at once. */
 export async function runUser(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    data: { type: 'string' }, password: { type: 'string', short: 'p' }, groups: { type: 'string', short: 'g' },
+    data: { type: 'string' }, tenant: { type: 'string' }, password: { type: 'string', short: 'p' }, groups: { type: 'string', short: 'g' },
   });
   if (values.help) {
     process.stdout.write(USAGE.user + '\n');
@@ -30,7 +31,7 @@ export async function runUser(args: string[]): Promise<number> {
   }
   const [sub, name, ...extra] = positionals;
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  const dataDir = resolve((values.data as string | undefined) ?? './data');
+  const dataDir = usersDir(resolve((values.data as string | undefined) ?? './data'), values.tenant as string | undefined);
   const store = new SqliteStore({ dataDir, durability: 'power' });
   try {
     const users = openUsers(store, dataDir);
@@ -65,4 +66,12 @@ export async function runUser(args: string[]): Promise<number> {
   } finally {
     store.close();
   }
+}
+
+/** The default container's data dir, or with `--tenant NAME` that tenant's (its users are its own). */
+function usersDir(dataDir: string, tenant: string | undefined): string {
+  if (tenant === undefined) return dataDir;
+  const problem = tenantNameProblem(tenant);
+  if (problem) throw new UsageError(problem);
+  return tenantDataDir(dataDir, tenant);
 }

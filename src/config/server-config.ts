@@ -5,6 +5,7 @@ import { xml2js } from 'xml-js';
 import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
 import { ConfigError } from './config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
+import { parseTenants, type TenantConfig, TenantConfigError } from './tenants';
 
 export type Durability = 'power' | 'process';
 export type AuthMechanismName = 'basic' | 'digest';
@@ -36,6 +37,8 @@ export interface ServerConfig {
   allowedHosts: string[];
   /** `--allow-remote-no-auth`: lets `--no-auth` listen on a non-loopback address. */
   allowRemoteNoAuth: boolean;
+  /** Containers beside the default one, each reached at `/rest/<name>/…` (docs/tenants.md). */
+  tenants: TenantConfig[];
   /** User created or updated at start (APP_USER / APP_PASS / APP_ROLE). */
   appUser?: { name: string; password: string; roles: string[] };
 }
@@ -48,7 +51,7 @@ export { ConfigError };
 const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
   authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
-  corsRules: [], allowedHosts: [], allowRemoteNoAuth: false,
+  corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
 };
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -149,6 +152,7 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'cors-rules': out.corsRules = readCorsRules(value, where); break;
       case 'allowed-hosts': out.allowedHosts = readAllowedHosts(value, `${where}: allowed-hosts`); break;
       case 'allow-remote-no-auth': out.allowRemoteNoAuth = parseBool(text, `${where}: allow-remote-no-auth`); break;
+      case 'tenants': out.tenants = tenantsOf(value, where); break;
       case 'properties':
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
@@ -157,6 +161,14 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
     }
   }
   return out;
+}
+
+function tenantsOf(value: unknown, where: string): TenantConfig[] {
+  try {
+    return parseTenants(value, where);
+  } catch (err) {
+    throw err instanceof TenantConfigError ? new ConfigError(err.message) : err;
+  }
 }
 
 function parseBool(text: string, what: string): boolean {

@@ -1,4 +1,4 @@
-import { CacheExistsError, CacheNotFoundError, NameTooLongError, NoSuchTemplateError } from '../errors';
+import { CacheExistsError, CacheNotFoundError, NameTooLongError, NoSuchTemplateError, ReservedCacheNameError } from '../errors';
 import {
   BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, findIncompatibleChanges, formatCacheConfig, parseCacheConfig, toBaseKind,
   toCacheSettings, withAliases,
@@ -21,6 +21,8 @@ export interface CacheManagerDeps {
   store: Store;
   clock: Clock;
   log: Logger;
+  /** Names no cache or alias of this container may take: the tenants' names, in the default container (docs/tenants.md). */
+  reservedNames?: ReadonlySet<string>;
 }
 
 /** A cache as the container knows it: the running cache plus how it was defined. */
@@ -136,6 +138,7 @@ export class CacheManager {
       if (this.caches.has(name)) throw new CacheExistsError(name);
       this.aliases.checkName(name);
       const settings = this.settingsOf(definition);
+      this.checkNotReserved([name, ...settings.aliases]);
       this.aliases.check(name, settings.aliases, (n) => n === name || this.caches.has(n));
       const id = this.nextId++;
       const h = this.handle(id, name, definition, { internal: false, volatile: opts.volatile }, settings);
@@ -229,6 +232,7 @@ export class CacheManager {
       const h = this.require(nameOrAlias);
       const name = h.cache.name;
       this.aliases.checkAlias(alias, (n) => this.caches.has(n));
+      this.checkNotReserved([alias]);
       const owner = this.aliases.ownerOf(alias);
       if (owner === name) return;
       const changes: Array<[CacheHandle, CacheDefinition]> = [];
@@ -274,6 +278,7 @@ export class CacheManager {
       if (problems.length) throw new IncompatibleConfigurationError(h.definition.root.name, problems);
       const settings = this.settingsOf(definition);
       this.aliases.check(name, settings.aliases.filter((a) => a !== moving), (n) => this.caches.has(n));
+      this.checkNotReserved(settings.aliases);
       return { h, name, definition, settings };
     });
     const commits = planned.filter((p) => !p.h.volatile)
@@ -293,6 +298,11 @@ export class CacheManager {
     const run = this.changes.then(work, work);
     this.changes = run.catch(() => undefined);
     return run;
+  }
+
+  private checkNotReserved(names: readonly string[]): void {
+    const taken = names.find((n) => this.deps.reservedNames?.has(n));
+    if (taken !== undefined) throw new ReservedCacheNameError(taken);
   }
 
   private settingsOf(definition: CacheDefinition): CacheSettings {

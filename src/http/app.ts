@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { CacheIgnoredError, GridError, isGridError, ServiceUnavailableError } from '../errors';
+import { CacheIgnoredError, GridError, isGridError, ResourceNotFoundError, ServiceUnavailableError } from '../errors';
 import type { CacheHandle, Services } from '../services';
 import { ANONYMOUS, ANONYMOUS_ADMIN } from '../services/auth.service';
 import { authorize } from '../services/authorization';
@@ -8,6 +8,7 @@ import { compressResponse } from './compression';
 import { corsMiddleware, type CorsSettings } from './cors.middleware';
 import { hostCheckMiddleware } from './host-check.middleware';
 import { Router } from './router';
+import { resolveTenant } from './tenancy';
 import type { GridContext, RouteSpec } from './route-spec';
 import { backupRoutes } from './routes/backups.routes';
 import { cacheAdminRoutes } from './routes/cache-admin.routes';
@@ -34,17 +35,28 @@ const BROWSER_HEADERS = {
   'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; img-src 'self' data:",
 };
 
-/** Every route table of the server; the router takes literal segments before parameters. */
+/**
+ * Every route table of the server; the router takes literal segments before parameters. Rows of
+ * the process (console, server, cluster, logging, probes, metrics) are reached without a tenant
+ * prefix only; a container's rows also under `/rest/<tenant>/…`, for that tenant's container
+ * (docs/tenants.md).
+ */
 export function allRoutes(): RouteSpec[] {
   return [
-    ...healthRoutes(),
     ...consoleRoutes(),
     ...serverRoutes(),
     ...clusterRoutes(),
-    ...securityRoutes(),
     ...loggingRoutes(),
-    ...needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
+    ...perContainer(
+      healthRoutes(), securityRoutes(),
+      needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
+    ),
   ];
+}
+
+/** Resources of one container: `/rest/<tenant>/…` reaches them in the tenant's container. */
+function perContainer(...tables: RouteSpec[][]): RouteSpec[] {
+  return tables.flat().map((r) => ({ ...r, perContainer: r.perContainer ?? true }));
 }
 
 /** Resources that touch caches or counters answer 503 after `POST /container?action=shutdown` (behavior-notes §1.3). */
@@ -62,10 +74,11 @@ export interface BrowserSettings {
 /**
  * The whole request pipeline, in order:
  *   access log → compression → error responses → Host check (403) → CORS (preflight 200, foreign Origin 403) →
- *   route match (404/405/400/403) → authentication → cache resolution (404) →
- *   authorization against the named cache or globally (403) → ignore list (503) → handler.
+ *   tenancy (`/rest/<tenant>/…` → that tenant's container) → route match (404/405/400/403) → authentication →
+ *   cache resolution (404) → authorization against the named cache or globally (403) → ignore list (503) → handler.
+ * `defaults` are the default container's (and the process's) services, `tenants` each tenant's.
  */
-export function createApp(s: Services, log: Logger, browsers: BrowserSettings = {}): Koa {
+export function createApp(defaults: Services, log: Logger, tenants: ReadonlyMap<string, Services> = new Map(), browsers: BrowserSettings = {}): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
@@ -81,7 +94,7 @@ export function createApp(s: Services, log: Logger, browsers: BrowserSettings = 
       await next();
     } finally {
       const ms = performance.now() - started;
-      s.metrics.observeRequest(ctx.method, ctx.status, ms / 1000);
+      defaults.metrics.observeRequest(ctx.method, ctx.status, ms / 1000);
       log.info({ req: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
     }
   });
@@ -104,7 +117,10 @@ export function createApp(s: Services, log: Logger, browsers: BrowserSettings = 
 
   app.use(async (ctx) => {
     const gctx = ctx as GridContext;
-    const { route, params } = router.match(ctx.method, ctx.path, firstValue(ctx.query.action));
+    const { services: s, path, tenant } = resolveTenant(ctx.path, defaults, tenants);
+    const { route, params } = router.match(ctx.method, path, firstValue(ctx.query.action));
+    // the process's own resources are not a tenant's: /rest/t1/v2/server is as unknown as /rest/v2/nothing
+    if (tenant !== undefined && !route.perContainer) throw new ResourceNotFoundError();
     gctx.params = params;
     gctx.state.subject = !s.authEnabled ? ANONYMOUS_ADMIN
       : route.anonymous ? ANONYMOUS

@@ -32,6 +32,8 @@ export interface RouteSpec {
   scope?: 'cache';
   /** The path parameter naming a cache, when it is not `cache` (e.g. the ignore list's `:name`). */
   cacheParam?: string;
+  /** Acts on one container, so `/rest/<tenant>/…` reaches it for that tenant (set per resource table in app.ts). */
+  perContainer?: boolean;
   /** Answers 503 once the container was shut down (set per resource table in app.ts). */
   requiresContainer?: boolean;
   /** Called with the services of the container the request reached (the default one or a tenant's). */

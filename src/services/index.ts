@@ -28,7 +28,11 @@ export interface NodeInfo {
   address: string;
 }
 
-/** Everything the HTTP layer talks to, built once by main.ts. */
+/**
+ * Everything a handler talks to: the process-wide services and those of the container the request
+ * reached (the default one or a tenant's). main.ts builds the process-wide part once and
+ * `createContainer` (src/container.ts) the rest, once per container.
+ */
 export interface Services {
   manager: CacheManager;
   caches: CacheService;
@@ -55,3 +59,9 @@ export interface Services {
   /** The built web console served at /console/, when configured. */
   consoleDir: string | undefined;
 }
+
+/** The members of `Services` that belong to the process, shared by every container. */
+export type ProcessWide = 'server' | 'logging' | 'metrics' | 'node' | 'clock' | 'authEnabled' | 'bodyLimit' | 'version' | 'consoleDir';
+export type ProcessServices = Pick<Services, ProcessWide>;
+/** The members of `Services` that act on one container: every member not listed in `ProcessWide`. */
+export type ContainerServices = Omit<Services, ProcessWide>;

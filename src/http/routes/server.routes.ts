@@ -39,7 +39,8 @@ export function serverRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()) },
     { method: 'GET', path: '/rest/v2/server/connectors/:connector', permission: 'ADMIN', handle: (ctx, s) => connector(ctx, s) },
     { method: 'GET', path: '/rest/v2/server/connections', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, []) },
-    ...ignored,
+    // the ignore list belongs to a container: a tenant's is reached under /rest/<tenant>/v2/server/…
+    ...ignored.map((r) => ({ ...r, perContainer: true })),
   ];
 }
 

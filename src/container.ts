@@ -1,0 +1,116 @@
+import { type CredentialsKey, loadOrCreateCredentialsKey } from './config/credentials-key';
+import type { ServerConfig } from './config/server-config';
+import { CacheManager } from './grid/cache-manager';
+import { CounterManager } from './grid/counter-manager';
+import type { ContainerServices } from './services';
+import { AuthService } from './services/auth.service';
+import { BackupService } from './services/backup.service';
+import { BulkService } from './services/bulk.service';
+import { CacheService } from './services/cache.service';
+import { ContainerService, CONTAINER_NAME } from './services/container.service';
+import { CounterService } from './services/counter.service';
+import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/digest-vault';
+import { EntryService } from './services/entry.service';
+import { migrateLegacyKeys } from './services/key-migration';
+import { RoleRegistry } from './services/role-registry';
+import { SchemaService } from './services/schema.service';
+import { TaskService } from './services/task.service';
+import { UserService } from './services/user.service';
+import { XSiteService } from './services/xsite.service';
+import { SqliteStore } from './store/sqlite-store';
+import type { Clock } from './util/clock';
+import type { Logger } from './util/logger';
+import type { LoggerRegistry } from './util/logger-registry';
+
+/** What one container is made of; the default container and every tenant's get the same. */
+export interface ContainerSpec {
+  /** `default`, or the tenant's name (also the container name in its backups). */
+  name: string;
+  /** Where its store lives: the data dir, or `<data dir>/tenants/<name>/`. */
+  dataDir: string;
+  config: ServerConfig;
+  clock: Clock;
+  logs: LoggerRegistry;
+  /** Cache and alias names this container refuses: the tenants' names, in the default container. */
+  reservedCacheNames?: ReadonlySet<string>;
+}
+
+/** One cache container: its store and the services acting on it. */
+export interface Container {
+  name: string;
+  store: SqliteStore;
+  services: ContainerServices;
+  /** Waits for its backups and restores, passivates its caches, closes its store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The per-container part of the composition root (main.ts calls it once per container): opens
+ * the container's store (migrated, keys of older data converted), then builds its engine and
+ * services. A service that acts on one container's data is built here; one the whole process
+ * shares is built in main.ts (`ProcessWide` in src/services/index.ts).
+ */
+export async function createContainer(spec: ContainerSpec): Promise<Container> {
+  const { name, dataDir, config, clock } = spec;
+  // a tenant's logs say which container wrote them: `grid.cache.t1` follows `grid.cache`'s level
+  const log = (logger: string): Logger => spec.logs.get(name === CONTAINER_NAME ? logger : `${logger}.${name}`);
+  // created 0700 (a tenant's data/tenants/<name>/ too), grid.db 0600: src/util/private-files.ts
+  const store = new SqliteStore({ dataDir, durability: config.durability });
+  const storeLog = log('grid.store');
+  store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
+
+  const schemas = new SchemaService(store, clock);
+  // before anything else writes: keys of older data dirs are converted once (docs/data-formats.md)
+  await migrateLegacyKeys(store, schemas, clock, storeLog).catch((err: unknown) => { store.close(); throw err; });
+
+  // each container's Digest credentials are sealed with its own key file (docs/security.md)
+  const credentialsKey = loadOrCreateCredentialsKey(dataDir);
+  const vault = new DigestVault(config.authMechanisms.includes('digest'), credentialsKey.key);
+  store.settings.upsert(AUTH_MECHANISMS_SETTING, config.authMechanisms.join(','), clock.now());
+  const users = new UserService(store.users, clock, vault);
+  reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
+
+  const manager = new CacheManager({ store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames });
+  const roles = new RoleRegistry(store);
+  const services: ContainerServices = {
+    manager,
+    caches: new CacheService(manager, clock),
+    entries: new EntryService(clock, schemas),
+    schemas,
+    container: new ContainerService(manager, clock, name),
+    tasks: new TaskService(store, manager, clock),
+    xsite: new XSiteService(store, manager),
+    backups: new BackupService(store, dataDir, clock, log('grid.backup'), name),
+    counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
+    bulk: new BulkService(schemas),
+    auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop }),
+    roles,
+    users,
+    dataDir,
+  };
+  services.users.onChange = () => services.auth.forget();
+  services.backups.attach({ manager, counters: services.counters, schemas, tasks: services.tasks });
+
+  return {
+    name,
+    store,
+    services,
+    async close() {
+      await services.backups.idle();
+      manager.shutdown();
+      store.close();
+    },
+  };
+}
+
+/** What the start-up step did to the stored Digest values, and what an operator must know. */
+function reportStoredDigests(r: DigestResealing, key: CredentialsKey, log: Logger): void {
+  const sealed = r.updates.filter((u) => u.digestMd5 || u.digestSha256).length;
+  if (sealed) log.info({ users: sealed }, 'plain Digest HA1 values encrypted with the credentials key');
+  if (r.updates.length - sealed) log.info({ users: r.updates.length - sealed }, 'Digest HA1 values dropped: Digest is not among auth-mechanisms');
+  if (r.unreadable.length) {
+    log.warn({ users: r.unreadable, keyFile: key.path, created: key.created },
+      'Digest credentials of these users do not open with the credentials key (key file replaced or missing?); they can log in with Basic; restore the key or set their passwords again');
+  }
+  if (r.missing.length) log.warn({ users: r.missing }, 'these users have no Digest credentials (set while Digest was off); they can log in with Basic until their password is set again');
+}
