@@ -106,7 +106,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 /**
  * The default container, then one per tenant under `<data dir>/tenants/<name>/`. A tenant named
  * like a cache or alias of the default container stops the start: `/rest/<name>/…` could no
- * longer reach that cache (docs/tenants.md).
+ * longer reach that cache (docs/configuration.md, Tenants).
  */
 async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRegistry): Promise<Container[]> {
   const names = config.tenants.map((t) => t.name);

@@ -45,7 +45,7 @@ Environment:
 
 Options:
   --data DIR            data directory (default ./data)
-  --tenant NAME         the users of this tenant (each tenant has its own; docs/tenants.md)
+  --tenant NAME         the users of this tenant: each tenant has its own (docs/configuration.md)
   -p, --password PW     the password
   -g, --groups ROLES    comma-separated roles: admin, deployer, application, observer, monitor
   -h, --help            show this help

@@ -37,7 +37,7 @@ export interface ServerConfig {
   allowedHosts: string[];
   /** `--allow-remote-no-auth`: lets `--no-auth` listen on a non-loopback address. */
   allowRemoteNoAuth: boolean;
-  /** Containers beside the default one, each reached at `/rest/<name>/…` (docs/tenants.md). */
+  /** Containers beside the default one, each reached at `/rest/<name>/…` (docs/configuration.md, Tenants). */
   tenants: TenantConfig[];
   /** User created or updated at start (APP_USER / APP_PASS / APP_ROLE). */
   appUser?: { name: string; password: string; roles: string[] };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-/** One tenant: a container of its own, reached at `/rest/<name>/…` (docs/tenants.md). */
+/** One tenant: a container of its own, reached at `/rest/<name>/…` (docs/configuration.md, Tenants). */
 export interface TenantConfig {
   name: string;
 }

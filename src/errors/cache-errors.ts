@@ -20,7 +20,7 @@ export class CacheExistsError extends GridError {
   constructor(name: string) { super(400, 'CACHE_EXISTS', `ISPN000507: Cache ${name} already exists`); }
 }
 
-/** A default-container cache or alias named like a tenant: `/rest/<tenant>/…` would never reach it (docs/tenants.md). */
+/** A default-container cache or alias named like a tenant: `/rest/<tenant>/…` would never reach it (docs/configuration.md, Tenants). */
 export class ReservedCacheNameError extends GridError {
   constructor(name: string) {
     super(400, 'CACHE_NAME_RESERVED', `Cache name '${name}' is reserved: it is the name of a tenant of this server, so /rest/${name}/… reaches that tenant's container, not a cache`);

@@ -21,7 +21,7 @@ export interface CacheManagerDeps {
   store: Store;
   clock: Clock;
   log: Logger;
-  /** Names no cache or alias of this container may take: the tenants' names, in the default container (docs/tenants.md). */
+  /** Names no cache or alias of this container may take: the tenants' names, in the default container (docs/configuration.md, Tenants). */
   reservedNames?: ReadonlySet<string>;
 }
 

@@ -39,7 +39,7 @@ const BROWSER_HEADERS = {
  * Every route table of the server; the router takes literal segments before parameters. Rows of
  * the process (console, server, cluster, logging, probes, metrics) are reached without a tenant
  * prefix only; a container's rows also under `/rest/<tenant>/…`, for that tenant's container
- * (docs/tenants.md).
+ * (docs/configuration.md, Tenants).
  */
 export function allRoutes(): RouteSpec[] {
   return [

@@ -13,7 +13,7 @@ export interface TenantTarget {
 const TENANT_PATH = /^\/+rest\/+([^/]+)(\/.*)?$/;
 
 /**
- * The tenancy step (docs/tenants.md), as the original's multi-tenant REST router does it: the
+ * The tenancy step (docs/configuration.md, Tenants), as the original's multi-tenant REST router does it: the
  * segment after `/rest/` names a tenant → that tenant's container, with the segment taken out of
  * the path; anything else → the default container, path unchanged (so an unknown segment is read
  * by the v1 rules, `/rest/<cache>/<key>`). The segment is compared as sent, case included.

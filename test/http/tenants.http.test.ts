@@ -334,6 +334,52 @@ describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
   });
 });
 
+describe('POST /rest/<tenant>/v2/container?action=shutdown', () => {
+  it('stops that tenant\'s container only: its resources answer 503, the others keep serving', async () => {
+    const server = await startTestServer({ tenants: TENANTS });
+    try {
+      const admin = server.as('admin');
+      for (const prefix of ['/rest', '/rest/t1', '/rest/t2']) await createCache(admin, prefix, 'c');
+      expect((await admin.post('/rest/t1/v2/container?action=shutdown')).status).to.equal(204);
+      const stopped = await admin.get('/rest/t1/v2/caches/c/k');
+      expect(stopped.status).to.equal(503);
+      expect(stopped.text).to.equal('Unable to process REST request when Server is STOPPING');
+      expect((await admin.put('/rest/t2/v2/caches/c/k', 'v')).status).to.equal(204);
+      expect((await admin.put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
+      expect((await server.anonymous().get('/health/ready')).status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('POST /rest/v2/container/restores/{name} of a cache named like a tenant', () => {
+  it('fails in the default container (the name is reserved) and restores nothing of it', async () => {
+    const source = await startTestServer();
+    let archive: Buffer;
+    try {
+      const admin = source.as('admin');
+      await createCache(admin, '/rest', 'tx');
+      expect((await admin.post('/rest/v2/container/backups/with-tx', '{}', JSON_TYPE)).status).to.equal(202);
+      expect((await until(() => admin.head('/rest/v2/container/backups/with-tx'))).status).to.equal(200);
+      archive = (await admin.get('/rest/v2/container/backups/with-tx')).bytes;
+    } finally {
+      await source.close();
+    }
+    const target = await startTestServer({ tenants: [{ name: 'tx' }] });
+    try {
+      const form = new FormData();
+      form.append('backup', new Blob([archive], { type: 'application/zip' }), 'with-tx.zip');
+      const r = await fetch(`${target.url}/rest/v2/container/restores/r`, { method: 'POST', body: form, headers: basic('admin') });
+      expect(r.status).to.equal(202);
+      expect((await until(() => target.as('admin').head('/rest/v2/container/restores/r'))).status).to.equal(500);
+      expect((await target.as('admin').get('/rest/v2/caches')).json()).to.not.include('tx');
+    } finally {
+      await target.close();
+    }
+  });
+});
+
 describe('tenants across a restart', function () {
   this.timeout(60_000);
 

@@ -31,7 +31,7 @@ export async function startTestServer(opts: ConfigOverrides & { clock?: Clock; d
   const dataDir = opts.dataDir ?? tempDir();
   const config = resolveConfig({}, { logLevel: process.env.GRID_TEST_LOG ?? 'silent', ...overrides, dataDir, port: 0, host: '127.0.0.1' }, {});
   const running = await startServer(config, { clock, stdout, announce: () => undefined });
-  // every container has its own users (docs/tenants.md): the same test users in each
+  // every container has its own users (docs/configuration.md, Tenants): the same test users in each
   const containers = [running.services, ...running.tenants.values()];
   await Promise.all(containers.flatMap((c) => ROLES.map((role) => c.users.upsert(role, `${role}-pw`, [role]))));
   return {
