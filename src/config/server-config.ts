@@ -5,7 +5,7 @@ import { xml2js } from 'xml-js';
 import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
 import { ConfigError } from './config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
-import { parseTenants, type TenantConfig, TenantConfigError } from './tenants';
+import { parseTenants, type TenantConfig } from './tenants';
 
 export type Durability = 'power' | 'process';
 export type AuthMechanismName = 'basic' | 'digest';
@@ -152,7 +152,7 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'cors-rules': out.corsRules = readCorsRules(value, where); break;
       case 'allowed-hosts': out.allowedHosts = readAllowedHosts(value, `${where}: allowed-hosts`); break;
       case 'allow-remote-no-auth': out.allowRemoteNoAuth = parseBool(text, `${where}: allow-remote-no-auth`); break;
-      case 'tenants': out.tenants = tenantsOf(value, where); break;
+      case 'tenants': out.tenants = parseTenants(value, where); break;
       case 'properties':
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
@@ -161,14 +161,6 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
     }
   }
   return out;
-}
-
-function tenantsOf(value: unknown, where: string): TenantConfig[] {
-  try {
-    return parseTenants(value, where);
-  } catch (err) {
-    throw err instanceof TenantConfigError ? new ConfigError(err.message) : err;
-  }
 }
 
 function parseBool(text: string, what: string): boolean {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ConfigError } from './config-error';
 
 /** One tenant: a container of its own, reached at `/rest/<name>/…` (docs/configuration.md, Tenants). */
 export interface TenantConfig {
@@ -33,7 +34,7 @@ export function tenantNameProblem(name: string): string | undefined {
  * valid, not reserved and distinct without case (they are directory names too).
  */
 export function parseTenants(value: unknown, where: string): TenantConfig[] {
-  const fail = (why: string): never => { throw new TenantConfigError(`${where}: tenants: ${why}`); };
+  const fail = (why: string): never => { throw new ConfigError(`${where}: tenants: ${why}`); };
   // XML gives { tenant: {…} } for one element, { tenant: [{…}, …] } for several and {} for none
   const list = isMapping(value) && Object.keys(value).every((k) => k === 'tenant') ? (value.tenant === undefined ? [] : [value.tenant].flat()) : value;
   if (!Array.isArray(list)) return fail('expected a list of tenants, each with a name (e.g. "tenants: [{name: t1}]")');
@@ -51,9 +52,6 @@ export function parseTenants(value: unknown, where: string): TenantConfig[] {
     return { name: item.name };
   });
 }
-
-/** Thrown for a bad `tenants` setting; server-config.ts turns it into its ConfigError. */
-export class TenantConfigError extends Error {}
 
 function isMapping(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, type Reply } from '../support/client';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
@@ -412,6 +412,42 @@ describe('tenants across a restart', function () {
       expect((await bob.get('/rest/t1/v2/caches/durable/k')).status).to.equal(401);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('files of a tenant', () => {
+  const modeOf = (path: string): number => statSync(path).mode & 0o777;
+  const under = (root: string): string[] => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((p) => join(root, p));
+
+  it('are readable by grid\'s user only, also with a permissive umask, and are narrowed again at start', async () => {
+    const dataDir = tempDir();
+    const previous = process.umask(0);
+    let server: TestServer | undefined;
+    try {
+      server = await startTestServer({ dataDir, tenants: TENANTS });
+      const admin = server.as('admin');
+      await createCache(admin, '/rest/t1', 'c', PERSISTENT);
+      expect((await admin.put('/rest/t1/v2/caches/c/k', 'v')).status).to.equal(204);
+      expect((await admin.post('/rest/t1/v2/container/backups/b', '{}', JSON_TYPE)).status).to.equal(202);
+      expect((await until(() => admin.head('/rest/t1/v2/container/backups/b'))).status).to.equal(200);
+      const t1 = join(dataDir, 'tenants', 't1');
+      expect(existsSync(join(t1, 'credentials.key'))).to.equal(true);
+      for (const path of [join(dataDir, 'tenants'), t1, ...under(t1)]) {
+        expect(modeOf(path) & 0o077, `${path} ${modeOf(path).toString(8)}`).to.equal(0);
+      }
+      await server.close({ keepData: true });
+      server = undefined;
+
+      chmodSync(join(t1, 'grid.db'), 0o644);
+      chmodSync(t1, 0o755);
+      server = await startTestServer({ dataDir, tenants: TENANTS });
+      expect(modeOf(join(t1, 'grid.db'))).to.equal(0o600);
+      expect(modeOf(t1)).to.equal(0o700);
+      expect((await server.as('admin').get('/rest/t1/v2/caches/c/k')).text).to.equal('v');
+    } finally {
+      process.umask(previous);
+      await server?.close();
     }
   });
 });
