@@ -1,10 +1,12 @@
+import { join } from 'node:path';
 import { type CredentialsKey, loadOrCreateCredentialsKey } from './config/credentials-key';
-import type { ServerConfig } from './config/server-config';
+import { ConfigError, type ServerConfig } from './config/server-config';
 import { CacheManager } from './grid/cache-manager';
 import { CounterManager } from './grid/counter-manager';
 import type { ContainerServices } from './services';
 import { AuthService } from './services/auth.service';
 import { BackupService } from './services/backup.service';
+import { BackupLocations, BackupRootError } from './services/backup/locations';
 import { BulkService } from './services/bulk.service';
 import { CacheService } from './services/cache.service';
 import { ContainerService, CONTAINER_NAME } from './services/container.service';
@@ -40,6 +42,8 @@ export interface Container {
   name: string;
   store: SqliteStore;
   services: ContainerServices;
+  /** Shutdown begins: running scripts, backups and restores stop now, so in-flight requests end promptly. */
+  interrupt(): void;
   /** Waits for its backups and restores, passivates its caches, closes its store. */
   close(): Promise<void>;
 }
@@ -78,9 +82,12 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     entries: new EntryService(clock, schemas),
     schemas,
     container: new ContainerService(manager, clock, name),
-    tasks: new TaskService(store, manager, clock),
+    tasks: new TaskService(store, manager, clock, {
+      timeoutMs: config.taskTimeout, memoryMb: Math.floor(config.taskMemoryLimit / 2 ** 20), maxHostCalls: config.taskMaxHostCalls,
+      maxWriteBytes: config.taskMaxWrite, maxConcurrent: config.taskConcurrency,
+    }),
     xsite: new XSiteService(store, manager),
-    backups: new BackupService(store, dataDir, clock, log('grid.backup'), name),
+    backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
     counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
     bulk: new BulkService(schemas),
     auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop }),
@@ -95,12 +102,30 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     name,
     store,
     services,
+    interrupt() {
+      services.tasks.close();
+      services.backups.cancel();
+    },
     async close() {
       await services.backups.idle();
       manager.shutdown();
       store.close();
     },
   };
+}
+
+/**
+ * Where this container's backups may go and restores come from: its own data dir, and for the
+ * default container also the configured `backup-roots` — but never a tenant's data. A tenant gets
+ * its data dir only, so no tenant reads another's archives (docs/configuration.md, Backup roots).
+ */
+function backupLocations(spec: ContainerSpec): BackupLocations {
+  const main = spec.name === CONTAINER_NAME;
+  try {
+    return BackupLocations.open(spec.dataDir, main ? spec.config.backupRoots : [], main ? [join(spec.dataDir, 'tenants')] : []);
+  } catch (e) {
+    throw e instanceof BackupRootError ? new ConfigError(e.message) : e;
+  }
 }
 
 /** What the start-up step did to the stored Digest values, and what an operator must know. */

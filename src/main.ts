@@ -92,6 +92,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   let closing: Promise<void> | undefined;
   close = () => (closing ??= (async () => {
     clearInterval(reaper);
+    for (const c of containers) c.interrupt();
     services.server.closing.emit();
     services.server.runtime.close();
     await stopListening(server);

@@ -46,6 +46,9 @@ export async function runStart(args: string[]): Promise<number> {
   process.stdout.write(`grid ${packageVersion()} listening on ${server.url} (data: ${config.dataDir})\n`);
   await stopped;
   await server.close();
+  // everything is closed and durable: nothing left behind (a file system call stuck in the thread
+  // pool, say) may keep the process from exiting
+  setTimeout(() => process.exit(0), 1_000).unref();
   return 0;
 }
 

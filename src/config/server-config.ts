@@ -1,5 +1,5 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
+import { delimiter, extname, join, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { xml2js } from 'xml-js';
 import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
@@ -27,6 +27,20 @@ export interface ServerConfig {
   nodeName: string;
   /** How often the expiration reaper runs (ms). */
   expirationInterval: number;
+  /** Script tasks: wall-clock limit of one execution (ms), host calls included. */
+  taskTimeout: number;
+  /** Script tasks: memory of each execution's isolate (bytes, whole MiB used). */
+  taskMemoryLimit: number;
+  /** Script tasks: `cache`/`cacheManager` calls per execution. */
+  taskMaxHostCalls: number;
+  /** Script tasks: UTF-8 bytes of keys and values written per execution. */
+  taskMaxWrite: number;
+  /** Script tasks running at once; more wait. */
+  taskConcurrency: number;
+  /** Directories besides the data dir where backups may be written and restores read (absolute). */
+  backupRoots: string[];
+  /** A backup or restore still running after this many ms fails. */
+  backupTimeout: number;
   /** `-Dname=value` properties. */
   properties: Record<string, string>;
   /** A built web console served at /console/ (its real path, checked at start); none when unset. */
@@ -52,7 +66,12 @@ const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
   authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
   corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
+  taskTimeout: 5_000, taskMemoryLimit: 64 * 1024 * 1024, taskMaxHostCalls: 100_000, taskMaxWrite: 16 * 1024 * 1024, taskConcurrency: 4,
+  backupRoots: [], backupTimeout: 3_600_000,
 };
+
+/** isolated-vm refuses smaller isolates. */
+const MIN_TASK_MEMORY = 8 * 1024 * 1024;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -153,6 +172,13 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'allowed-hosts': out.allowedHosts = readAllowedHosts(value, `${where}: allowed-hosts`); break;
       case 'allow-remote-no-auth': out.allowRemoteNoAuth = parseBool(text, `${where}: allow-remote-no-auth`); break;
       case 'tenants': out.tenants = parseTenants(value, where); break;
+      case 'task-timeout': out.taskTimeout = parsePositiveInt(text, `${where}: task-timeout`); break;
+      case 'task-memory-limit': out.taskMemoryLimit = parseTaskMemory(text, `${where}: task-memory-limit`); break;
+      case 'task-max-host-calls': out.taskMaxHostCalls = parsePositiveInt(text, `${where}: task-max-host-calls`); break;
+      case 'task-max-write': out.taskMaxWrite = parsePositiveSize(text, `${where}: task-max-write`); break;
+      case 'task-concurrency': out.taskConcurrency = parsePositiveInt(text, `${where}: task-concurrency`); break;
+      case 'backup-roots': out.backupRoots = parsePathList(value, `${where}: backup-roots`); break;
+      case 'backup-timeout': out.backupTimeout = parsePositiveInt(text, `${where}: backup-timeout`); break;
       case 'properties':
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
@@ -166,6 +192,26 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
 function parseBool(text: string, what: string): boolean {
   if (text === 'true' || text === 'false') return text === 'true';
   throw new ConfigError(`${what}: '${text}' must be true or false`);
+}
+
+function parsePositiveSize(text: string, what: string): number {
+  const n = parseSize(text, what);
+  if (n <= 0) throw new ConfigError(`${what}: '${text}' must be more than 0 bytes`);
+  return n;
+}
+
+function parseTaskMemory(text: string, what: string): number {
+  const n = parseSize(text, what);
+  if (n < MIN_TASK_MEMORY) throw new ConfigError(`${what}: '${text}' must be at least 8MiB`);
+  return n;
+}
+
+/** A list of directories: a YAML/JSON array, or one string separated like PATH (`:` on Linux). */
+function parsePathList(value: unknown, what: string): string[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(delimiter) : undefined;
+  if (!items || items.some((p) => typeof p !== 'string')) throw new ConfigError(`${what}: expected a list of directories`);
+  const paths = (items as string[]).map((p) => p.trim()).filter((p) => p !== '');
+  return paths.map((p) => resolve(p));
 }
 
 function parsePositiveInt(text: string, what: string): number {
@@ -189,6 +235,7 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     ...merged,
     dataDir: resolve(merged.dataDir),
     consoleDir: merged.consoleDir === undefined ? undefined : checkConsoleDir(merged.consoleDir),
+    backupRoots: merged.backupRoots.map((p) => resolve(p)),
     nodeName: merged.nodeName ?? hostname(),
     properties: { ...file.properties, ...flags.properties },
   };

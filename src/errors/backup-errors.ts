@@ -17,6 +17,16 @@ export class NotADirectoryError extends GridError {
   constructor(dir: string) { super(400, 'NOT_A_DIRECTORY', `ISPN012038: '${dir}' must be a directory`); }
 }
 
+/**
+ * A restore `location` outside the backup roots, on a special file system or not a regular file:
+ * one answer whatever is there, so it never tells whether a path outside the roots exists.
+ */
+export class RestoreLocationError extends GridError {
+  constructor(location: string) {
+    super(400, 'INVALID_RESTORE_LOCATION', `'${location}' must be a regular file in the data directory or a configured backup root`);
+  }
+}
+
 /** A resource selector key other than caches, templates (cache-configs), counters, proto-schemas, tasks. */
 export class UnknownResourceTypeError extends GridError {
   constructor(key: string) { super(400, 'UNKNOWN_RESOURCE_TYPE', `Type with name '${key}' does not exist`); }

@@ -1,11 +1,12 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, rmdir, stat } from 'node:fs/promises';
+import { mkdir, rm, rmdir } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   BackupDeleteFailedError, BackupFailedError, InvalidOperationNameError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
+  RestoreLocationError,
 } from '../errors';
 import type { Resources } from '../model/backup-resources';
 import type { OperationRecord, Store } from '../store/store';
@@ -15,6 +16,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../util/private-files';
 import { type ArchiveLimits, ArchiveReader } from './backup/archive-reader';
 import { writeArchive } from './backup/archive-writer';
 import { restoreArchive } from './backup/restore';
+import { BackupLocations } from './backup/locations';
 import { captureSnapshot } from './backup/snapshot';
 import { type BackupSources, OperationFailure } from './backup/sources';
 import { CONTAINER_NAME } from './container.service';
@@ -33,6 +35,15 @@ export const DEFAULT_BACKUP_LIMITS: BackupLimits = {
 
 interface Detail { resources?: Resources; directory?: string; error?: string; uploaded?: boolean }
 
+export interface BackupOptions {
+  /** Where `directory` and `location` may point (default: the data dir only). */
+  locations?: BackupLocations;
+  /** A backup or restore still running after this many ms fails (default one hour). */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_BACKUP_TIMEOUT_MS = 3_600_000;
+
 /**
  * Backups and restores (spec 2 "States and transitions", behavior-notes §10): named operations that
  * run in the background, one of each kind at a time; their records survive restart, and one in
@@ -40,16 +51,25 @@ interface Detail { resources?: Resources; directory?: string; error?: string; up
  */
 export class BackupService {
   limits: BackupLimits = { ...DEFAULT_BACKUP_LIMITS };
+  /** A backup or restore still running after this many ms fails; changes apply to operations started later. */
+  timeoutMs: number;
+  private readonly locations: BackupLocations;
   private readonly records = new Map<string, OperationRecord>();
   private readonly deleteWhenDone = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
+  private readonly stopping = new AbortController();
   private sources: BackupSources | undefined;
 
-  /** `container` names the container in archives; a restore accepts only an archive of a container with that name (spec 2). */
+  /**
+   * `container` names the container in archives; a restore accepts only an archive of a container
+   * with that name (spec 2).
+   */
   constructor(
     private readonly store: Store, private readonly dataDir: string, private readonly clock: Clock, private readonly log: Logger,
-    private readonly container: string = CONTAINER_NAME,
+    private readonly container: string = CONTAINER_NAME, options: BackupOptions = {},
   ) {
+    this.locations = options.locations ?? BackupLocations.open(dataDir, []);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_BACKUP_TIMEOUT_MS;
     for (const r of store.operations.list()) {
       if (r.status === 'IN_PROGRESS') {
         const failed = { ...r, status: 'FAILED' as const, detail: JSON.stringify({ ...parseDetail(r), error: 'interrupted by a server stop' }), updatedAt: clock.now() };
@@ -91,13 +111,25 @@ export class BackupService {
     return status;
   }
 
-  /** POST backup: 409 when the name is used, 400 for a `directory` that is not one; then runs in the background. */
+  /**
+   * POST backup: 409 when the name is used; 400 ISPN012038 for a `directory` that is not an
+   * existing directory inside the backup roots — the same answer whether or not a path outside the
+   * roots exists. Then runs in the background.
+   */
   async startBackup(name: string, request: { directory?: string; resources: Resources }): Promise<void> {
     this.checkNew('backup', name);
-    if (request.directory !== undefined && !(await isDirectory(request.directory))) throw new NotADirectoryError(request.directory);
-    const folder = join(request.directory ?? join(this.dataDir, 'backups'), name);
+    let parent = join(this.dataDir, 'backups');
+    if (request.directory !== undefined) {
+      const at = await this.locations.directory(request.directory);
+      if (at.kind !== 'found') {
+        this.log.warn({ backup: name, directory: request.directory, reason: at.reason }, 'backup directory refused');
+        throw new NotADirectoryError(request.directory);
+      }
+      parent = at.path;
+    }
+    const folder = join(parent, name);
     const record = await this.register('backup', name, join(folder, `${name}.zip`), { resources: request.resources, directory: request.directory });
-    this.launch(record, () => this.runBackup(record, request.resources));
+    this.launch(record, (signal) => this.runBackup(record, request.resources, signal));
   }
 
   /** Checks a restore name before its upload is read (409 / 400). */
@@ -124,14 +156,20 @@ export class BackupService {
   }
 
   /**
-   * POST restore: the archive's directory is checked first (400 for a hostile one, nothing
-   * written); a `location` that is not a file is not registered, as the original does. The rest runs in the background.
+   * POST restore: a `location` outside the backup roots, on a special file system or not a regular
+   * file is 400 (the same answer whether or not it exists); a missing one inside the roots is not
+   * registered, as the original does. The archive's directory is checked next (400 for a hostile
+   * one, nothing written). The rest runs in the background.
    */
-  async startRestore(name: string, archivePath: string, resources: Resources, uploaded: boolean, mayWrite?: (cache: string) => boolean): Promise<void> {
+  async startRestore(name: string, location: string, resources: Resources, uploaded: boolean, mayWrite?: (cache: string) => boolean): Promise<void> {
     this.checkNew('restore', name);
-    if (!uploaded && !(await isFile(archivePath))) {
-      this.log.warn({ restore: name, location: archivePath }, 'restore location is not a file; nothing restored');
-      return;
+    let archivePath = location;
+    if (!uploaded) {
+      const at = await this.locations.file(location);
+      if (at.kind !== 'found') this.log.warn({ restore: name, location, reason: at.reason }, 'restore location refused; nothing restored');
+      if (at.kind === 'refused') throw new RestoreLocationError(location);
+      if (at.kind === 'missing') return;
+      archivePath = at.path;
     }
     let zip: ArchiveReader;
     try {
@@ -141,9 +179,9 @@ export class BackupService {
       throw e;
     }
     const record = await this.register('restore', name, archivePath, { resources, uploaded });
-    this.launch(record, async () => {
+    this.launch(record, async (signal) => {
       try {
-        return await restoreArchive(zip, this.requireSources(), this.container, resources, this.limits.maxTextBytes, mayWrite);
+        return await restoreArchive(zip, this.requireSources(), this.container, resources, this.limits.maxTextBytes, mayWrite, signal);
       } finally {
         zip.close();
         if (uploaded) await this.discardUpload(archivePath);
@@ -170,10 +208,16 @@ export class BackupService {
     while (this.running.size) await Promise.all(this.running.values());
   }
 
-  private async runBackup(record: OperationRecord, resources: Resources): Promise<{ entries: number; bytes: number }> {
+  /** Shutdown: every running operation (and any started from now on) fails at once, recorded as interrupted. */
+  cancel(): void {
+    this.stopping.abort(new OperationFailure('interrupted by a server stop'));
+  }
+
+  private async runBackup(record: OperationRecord, resources: Resources, signal: AbortSignal): Promise<{ entries: number; bytes: number }> {
     const snapshot = await captureSnapshot(this.requireSources(), this.store, resources, () => this.clock.now());
     try {
-      return await writeArchive(snapshot, this.container, record.path!);
+      signal.throwIfAborted();
+      return await writeArchive(snapshot, this.container, record.path!, signal);
     } finally {
       snapshot.close();
     }
@@ -197,18 +241,46 @@ export class BackupService {
     return record;
   }
 
-  /** Runs an operation in the background; only one of each kind at a time (behavior-notes §10.1). */
-  private launch(record: OperationRecord, work: () => Promise<object>): void {
+  /**
+   * Runs an operation in the background; only one of each kind at a time (behavior-notes §10.1).
+   * It fails when it outlives `timeoutMs` or the server stops: the outcome is recorded at once and
+   * the lock released even if the work is stuck in the file system; the work sees the signal at its
+   * next step and stops there.
+   */
+  private launch(record: OperationRecord, work: (signal: AbortSignal) => Promise<object>): void {
     const k = key(record.kind, record.name);
     const busy = [...this.running.keys()].some((other) => other.startsWith(`${record.kind}:`));
-    const run = (busy ? Promise.reject(new OperationFailure(`another ${record.kind} is in progress`)) : Promise.resolve().then(work))
+    const { signal, done } = this.deadline(record.kind);
+    const attempt = busy ? Promise.reject(new OperationFailure(`another ${record.kind} is in progress`)) : Promise.resolve().then(() => work(signal));
+    attempt.catch(() => undefined); // once abandoned, its late failure is nobody's
+    const run = Promise.race([attempt, rejectOnAbort(signal)])
       .then(
         (result) => this.finish(record, 'SUCCEEDED', undefined, result),
         (err: unknown) => this.finish(record, 'FAILED', err, {}),
       )
       .catch((err: unknown) => this.log.error({ err, [record.kind]: record.name }, 'could not record the outcome'))
-      .finally(() => this.running.delete(k));
+      .finally(() => {
+        done();
+        this.running.delete(k);
+      });
     this.running.set(k, run);
+  }
+
+  /** One operation's signal: aborted by its time limit or by the server stopping. */
+  private deadline(kind: Kind): { signal: AbortSignal; done: () => void } {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new OperationFailure(`The ${kind} did not finish within ${this.timeoutMs} ms`)), this.timeoutMs);
+    timer.unref();
+    const onStop = () => controller.abort(this.stopping.signal.reason);
+    if (this.stopping.signal.aborted) onStop();
+    else this.stopping.signal.addEventListener('abort', onStop, { once: true });
+    return {
+      signal: controller.signal,
+      done: () => {
+        clearTimeout(timer);
+        this.stopping.signal.removeEventListener('abort', onStop);
+      },
+    };
   }
 
   private async finish(record: OperationRecord, status: OperationStatus, err: unknown, result: object): Promise<void> {
@@ -262,10 +334,10 @@ function parseDetail(r: OperationRecord): Detail {
   }
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isDirectory(), () => false);
-}
-
-async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false);
+/** Rejects with the signal's reason once it is aborted. */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
 }

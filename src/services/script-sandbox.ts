@@ -1,16 +1,8 @@
 import ivm from 'isolated-vm';
 import { ScriptExecutionError } from '../errors';
+import { DEFAULT_SANDBOX_LIMITS, ExecutionBudget, limitMessages, type SandboxLimits } from './script-limits';
 
-export interface SandboxLimits {
-  /** V8 heap (and array buffer) limit of each execution's isolate. */
-  memoryMb: number;
-  /** Wall-clock limit of one execution. */
-  timeoutMs: number;
-  /** Executions running at once; more wait their turn (each may hold `memoryMb`). */
-  maxConcurrent: number;
-}
-
-export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { memoryMb: 64, timeoutMs: 5_000, maxConcurrent: 4 };
+export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './script-limits';
 
 /**
  * The host side of the bindings: `op` with string arguments, answered with JSON text (or
@@ -32,6 +24,9 @@ export type ScriptOutcome = { kind: 'json'; text: string } | { kind: 'bytes'; by
 /**
  * Runs in the isolate before the script: defines `cache` and `cacheManager` over one host
  * function kept in closures only, so the script can reach the host through these methods alone.
+ * `applySyncPromise` blocks the script's own thread, never the server's: the host answers from the
+ * event loop like any request. Arguments longer than the write limit ($2) are refused here, so a
+ * huge string (a rope costs the isolate nothing) is never copied into the server.
  */
 const PRELUDE = `
 const host = $0;
@@ -41,7 +36,9 @@ const call = (op, args) => {
 };
 const text = (v, what) => {
   if (v === undefined || v === null) throw new TypeError(what + ' must not be null');
-  return String(v);
+  const s = String(v);
+  if (s.length > $2) throw new RangeError(what + ' is longer than ' + $2 + ' characters');
+  return s;
 };
 const makeCache = (name) => Object.freeze({
   getName: () => name,
@@ -58,6 +55,13 @@ globalThis.cacheManager = Object.freeze({
 if ($1 !== undefined) globalThis.cache = makeCache($1);
 `;
 
+/** Bytes each binding writes, charged against the execution's write limit before it runs. */
+function writeBytes(op: string, args: string[]): number {
+  if (op === 'put') return Buffer.byteLength(args[1]) + Buffer.byteLength(args[2]);
+  if (op === 'remove') return Buffer.byteLength(args[1]);
+  return 0;
+}
+
 /** Evaluates the script at global scope (its last expression is the result) and encodes the result inside the isolate. */
 const RUN = `
 const r = (0, eval)($0);
@@ -68,13 +72,18 @@ return { json: json === undefined ? 'null' : json };
 `;
 
 /**
- * Every execution gets a fresh V8 isolate (isolated-vm) with a memory and a time limit and nothing
- * of the host: no require, process, timers, file system or network, only the bindings.
+ * Every execution gets a fresh V8 isolate (isolated-vm) with nothing of the host: no require,
+ * process, timers, file system or network, only the bindings. Limits (script-limits.ts): the
+ * isolate's memory, a wall-clock deadline that counts time spent in host calls, host calls and
+ * bytes written per execution. The first one crossed disposes the isolate and refuses every later
+ * host call; the execution answers ISPN027503 with the reason.
  */
 export class ScriptSandbox {
   private limits: SandboxLimits;
   private running = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly budgets = new Set<ExecutionBudget>();
+  private closed = false;
 
   constructor(limits: Partial<SandboxLimits> = {}) {
     this.limits = { ...DEFAULT_SANDBOX_LIMITS, ...limits };
@@ -89,25 +98,49 @@ export class ScriptSandbox {
     this.limits = { ...this.limits, ...limits };
   }
 
+  /** Shutdown: stops every running execution and refuses new ones (waiting ones included). */
+  close(): void {
+    this.closed = true;
+    for (const budget of this.budgets) budget.stop(limitMessages.shutdown());
+    for (const next of this.waiting.splice(0)) next();
+  }
+
   async run(job: ScriptRun): Promise<ScriptOutcome> {
     await this.acquire();
-    const limits = this.limits;
+    try {
+      if (this.closed) throw new ScriptExecutionError(limitMessages.shutdown());
+      return await this.execute(job, this.limits);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async execute(job: ScriptRun, limits: SandboxLimits): Promise<ScriptOutcome> {
     const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb });
-    const host = new ivm.Reference(job.host);
+    const budget = new ExecutionBudget(limits, () => { if (!isolate.isDisposed) isolate.dispose(); });
+    const deadline = setTimeout(() => budget.stop(limitMessages.time(limits)), limits.timeoutMs);
+    this.budgets.add(budget);
+    const host = new ivm.Reference(async (op: string, args: string[]) => {
+      budget.charge(writeBytes(op, args));
+      return job.host(op, args);
+    });
     try {
       const context = await isolate.createContext();
       for (const [name, value] of Object.entries(job.parameters)) await context.global.set(name, value);
-      await context.evalClosure(PRELUDE, [host, job.cacheName], { timeout: limits.timeoutMs });
+      await context.evalClosure(PRELUDE, [host, job.cacheName, limits.maxWriteBytes], { timeout: limits.timeoutMs });
       const out = await context.evalClosure(RUN, [job.source], { timeout: limits.timeoutMs, arguments: { copy: true }, result: { copy: true } }) as
         { bytes?: Uint8Array; json?: string };
+      if (budget.stopped) throw new ScriptExecutionError(budget.stopped); // stopped as it returned
       if (out.bytes) return { kind: 'bytes', bytes: Buffer.from(out.bytes) };
       return { kind: 'json', text: out.json ?? 'null' };
     } catch (err) {
-      throw new ScriptExecutionError(describe(err, isolate, limits));
+      if (err instanceof ScriptExecutionError) throw err;
+      throw new ScriptExecutionError(describe(err, budget, isolate, limits));
     } finally {
+      clearTimeout(deadline);
+      this.budgets.delete(budget);
       host.release();
       if (!isolate.isDisposed) isolate.dispose();
-      this.release();
     }
   }
 
@@ -128,12 +161,14 @@ export class ScriptSandbox {
 }
 
 /**
- * isolated-vm reports limits only through its errors: a disposed isolate means the memory limit,
- * its fixed timeout text the time limit. Anything else is what the script threw.
+ * A stopped budget says why (deadline, host calls, bytes written, shutdown); isolated-vm reports its
+ * own limits only through its state and errors: an isolate it disposed hit the memory limit, its
+ * fixed timeout text is the time limit. Anything else is what the script threw.
  */
-function describe(err: unknown, isolate: ivm.Isolate, limits: SandboxLimits): string {
-  if (isolate.isDisposed) return `script exceeded its memory limit of ${limits.memoryMb} MB`;
-  if (err instanceof Error && err.message === 'Script execution timed out.') return `script exceeded its time limit of ${limits.timeoutMs} ms`;
+function describe(err: unknown, budget: ExecutionBudget, isolate: ivm.Isolate, limits: SandboxLimits): string {
+  if (budget.stopped) return budget.stopped;
+  if (isolate.isDisposed) return limitMessages.memory(limits);
+  if (err instanceof Error && err.message === 'Script execution timed out.') return limitMessages.time(limits);
   if (err instanceof Error) return `${err.name}: ${err.message}`;
   return String(err);
 }

@@ -7,7 +7,8 @@ import { ANONYMOUS_ADMIN, type Subject } from './auth.service';
 import { cacheMask, canAccess, requirePermission } from './authorization';
 import { ADMIN_TASKS, type AdminTask, type CacheAccess } from './task-admin';
 import { ScriptBindings } from './script-bindings';
-import { type SandboxLimits, ScriptSandbox, type ScriptOutcome } from './script-sandbox';
+import type { SandboxLimits } from './script-limits';
+import { ScriptSandbox, type ScriptOutcome } from './script-sandbox';
 
 /** One row of `GET /tasks` (spec 2 "task" shape, behavior-notes §14). */
 export interface TaskInfo {
@@ -42,6 +43,11 @@ export class TaskService {
   constructor(private readonly store: Store, private readonly manager: CacheManager, private readonly clock: Clock, limits: Partial<SandboxLimits> = {}) {
     this.sandbox = new ScriptSandbox(limits);
     for (const r of store.tasks.list()) this.scripts.set(r.name, { script: r.script, metadata: storedMetadata(r.name, r.script), createdAt: r.createdAt });
+  }
+
+  /** Shutdown: running scripts stop (their answer says so) and new ones are refused. */
+  close(): void {
+    this.sandbox.close();
   }
 
   /** Scripts by name, then the admin tasks unless `userOnly` (`?type=user`). */

@@ -1,12 +1,16 @@
 import { expect } from 'chai';
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
 import { parseCacheConfig } from '../../src/model/cache-config';
 import type { Services } from '../../src/services';
 import type { StoredEntry } from '../../src/store/store';
-import type { Client, Reply } from '../support/client';
+import { Client, type Reply } from '../support/client';
+import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 
 const C = '/rest/v2/container';
@@ -74,11 +78,14 @@ const MANIFEST = 'containers=default\nversion=15.0.0\n';
 describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster}/{backups|restores}', () => {
   let server: TestServer;
   let admin: Client;
+  /** The configured `backup-roots` entry of `server`. */
+  let root: string;
   let n = 0;
   const fresh = (prefix = 'b') => `${prefix}-${++n}`;
 
   before(async () => {
-    server = await startTestServer();
+    root = tempDir('grid-backup-root-');
+    server = await startTestServer({ backupRoots: [root] });
     admin = server.as('admin');
   });
   after(() => server.close());
@@ -110,13 +117,56 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
     });
 
     it('writes into `directory`/<name>/ and answers 400 ISPN012038 when it is not a directory', async () => {
-      const dir = tempDir();
+      const dir = mkdtempSync(join(root, 'dir-'));
       const name = fresh();
       expect((await backup(admin, name, { directory: dir })).status).to.equal(200);
       expect(existsSync(join(dir, name, `${name}.zip`))).to.equal(true);
       const r = await admin.post(`${C}/backups/${fresh()}`, JSON.stringify({ directory: join(dir, 'nope') }), JSON_TYPE);
       expect(r.status).to.equal(400);
       expect(r.text).to.equal(`ISPN012038: '${join(dir, 'nope')}' must be a directory`);
+    });
+
+    it('refuses /proc/self and other special, outside or linked-out directories at once with 400 ISPN012038, existing or not', async () => {
+      const outside = tempDir();
+      symlinkSync('/proc/self', join(root, 'to-proc'));
+      symlinkSync(outside, join(root, 'to-outside'));
+      const refused = ['/proc/self', '/proc/self/fd', '/sys', '/dev', '/dev/null', '/dev/shm', tmpdir(), outside, join(outside, 'missing'),
+        '/no/such/dir', join(root, '..'), '../..', join(root, 'to-proc'), join(root, 'to-proc', 'cwd'), join(root, 'to-outside'), `${root}/\u0000x`];
+      for (const directory of refused) {
+        const name = fresh();
+        const r = await admin.post(`${C}/backups/${name}`, JSON.stringify({ directory }), JSON_TYPE);
+        expect(r.status, directory).to.equal(400);
+        expect(r.text, directory).to.equal(`ISPN012038: '${directory}' must be a directory`);
+        expect((await admin.head(`${C}/backups/${name}`)).status, directory).to.equal(404);
+      }
+      expect(readdirSync(outside)).to.deep.equal([]);
+      expect((await backup(admin, fresh(), { directory: root })).status).to.equal(200); // nothing holds the lock
+    });
+
+    it('resolves a relative directory against the data dir, never the working directory', async () => {
+      mkdirSync(join(server.dataDir, 'relative'));
+      const name = fresh();
+      expect((await backup(admin, name, { directory: 'relative' })).status).to.equal(200);
+      expect(existsSync(join(server.dataDir, 'relative', name, `${name}.zip`))).to.equal(true);
+      const r = await admin.post(`${C}/backups/${fresh()}`, JSON.stringify({ directory: 'src' }), JSON_TYPE); // exists in the cwd only
+      expect(r.status).to.equal(400);
+    });
+
+    it('fails a backup that outlives backup-timeout (500 ISPN012042) and frees the lock', async () => {
+      const s = server.running.services;
+      await admin.createCache('slow');
+      const cache = s.manager.require('slow').cache;
+      for (let i = 0; i < 20_000; i++) cache.put(Buffer.from(`k${i}`), Buffer.from(`value-${i}`), 'text/plain', { lifespan: -1, maxIdle: -1 });
+      s.backups.timeoutMs = 1;
+      const name = fresh();
+      try {
+        expect((await admin.post(`${C}/backups/${name}`, JSON.stringify({ resources: { caches: ['slow'] } }), JSON_TYPE)).status).to.equal(202);
+        expect((await until(() => admin.head(`${C}/backups/${name}`))).status).to.equal(500);
+      } finally {
+        s.backups.timeoutMs = 3_600_000;
+      }
+      expect((await backup(admin, fresh(), { resources: { caches: ['slow'] } })).status).to.equal(200);
+      await admin.delete('/rest/v2/caches/slow');
     });
 
     it('answers 400 for an unknown selector key, and for a name that cannot be a file name', async () => {
@@ -155,10 +205,30 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       expect((await admin.post(`${C}/restores/${fresh('r')}`, 'x', { 'Content-Type': 'text/plain' })).status).to.equal(415);
     });
 
-    it('does not register a restore whose location is not a file (HEAD 404), as the original', async () => {
-      const name = fresh('r');
-      expect((await admin.post(`${C}/restores/${name}`, JSON.stringify({ location: '/no/such.zip' }), JSON_TYPE)).status).to.equal(202);
-      expect((await admin.head(`${C}/restores/${name}`)).status).to.equal(404);
+    it('does not register a restore whose location inside the roots is missing (HEAD 404), as the original', async () => {
+      for (const location of [join(root, 'no', 'such.zip'), 'no-such.zip']) {
+        const name = fresh('r');
+        expect((await admin.post(`${C}/restores/${name}`, JSON.stringify({ location }), JSON_TYPE)).status).to.equal(202);
+        expect((await admin.head(`${C}/restores/${name}`)).status).to.equal(404);
+      }
+    });
+
+    it('answers one 400 for a location outside the roots, existing or not, and for special or non-regular files', async () => {
+      const outside = tempDir();
+      const existing = join(outside, 'real.zip');
+      writeFileSync(existing, await zipOf([['manifest.properties', MANIFEST]]));
+      symlinkSync(existing, join(root, 'link-out.zip'));
+      execFileSync('mkfifo', [join(root, 'fifo.zip')]);
+      mkdirSync(join(root, 'folder.zip'));
+      const refused = [existing, join(outside, 'missing.zip'), '/etc/passwd', '/etc/no-such-file', '/proc/self/environ', '/dev/zero',
+        '../outside.zip', join(root, 'link-out.zip'), join(root, 'fifo.zip'), join(root, 'folder.zip')];
+      for (const location of refused) {
+        const name = fresh('r');
+        const r = await admin.post(`${C}/restores/${name}`, JSON.stringify({ location }), JSON_TYPE);
+        expect(r.status, location).to.equal(400);
+        expect(r.text, location).to.equal(`'${location}' must be a regular file in the data directory or a configured backup root`);
+        expect((await admin.head(`${C}/restores/${name}`)).status, location).to.equal(404);
+      }
     });
 
     it('fails (HEAD 500 ISPN012039) when the archive holds another container, and restores nothing', async () => {
@@ -266,7 +336,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       const dir = tempDir();
       const file = join(dir, 'rt.zip');
       writeFileSync(file, zip);
-      const target = await startTestServer();
+      const target = await startTestServer({ backupRoots: [dir] });
       try {
         const a = target.as('admin');
         expect((await a.post(`${C}/restores/all`, JSON.stringify({ location: file }), JSON_TYPE)).status).to.equal(202);
@@ -278,7 +348,8 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       const partial = await startTestServer();
       try {
         const a = partial.as('admin');
-        const body = { location: file, resources: { caches: ['rt-persistent'], 'cache-configs': ['*'] } };
+        writeFileSync(join(partial.dataDir, 'rt.zip'), zip);
+        const body = { location: 'rt.zip', resources: { caches: ['rt-persistent'], 'cache-configs': ['*'] } };
         expect((await a.post(`${C}/restores/some`, JSON.stringify(body), JSON_TYPE)).status).to.equal(202);
         expect((await until(() => a.head(`${C}/restores/some`))).status).to.equal(201);
         const s = partial.running.services;
@@ -339,6 +410,61 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
     } finally {
       await target.close();
     }
+  });
+
+  describe('shutdown (bin/grid start)', function () {
+    this.timeout(120_000);
+
+    it('SIGTERM stops the server promptly during a long restore and a long backup; both are FAILED after the restart', async () => {
+      const ENTRIES = 30_000;
+      const source = await startTestServer();
+      let zip: Buffer;
+      try {
+        await source.as('admin').createCache('big', PERSISTENT);
+        const cache = source.running.services.manager.require('big').cache;
+        for (let i = 0; i < ENTRIES; i++) cache.put(Buffer.from(`key-${i}`), randomBytes(64), 'application/octet-stream', { lifespan: -1, maxIdle: -1 });
+        zip = await download(source.as('admin'), 'big');
+      } finally {
+        await source.close();
+      }
+      const dataDir = tempDir();
+      writeFileSync(join(dataDir, 'big.zip'), zip);
+      const env = { APP_USER: 'ops', APP_PASS: 'ops-pw' };
+      const start = async () => {
+        const proc = await spawnServer(['--data', dataDir], env);
+        return { proc, client: new Client(proc.url, { user: 'ops', password: 'ops-pw' }) };
+      };
+      /** SIGTERM and a clean exit; a stop that waited for the operation to finish would be seen after the restart. */
+      const stop = async (proc: ServerProcess) => {
+        const signalled = Date.now();
+        proc.child.kill('SIGTERM');
+        expect(await waitForExit(proc.child), proc.output()).to.equal(0);
+        expect(Date.now() - signalled, 'ms from SIGTERM to exit').to.be.below(15_000);
+      };
+      try {
+        let { proc, client } = await start();
+        expect((await client.post(`${C}/restores/cut`, JSON.stringify({ location: 'big.zip' }), JSON_TYPE)).status).to.equal(202);
+        await stop(proc);
+
+        ({ proc, client } = await start());
+        expect((await client.head(`${C}/restores/cut`)).status).to.equal(500);
+        expect(Number((await client.get('/rest/v2/caches/big?action=size')).text) || 0).to.be.below(ENTRIES);
+        expect((await client.post(`${C}/restores/whole`, JSON.stringify({ location: 'big.zip' }), JSON_TYPE)).status).to.equal(202);
+        expect((await until(() => client.head(`${C}/restores/whole`))).status).to.equal(201);
+        expect((await client.post(`${C}/backups/cut`)).status).to.equal(202);
+        await stop(proc);
+
+        ({ proc, client } = await start());
+        try {
+          expect((await client.head(`${C}/backups/cut`)).status).to.equal(500);
+          expect(Number((await client.get('/rest/v2/caches/big?action=size')).text)).to.equal(ENTRIES);
+        } finally {
+          await stop(proc);
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
   });
 
   describe('restart', () => {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { TaskInfo } from '../../src/services/task.service';
 import type { Client } from '../support/client';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
@@ -289,6 +290,116 @@ describe('tasks /rest/v2/tasks', () => {
       const dynamic = await exec(await upload('import("fs").then((fs) => fs.readFileSync("/etc/passwd", "utf8"))'));
       expect(dynamic.status).to.equal(500);
       expect(dynamic.text).to.equal('ISPN027503: Script execution error: Error: Not supported');
+    });
+  });
+
+  describe('limits (task-* settings)', () => {
+    const MiB = 1024 * 1024;
+    let limited: TestServer;
+    let ops: Client;
+    let k = 0;
+    const run = async (script: string, query = '&cache=limited') => {
+      const name = `limit-${++k}`;
+      expect((await ops.put(task(name), script)).status).to.equal(200);
+      return ops.post(task(name, 'exec', query));
+    };
+    const size = async () => Number((await ops.get('/rest/v2/caches/limited?action=size')).text);
+    const error = (detail: string) => `ISPN027503: Script execution error: ${detail}`;
+
+    before(async () => {
+      limited = await startTestServer({ taskTimeout: 30_000, taskMaxHostCalls: 2_000, taskMaxWrite: MiB, taskMemoryLimit: 32 * MiB });
+      ops = limited.as('admin');
+      await ops.createCache('limited');
+    });
+    after(() => limited.close());
+
+    describe('the wall-clock deadline', () => {
+      before(() => limited.running.services.tasks.sandbox.configure({ timeoutMs: 1_000, maxHostCalls: 1e9, maxWriteBytes: 1e12 }));
+      after(() => limited.running.services.tasks.sandbox.configure({ timeoutMs: 30_000, maxHostCalls: 2_000, maxWriteBytes: MiB }));
+
+      it('stops a loop of host calls (time in cache.get counts), even one that catches the refusals', async () => {
+        for (const script of ['for (;;) cache.get("x")', 'for (;;) { try { cache.get("x") } catch (e) {} }', 'for (;;) { try { cache.get("x") } catch (e) { for (;;) {} } }']) {
+          const r = await run(script);
+          expect(r.status, script).to.equal(500);
+          expect(r.text, script).to.equal(error('script exceeded its time limit of 1000 ms'));
+        }
+      });
+
+      it('lets no write through once the answer is sent', async () => {
+        const r = await run('let i = 0; for (;;) { try { cache.put("d" + i++, "v") } catch (e) {} }');
+        expect(r.text).to.equal(error('script exceeded its time limit of 1000 ms'));
+        const after = await size();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(await size()).to.equal(after);
+      });
+    });
+
+    it('stops a put loop at task-max-write, keeping what it wrote before, with RSS bounded', async () => {
+      const before = process.memoryUsage().rss;
+      const r = await run('const v = "x".repeat(64 * 1024); let i = 0; for (;;) { try { cache.put("w" + i++, v) } catch (e) {} }');
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal(error('script exceeded its write limit of 1048576 bytes'));
+      const stored = await size();
+      expect(stored).to.be.above(0).and.at.most(16); // 16 × (64 KiB + key) > 1 MiB: the 16th is refused
+      expect(process.memoryUsage().rss - before).to.be.below(256 * MiB);
+    });
+
+    it('stops a call loop at task-max-host-calls', async () => {
+      const r = await run('for (;;) { try { cache.containsKey("x") } catch (e) {} }');
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal(error('script exceeded its limit of 2000 host calls'));
+    });
+
+    it('refuses an argument longer than the write limit inside the sandbox (a rope costs the script nothing)', async () => {
+      const r = await run('let v = "x".repeat(1 << 20); for (let i = 0; i < 8; i++) v = v + v; cache.put("rope", v)');
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal(error('RangeError: value is longer than 1048576 characters'));
+      expect((await ops.get('/rest/v2/caches/limited/rope')).status).to.equal(404);
+    });
+
+    it('keeps the health probe answering while scripts loop, write and build huge strings', async () => {
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      let slowest = 0;
+      let running = true;
+      const probe = (async () => {
+        while (running) {
+          const started = Date.now();
+          expect((await limited.anonymous().get('/rest/v2/container/health/status')).status).to.equal(200);
+          slowest = Math.max(slowest, Date.now() - started);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      const sandbox = limited.running.services.tasks.sandbox;
+      sandbox.configure({ timeoutMs: 1_500 });
+      try {
+        const answers = await Promise.all([
+          'for (;;) cache.get("x")',
+          'for (;;) {}',
+          'const v = "y".repeat(60000); let i = 0; for (;;) cache.put("h" + i++, v)',
+          'let v = "x".repeat(1 << 20); for (let i = 0; i < 8; i++) v = v + v; cache.put("rope", v)',
+        ].map((script) => run(script)));
+        expect(answers.map((a) => a.status)).to.deep.equal([500, 500, 500, 500]);
+      } finally {
+        sandbox.configure({ timeoutMs: 30_000 });
+        running = false;
+        await probe;
+        delay.disable();
+      }
+      expect(slowest, 'slowest health probe (ms)').to.be.below(1_000);
+      expect(delay.max / 1e6, 'longest event-loop stall (ms)').to.be.below(1_000);
+    });
+
+    it('stops running scripts when the server stops, with a clear answer', async () => {
+      const own = await startTestServer({ taskTimeout: 60_000 });
+      await own.as('admin').createCache('c');
+      expect((await own.as('admin').put(task('forever'), 'for (;;) { try { cache.get("x") } catch (e) {} }')).status).to.equal(200);
+      const answer = own.as('admin').post(task('forever', 'exec', '&cache=c'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await own.close();
+      const r = await answer;
+      expect(r.status).to.equal(500);
+      expect(r.text).to.equal(error('script stopped because the server is stopping'));
     });
   });
 

@@ -1,7 +1,9 @@
+import { closeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import * as yauzl from 'yauzl';
 import { InvalidArchiveError } from '../../errors';
 import { checkEntryName } from '../../model/backup-archive';
+import { openRegularFile } from './locations';
 
 /** What a restore accepts of an archive before it reads a byte of content. */
 export interface ArchiveLimits {
@@ -28,9 +30,13 @@ export class ArchiveReader {
 
   static async open(path: string, limits: ArchiveLimits): Promise<ArchiveReader> {
     let zip: yauzl.ZipFile;
+    let fd: number | undefined;
     try {
-      zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: true });
+      fd = await openRegularFile(path);
+      // once opened, the zip owns the descriptor and closes it in close()
+      zip = await yauzl.fromFdPromise(fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: true });
     } catch (e) {
+      if (fd !== undefined) closeSync(fd);
       throw new InvalidArchiveError(e instanceof Error ? e.message : 'not a zip file');
     }
     try {

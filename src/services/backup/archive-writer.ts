@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
 import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
@@ -11,6 +11,9 @@ import type { CacheSnapshot, ContainerSnapshot } from './snapshot';
 import { yieldToLoop } from './sources';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-files';
 
+/** A link or FIFO planted where the temp file goes fails the backup instead of redirecting or hanging it. */
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
 export interface WrittenArchive {
   entries: number;
   bytes: number;
@@ -21,7 +24,7 @@ export interface WrittenArchive {
  * `target` and fsyncs the folder: a crash leaves either no archive or a whole one. Cache entries
  * are streamed a page at a time, so memory stays flat whatever the cache's size.
  */
-export async function writeArchive(snapshot: ContainerSnapshot, container: string, target: string): Promise<WrittenArchive> {
+export async function writeArchive(snapshot: ContainerSnapshot, container: string, target: string, signal?: AbortSignal): Promise<WrittenArchive> {
   await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
   const tmp = `${target}.tmp`;
   const zip = new ZipFile();
@@ -39,7 +42,7 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   zip.addBuffer(text(`<?xml version="1.0"?>\n<infinispan>\n  <cache-container name="${container}"/>\n</infinispan>\n`), p.globalConfig(container));
   for (const c of snapshot.caches) {
     zip.addBuffer(text(c.configXml), p.cacheConfig(container, c.name));
-    zip.addReadStream(Readable.from(entryChunks(c, counted)), p.cacheData(container, c.name));
+    zip.addReadStream(Readable.from(entryChunks(c, counted, signal)), p.cacheData(container, c.name));
   }
   for (const t of snapshot.templates) zip.addBuffer(text(t.xml), p.template(container, t.name));
   if (snapshot.counters.length) zip.addBuffer(Buffer.concat(snapshot.counters.map((c) => frame(encodeCounter(c)))), p.counters(container));
@@ -47,8 +50,10 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   for (const t of snapshot.tasks) zip.addBuffer(text(t.script), p.task(container, t.name));
   zip.end();
   try {
-    await pipeline(zip.outputStream, createWriteStream(tmp, { mode: PRIVATE_FILE_MODE }));
+    const out = await open(tmp, WRITE_FLAGS, PRIVATE_FILE_MODE);
+    await pipeline(zip.outputStream, out.createWriteStream(), { signal });
     const bytes = await fsyncFile(tmp);
+    signal?.throwIfAborted();
     await rename(tmp, target);
     await fsyncFile(dirname(target));
     return { entries: counted.entries, bytes };
@@ -58,12 +63,17 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   }
 }
 
-/** One chunk of framed CacheBackupEntry records per page, letting other requests run between pages. */
-async function* entryChunks(c: CacheSnapshot, counted: { entries: number }): AsyncGenerator<Buffer> {
+/**
+ * One chunk of framed CacheBackupEntry records per page, letting other requests run between pages.
+ * An aborted backup just stops reading (yazl listens for no stream errors; the pipeline's own
+ * signal fails the archive).
+ */
+async function* entryChunks(c: CacheSnapshot, counted: { entries: number }, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
   for (const page of c.pages()) {
     counted.entries += page.length;
     yield Buffer.concat(page.map((e) => frame(encodeEntry(e))));
     await yieldToLoop();
+    if (signal?.aborted) return;
   }
 }
 

@@ -33,16 +33,18 @@ export interface RestoreOutcome {
  * caches kept, entries added with their times), counters and tasks.
  */
 export async function restoreArchive(
-  zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number, mayWrite: (cache: string) => boolean = () => true,
+  zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number,
+  mayWrite: (cache: string) => boolean = () => true, signal?: AbortSignal,
 ): Promise<RestoreOutcome> {
-  const plan = await planRestore(zip, container, resources, textLimit);
+  const plan = await planRestore(zip, container, resources, textLimit, signal);
   // the cache's own roles decide who may write into an existing cache, a restore included
   const refused = plan.caches.filter((c) => !mayWrite(c.name)).length;
   if (refused) throw new OperationFailure(`Unable to restore: the caller lacks 'ADMIN' permission on ${refused} existing cache(s) of the archive`);
-  return applyPlan(zip, src, plan);
+  signal?.throwIfAborted();
+  return applyPlan(zip, src, plan, signal);
 }
 
-async function planRestore(zip: ArchiveReader, container: string, resources: Resources, textLimit: number): Promise<RestorePlan> {
+async function planRestore(zip: ArchiveReader, container: string, resources: Resources, textLimit: number, signal: AbortSignal | undefined): Promise<RestorePlan> {
   const read = async (name: string) => {
     if (!zip.has(name)) throw new OperationFailure(`The archive has no '${name}'`);
     return zip.text(name, textLimit);
@@ -73,17 +75,17 @@ async function planRestore(zip: ArchiveReader, container: string, resources: Res
     legacyKeys: manifest.get(KEY_FORMAT) !== KEYS_IN_STORAGE_TYPE,
   };
   // every record is decoded once before anything is written
-  for (const c of plan.caches) if (c.data) await forEachRecord(zip, c.data, (bytes) => void decode(decodeEntry, bytes, c.data!));
+  for (const c of plan.caches) if (c.data) await forEachRecord(zip, c.data, (bytes) => void decode(decodeEntry, bytes, c.data!), signal);
   if (plan.counters) {
     const found = new Set<string>();
-    await forEachRecord(zip, plan.counters, (bytes) => void found.add(decode(decodeCounter, bytes, plan.counters!).name));
+    await forEachRecord(zip, plan.counters, (bytes) => void found.add(decode(decodeCounter, bytes, plan.counters!).name), signal);
     const missing = plan.counterNames.filter((n) => !found.has(n));
     if (missing.length) throw new OperationFailure(`Unable to find counters ${missing.join(', ')} in counters.dat`);
   }
   return plan;
 }
 
-async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePlan): Promise<RestoreOutcome> {
+async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePlan, signal: AbortSignal | undefined): Promise<RestoreOutcome> {
   for (const s of plan.schemas) await src.schemas.save(s.name, s.content);
   for (const t of plan.templates) await src.manager.defineTemplate(t.name, t.definition);
   let entries = 0;
@@ -109,8 +111,8 @@ async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePl
       await Promise.all([...commits].map((x) => x.promise));
       commits = new Set();
       inBatch = 0;
-      await yieldToLoop();
-    });
+      await yieldToLoop(signal);
+    }, signal);
     await Promise.all([...commits].map((x) => x.promise));
   }
   if (plan.counters) {
@@ -118,17 +120,18 @@ async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePl
     await forEachRecord(zip, plan.counters, async (bytes) => {
       const c = decodeCounter(bytes);
       if (wanted.has(c.name)) await src.counters.restore(c.name, c.configuration, c.value);
-    });
+    }, signal);
   }
   for (const t of plan.tasks) await src.tasks.upload(t.name, t.script);
   return { entries };
 }
 
-/** Streams one `.dat` entry record by record; `onRecord` may be async (it is awaited in order). */
-async function forEachRecord(zip: ArchiveReader, name: string, onRecord: (bytes: Buffer) => void | Promise<void>): Promise<void> {
+/** Streams one `.dat` entry record by record; `onRecord` may be async (it is awaited in order). Stops when `signal` aborts. */
+async function forEachRecord(zip: ArchiveReader, name: string, onRecord: (bytes: Buffer) => void | Promise<void>, signal: AbortSignal | undefined): Promise<void> {
   const frames = new FrameReader();
   try {
     for await (const chunk of await zip.stream(name)) {
+      signal?.throwIfAborted();
       for (const record of frames.push(chunk as Buffer)) await onRecord(record);
     }
     frames.end();

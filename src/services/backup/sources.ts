@@ -14,7 +14,11 @@ export interface BackupSources {
 /** A backup or restore that cannot go on; its message is recorded in the operation's detail. */
 export class OperationFailure extends Error {}
 
-/** Lets other requests run between batches, so a large archive never stalls the server. */
-export function yieldToLoop(): Promise<void> {
-  return new Promise((resolve) => setImmediate(resolve));
+/**
+ * Lets other requests run between batches, so a large archive never stalls the server; then
+ * stops the operation (throws the signal's reason) if it timed out or the server is stopping.
+ */
+export async function yieldToLoop(signal?: AbortSignal): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  signal?.throwIfAborted();
 }

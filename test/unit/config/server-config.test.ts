@@ -303,3 +303,46 @@ describe('auth-mechanisms and digest-without-qop', () => {
     expect(() => readConfigFile(file('bad.yaml', 'digest-without-qop: maybe'))).to.throw(ConfigError, /true or false/);
   });
 });
+
+describe('task and backup limits (task-*, backup-*)', () => {
+  let dir: string;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'grid-config-limits-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('reads every limit from YAML, backup-roots as a list', () => {
+    const path = file('limits.yaml', [
+      'task-timeout: 2500', 'task-memory-limit: 32MiB', 'task-max-host-calls: 5000', 'task-max-write: 1MiB', 'task-concurrency: 2',
+      'backup-roots:', '  - /srv/backups', '  - relative/dir', 'backup-timeout: 60000',
+    ].join('\n'));
+    expect(readConfigFile(path)).to.deep.equal({
+      taskTimeout: 2500, taskMemoryLimit: 32 * 1024 * 1024, taskMaxHostCalls: 5000, taskMaxWrite: 1024 * 1024, taskConcurrency: 2,
+      backupRoots: ['/srv/backups', resolve('relative/dir')], backupTimeout: 60_000,
+    });
+  });
+
+  it('reads backup-roots from XML as one PATH-style string', () => {
+    const path = file('limits.xml', '<server backup-roots="/srv/a:/srv/b" task-timeout="100"/>');
+    expect(readConfigFile(path)).to.deep.equal({ backupRoots: ['/srv/a', '/srv/b'], taskTimeout: 100 });
+  });
+
+  it('rejects values that cannot be limits', () => {
+    expect(() => readConfigFile(file('small.yaml', 'task-memory-limit: 1MiB'))).to.throw(ConfigError, /task-memory-limit: '1MiB' must be at least 8MiB/);
+    expect(() => readConfigFile(file('zero.yaml', 'task-timeout: 0'))).to.throw(ConfigError, /task-timeout/);
+    expect(() => readConfigFile(file('nowrite.yaml', 'task-max-write: 0'))).to.throw(ConfigError, /task-max-write/);
+    expect(() => readConfigFile(file('roots.yaml', 'backup-roots:\n  a: b'))).to.throw(ConfigError, /backup-roots: expected a list of directories/);
+    expect(() => readConfigFile(file('roots.json', '{"backup-roots": [1]}'))).to.throw(ConfigError, /backup-roots/);
+  });
+
+  it('defaults: 5 s, 64 MiB, 100000 host calls, 16 MiB written, 4 at once; no extra backup roots, one hour', () => {
+    expect(resolveConfig({}, {}, {})).to.deep.include({
+      taskTimeout: 5000, taskMemoryLimit: 64 * 1024 * 1024, taskMaxHostCalls: 100_000, taskMaxWrite: 16 * 1024 * 1024, taskConcurrency: 4,
+      backupRoots: [], backupTimeout: 3_600_000,
+    });
+    expect(resolveConfig({}, { backupRoots: ['rel'] }, {}).backupRoots).to.deep.equal([resolve('rel')]);
+  });
+});
