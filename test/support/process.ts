@@ -9,9 +9,13 @@ export interface ServerProcess {
   output: () => string;
 }
 
-/** Starts `bin/grid start` as a real process on port 0 and waits for its "listening on" line. */
-export function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [GRID_BIN, 'start', '--port', '0', '--log-level', 'warn', ...args], {
+/**
+ * Starts `bin/grid start` as a real process on port 0 and waits for its "listening on" line.
+ * `wrapper` runs it under another command (e.g. `['strace', '-f', …]`), which gets node's path next.
+ */
+export function spawnServer(args: string[], env: Record<string, string> = {}, wrapper: string[] = []): Promise<ServerProcess> {
+  const command = [...wrapper, process.execPath, GRID_BIN, 'start', '--port', '0', '--log-level', 'warn', ...args];
+  const child = spawn(command[0], command.slice(1), {
     env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
