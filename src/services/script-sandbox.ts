@@ -102,7 +102,11 @@ export class ScriptSandbox {
   close(): void {
     this.closed = true;
     for (const budget of this.budgets) budget.stop(limitMessages.shutdown());
-    for (const next of this.waiting.splice(0)) next();
+    // each waiter gets a slot of its own, which `run` refuses and releases
+    for (const next of this.waiting.splice(0)) {
+      this.running++;
+      next();
+    }
   }
 
   async run(job: ScriptRun): Promise<ScriptOutcome> {

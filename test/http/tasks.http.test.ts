@@ -390,16 +390,18 @@ describe('tasks /rest/v2/tasks', () => {
       expect(delay.max / 1e6, 'longest event-loop stall (ms)').to.be.below(1_000);
     });
 
-    it('stops running scripts when the server stops, with a clear answer', async () => {
-      const own = await startTestServer({ taskTimeout: 60_000 });
+    it('stops running and waiting scripts when the server stops, with a clear answer', async () => {
+      const own = await startTestServer({ taskTimeout: 60_000, taskConcurrency: 1 });
       await own.as('admin').createCache('c');
       expect((await own.as('admin').put(task('forever'), 'for (;;) { try { cache.get("x") } catch (e) {} }')).status).to.equal(200);
-      const answer = own.as('admin').post(task('forever', 'exec', '&cache=c'));
+      const running = own.as('admin').post(task('forever', 'exec', '&cache=c'));
+      const waiting = own.as('admin').post(task('forever', 'exec', '&cache=c'));
       await new Promise((resolve) => setTimeout(resolve, 200));
       await own.close();
-      const r = await answer;
-      expect(r.status).to.equal(500);
-      expect(r.text).to.equal(error('script stopped because the server is stopping'));
+      for (const r of await Promise.all([running, waiting])) {
+        expect(r.status).to.equal(500);
+        expect(r.text).to.equal(error('script stopped because the server is stopping'));
+      }
     });
   });
 
