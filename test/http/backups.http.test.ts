@@ -412,6 +412,45 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
     }
   });
 
+  describe('tenants: each container keeps to its own data dir', () => {
+    it('a tenant gets neither backup-roots nor another data dir; the default container cannot reach tenants/', async () => {
+      const shared = tempDir('grid-backup-shared-');
+      const t = await startTestServer({ tenants: [{ name: 't1' }], backupRoots: [shared] });
+      try {
+        const a = t.as('admin');
+        const T1 = '/rest/t1/v2/container';
+        const defaultZip = join(t.dataDir, 'backups', 'd1', 'd1.zip');
+        expect((await backup(a, 'd1')).status).to.equal(200);
+        expect((await backup(a, 'tb', undefined, T1)).status).to.equal(200);
+        const tenantZip = join(t.dataDir, 'tenants', 't1', 'backups', 'tb', 'tb.zip');
+        expect(existsSync(tenantZip)).to.equal(true);
+        const refusedDirectory = async (base: string, directory: string) => {
+          const r = await a.post(`${base}/backups/${fresh()}`, JSON.stringify({ directory }), JSON_TYPE);
+          expect(r.status, `${base} ${directory}`).to.equal(400);
+          expect(r.text).to.equal(`ISPN012038: '${directory}' must be a directory`);
+        };
+        const refusedLocation = async (base: string, location: string) => {
+          const r = await a.post(`${base}/restores/${fresh('r')}`, JSON.stringify({ location }), JSON_TYPE);
+          expect(r.status, `${base} ${location}`).to.equal(400);
+          expect(r.text).to.equal(`'${location}' must be a regular file in the data directory or a configured backup root`);
+        };
+        await refusedDirectory(T1, shared);
+        await refusedDirectory(T1, t.dataDir);
+        await refusedDirectory(C, join(t.dataDir, 'tenants', 't1'));
+        await refusedDirectory(C, 'tenants');
+        await refusedLocation(T1, defaultZip);
+        await refusedLocation(T1, '../../backups/d1/d1.zip');
+        await refusedLocation(C, tenantZip);
+        await refusedLocation(C, 'tenants/t1/backups/tb/tb.zip');
+        expect((await backup(a, fresh(), { directory: shared })).status).to.equal(200); // the default container may use it
+        mkdirSync(join(t.dataDir, 'tenants', 't1', 'exports'));
+        expect((await backup(a, fresh(), { directory: 'exports' }, T1)).status).to.equal(200); // relative to the tenant's dir
+      } finally {
+        await t.close();
+      }
+    });
+  });
+
   describe('shutdown (bin/grid start)', function () {
     this.timeout(120_000);
 
