@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGrid } from '../support/cli';
-import { Client, type Reply } from '../support/client';
+import { Client } from '../support/client';
+import { until } from '../support/poll';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, type TestServer } from '../support/server';
 import { SseReader } from '../support/sse';
@@ -12,14 +13,6 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 /** Secured: only the `admin` and `keeper` roles act on it. */
 const VAULT = { 'local-cache': { security: { authorization: { enabled: true, roles: ['admin', 'keeper'] } } } };
 
-async function until(probe: () => Promise<Reply>, not = 202): Promise<Reply> {
-  for (let i = 0; i < 400; i++) {
-    const r = await probe();
-    if (r.status !== not) return r;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('still in progress');
-}
 
 /**
  * Per-cache authorization (issue 10 item 4). Users: the five default roles, `ops` (group monitor)

@@ -10,6 +10,7 @@ import { parseCacheConfig } from '../../src/model/cache-config';
 import type { Services } from '../../src/services';
 import type { StoredEntry } from '../../src/store/store';
 import { Client, type Reply } from '../support/client';
+import { until } from '../support/poll';
 import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 
@@ -18,14 +19,6 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
 const TASK = '// mode=local,language=javascript,parameters=[a]\n"hi " + a';
 
-async function until(probe: () => Promise<Reply>, not = 202): Promise<Reply> {
-  for (let i = 0; i < 400; i++) {
-    const r = await probe();
-    if (r.status !== not) return r;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('still in progress');
-}
 
 async function backup(admin: Client, name: string, body?: unknown, base = C): Promise<Reply> {
   const r = await admin.post(`${base}/backups/${name}`, body === undefined ? undefined : JSON.stringify(body), JSON_TYPE);

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import type { Reply } from '../support/client';
+import { until } from '../support/poll';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 
 const C = '/rest/v2/container';
@@ -23,14 +23,6 @@ function modesUnder(root: string): Record<string, string> {
   return out;
 }
 
-async function until(probe: () => Promise<Reply>, not = 202): Promise<Reply> {
-  for (let i = 0; i < 400; i++) {
-    const r = await probe();
-    if (r.status !== not) return r;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('still in progress');
-}
 
 /** Collects the JSON lines a server logs, to read its warnings. */
 function logSink(): { stream: Writable; lines: () => Array<Record<string, unknown>> } {

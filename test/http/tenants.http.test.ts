@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, type Reply } from '../support/client';
+import { Client } from '../support/client';
+import { until } from '../support/poll';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 import { SseReader } from '../support/sse';
 
@@ -11,14 +12,6 @@ const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
 
 const basic = (user: string, password = `${user}-pw`) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 
-async function until(probe: () => Promise<Reply>, not = 202): Promise<Reply> {
-  for (let i = 0; i < 400; i++) {
-    const r = await probe();
-    if (r.status !== not) return r;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('still in progress');
-}
 
 /** Creates a cache under a prefix (`/rest` for the default container, `/rest/t1` for tenant t1). */
 async function createCache(client: Client, prefix: string, name: string, config: unknown = { 'local-cache': {} }): Promise<void> {
