@@ -4,6 +4,7 @@ import type { Services } from '../services';
 import type { Subject } from '../services/auth.service';
 import type { RoutePermission } from '../services/authorization';
 import type { Logger } from '../util/logger';
+import type { RouteDoc } from './route-doc';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
 
@@ -36,6 +37,8 @@ export interface RouteSpec {
   perContainer?: boolean;
   /** Answers 503 once the container was shut down (set per resource table in app.ts). */
   requiresContainer?: boolean;
+  /** What the generated OpenAPI document says about the row (src/http/route-doc.ts). */
+  doc?: RouteDoc;
   /** Called with the services of the container the request reached (the default one or a tenant's). */
   handle: (ctx: GridContext, s: Services) => Promise<void> | void;
 }
