@@ -21,6 +21,7 @@ import { entryRoutes } from './routes/entries.routes';
 import { healthRoutes } from './routes/health.routes';
 import { legacyRoutes } from './routes/legacy.routes';
 import { loggingRoutes } from './routes/logging.routes';
+import { openApiRoutes } from './routes/openapi.routes';
 import { schemaRoutes } from './routes/schemas.routes';
 import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
@@ -39,11 +40,12 @@ const BROWSER_HEADERS = {
  * Every route table of the server; the router takes literal segments before parameters. Rows of
  * the process (console, server, cluster, logging, probes, metrics) are reached without a tenant
  * prefix only; a container's rows also under `/rest/<tenant>/…`, for that tenant's container
- * (docs/configuration.md, Tenants).
+ * (docs/configuration.md, Tenants). The OpenAPI document describes this very list.
  */
 export function allRoutes(): RouteSpec[] {
-  return [
+  const routes: RouteSpec[] = [
     ...consoleRoutes(),
+    ...openApiRoutes(() => routes),
     ...serverRoutes(),
     ...clusterRoutes(),
     ...loggingRoutes(),
@@ -52,6 +54,7 @@ export function allRoutes(): RouteSpec[] {
       needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
     ),
   ];
+  return routes;
 }
 
 /** Resources of one container: `/rest/<tenant>/…` reaches them in the tenant's container. */

@@ -130,6 +130,7 @@ function paramValue(route: RouteSpec, param: string, target: CacheTarget | undef
     case 'logger': return 'org.matrix';
     case 'connector': return 'rest';
     case 'node': return 'matrix-node';
+    case 'file': return 'index.html';
     case 'name':
       if (route.path.includes('/schemas/')) return SCHEMA;
       if (route.path.includes('/ignored-caches/')) return 'default';

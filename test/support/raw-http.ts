@@ -47,7 +47,8 @@ function openRequest(baseUrl: string, path: string, opts: RawRequest, onResponse
   const body = typeof opts.body === 'string' ? Buffer.from(opts.body) : opts.body;
   const headers: Record<string, string> = { ...opts.headers };
   if (body && !opts.chunked) headers['Content-Length'] = String(body.length);
-  const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method: opts.method ?? 'GET', headers }, onResponse);
+  // the path goes out as written: no URL parser resolves `..` or `%2e%2e` on the way
+  const req = request({ host: url.hostname, port: url.port, path: path.startsWith('/') ? path : url.pathname + url.search, method: opts.method ?? 'GET', headers }, onResponse);
   if (body && opts.chunked) {
     for (let i = 0; i < body.length; i += opts.chunked) req.write(body.subarray(i, i + opts.chunked));
   } else if (body) {

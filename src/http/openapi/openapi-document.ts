@@ -14,6 +14,8 @@ const ABOUT = [
   'action\'s summary and permission. `x-permission` names the permission the caller needs (on the cache a path',
   'names, by that cache\'s own roles when it is secured; else globally), `ANONYMOUS` for operations without',
   'credentials (`security: []`). Authentication is HTTP Basic or Digest (MD5, SHA-256) against the server\'s users.',
+  'Operations with `x-per-container: true` act on one container: with tenants configured, `/rest/<tenant>/…`',
+  '(e.g. `/rest/t1/v2/caches`) reaches them in that tenant\'s container.',
 ].join(' ');
 
 /** The OpenAPI 3.1 document of `routes`, in table order; operations that share a path and method are one. */

@@ -35,6 +35,7 @@ export function buildOperation(rows: readonly RouteSpec[], operationId: string, 
   else if (anonymous > 0) op.security = OPTIONAL_SECURITY;
   if (rows.every((r) => r.doc?.deprecated)) op.deprecated = true;
   if (actions.length) op['x-actions'] = actions.map(actionSummary);
+  if (rows.every((r) => r.perContainer)) op['x-per-container'] = true;
   return op;
 }
 

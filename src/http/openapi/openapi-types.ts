@@ -44,6 +44,8 @@ export interface OpenApiOperation {
   /** The permission the caller needs: one name, or one per `?action=` ("(none)": without action). */
   'x-permission': string | Record<string, string>;
   'x-actions'?: ActionSummary[];
+  /** Acts on one container: with tenants, also under `/rest/<tenant>/…` for that tenant's. */
+  'x-per-container'?: boolean;
 }
 
 export type OpenApiPathItem = Partial<Record<'get' | 'head' | 'post' | 'put' | 'delete' | 'options', OpenApiOperation>>;

@@ -7,9 +7,12 @@ import type { Services } from '../../services';
 import { authorize, canAdminister } from '../../services/authorization';
 import { openBody, readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
+import { json, M, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const FAMILIES = ['/rest/v2/container', '/rest/v2/cache-managers/:manager', '/rest/v2/cluster'];
+
+const NO_BACKUP = 'No such backup';
 
 /** `…/backups` and `…/restores` under /container, /cache-managers/{name} and /cluster (spec 2, behavior-notes §10.1). */
 export function backupRoutes(): RouteSpec[] {
@@ -18,20 +21,31 @@ export function backupRoutes(): RouteSpec[] {
     const backup = `${base}/backups/:backup`;
     const restore = `${base}/restores/:restore`;
     const rows: RouteSpec[] = [
-      { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('backup')) },
-      { method: 'POST', path: backup, permission: 'ADMIN', handle: (ctx, s) => createBackup(ctx, s) },
-      { method: 'HEAD', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, false) },
-      { method: 'GET', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, true) },
-      { method: 'DELETE', path: backup, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'backup', ctx.params.backup) },
-      { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('restore')) },
-      { method: 'POST', path: restore, permission: 'ADMIN', handle: (ctx, s) => createRestore(ctx, s) },
-      { method: 'HEAD', path: restore, permission: 'ADMIN', handle: (ctx, s) => sendStatus(ctx, s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201) },
-      { method: 'DELETE', path: restore, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'restore', ctx.params.restore) },
+      { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('backup')),
+        doc: { summary: 'Names of the backups', responses: { 200: json('JSON array of names') } } },
+      { method: 'POST', path: backup, permission: 'ADMIN', handle: (ctx, s) => createBackup(ctx, s),
+        doc: { summary: 'Start a backup of the whole container or the named resources', body: [M.json], responses: { 202: 'Started', 400: 'Invalid name, directory or resources', 409: 'A backup of that name exists' } } },
+      { method: 'HEAD', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, false),
+        doc: { summary: 'Whether a backup is done', responses: { 200: 'Done', 202: 'Still running', 404: NO_BACKUP, 500: 'It failed' } } },
+      { method: 'GET', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, true),
+        doc: { summary: 'Download a backup', responses: { 200: typed('The archive', M.zip), 202: 'Still running', 404: NO_BACKUP, 500: 'It failed' } } },
+      { method: 'DELETE', path: backup, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'backup', ctx.params.backup),
+        doc: { summary: 'Delete a backup and its archive', responses: { 202: 'Still running: deleted when done', 204: 'Deleted', 404: NO_BACKUP } } },
+      { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('restore')),
+        doc: { summary: 'Names of the restores', responses: { 200: json('JSON array of names') } } },
+      { method: 'POST', path: restore, permission: 'ADMIN', handle: (ctx, s) => createRestore(ctx, s),
+        doc: { summary: 'Restore from an archive on the server (JSON {location, resources}) or uploaded (multipart: backup, resources)', body: [M.json, M.multipart], responses: { 202: 'Started', 400: 'Invalid request or archive, or an archive too large', 409: 'A restore of that name exists', 415: 'Neither JSON nor multipart' } } },
+      { method: 'HEAD', path: restore, permission: 'ADMIN', handle: (ctx, s) => sendStatus(ctx, s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201),
+        doc: { summary: 'Whether a restore is done', responses: { 201: 'Done', 202: 'Still running', 404: 'No such restore' } } },
+      { method: 'DELETE', path: restore, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'restore', ctx.params.restore),
+        doc: { summary: 'Forget a restore', responses: { 202: 'Still running: forgotten when done', 204: 'Forgotten', 404: 'No such restore' } } },
     ];
     if (base === '/rest/v2/cluster') {
-      rows.push({ method: 'HEAD', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx) => sendStatus(ctx, 200) });
+      rows.push({ method: 'HEAD', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx) => sendStatus(ctx, 200),
+        doc: { summary: 'Whether backups are served', responses: { 200: 'They are' } } });
     }
-    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext, s: Services) => { checkManager(ctx, s); return r.handle(ctx, s); } })));
+    const deprecated = base.includes('/cache-managers/');
+    routes.push(...rows.map((r) => ({ ...r, doc: deprecated ? underCacheManager(r.doc) : r.doc, handle: (ctx: GridContext, s: Services) => { checkManager(ctx, s); return r.handle(ctx, s); } })));
   }
   return routes;
 }

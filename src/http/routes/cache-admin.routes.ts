@@ -3,7 +3,14 @@ import type { Services } from '../../services';
 import { isTrue, query, queryAll } from '../params';
 import { presentCacheDistribution, presentMutableAttributes } from '../presenters/cache.presenter';
 import { sendJson, sendStatus } from '../respond';
+import { DONE, json, OK_EMPTY, param } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
+
+const FULL = param('full', 'Give each attribute\'s value and type', { type: 'boolean' });
+const ATTRIBUTE = param('attribute-name', 'Dotted attribute name, e.g. expiration.lifespan', { required: true });
+const VALUE = param('attribute-value', 'The new value; repeat it for a set (none clears one)', { repeated: true });
+const ALIAS = param('alias', 'The alias', { required: true });
+const ROLE = param('role', 'Role name', { required: true });
 
 /**
  * Running-cache administration under `/rest/v2/caches` (behavior-notes §6.8, §6.9): mutable
@@ -12,14 +19,22 @@ import type { GridContext, RouteSpec } from '../route-spec';
 export function cacheAdminRoutes(): RouteSpec[] {
   const c = '/rest/v2/caches/:cache';
   return [
-    { method: 'GET', path: '/rest/v2/caches', action: 'role-accessible', permission: 'ADMIN', handle: (ctx, s) => roleAccessible(ctx, s) },
-    { method: 'GET', path: c, action: 'get-mutable-attributes', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => mutableAttributes(ctx, s) },
-    { method: 'GET', path: c, action: 'get-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.caches.mutableAttribute(ctx.state.cache, attributeName(ctx))) },
-    { method: 'POST', path: c, action: 'set-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => setMutableAttribute(ctx, s) },
-    { method: 'POST', path: c, action: 'assign-alias', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => assignAlias(ctx, s) },
-    { method: 'POST', path: c, action: 'enable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true) },
-    { method: 'POST', path: c, action: 'disable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, false) },
-    { method: 'GET', path: c, action: 'distribution', scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => distribution(ctx, s) },
+    { method: 'GET', path: '/rest/v2/caches', action: 'role-accessible', permission: 'ADMIN', handle: (ctx, s) => roleAccessible(ctx, s),
+      doc: { summary: 'The caches a role reaches, secured and not', query: [ROLE], responses: { 200: json('{"secured": [names], "non-secured": [names]}'), 400: 'No role given', 404: 'No such role (always, with authorization off)' } } },
+    { method: 'GET', path: c, action: 'get-mutable-attributes', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => mutableAttributes(ctx, s),
+      doc: { summary: 'The configuration attributes that may change at run time', query: [FULL], responses: { 200: json('Object by dotted name: the value, or {value, type} with full=true') } } },
+    { method: 'GET', path: c, action: 'get-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.caches.mutableAttribute(ctx.state.cache, attributeName(ctx))),
+      doc: { summary: 'One mutable attribute', query: [ATTRIBUTE], responses: { 200: json('Its value'), 400: 'No attribute-name, or the attribute is not mutable' } } },
+    { method: 'POST', path: c, action: 'set-mutable-attribute', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => setMutableAttribute(ctx, s),
+      doc: { summary: 'Change a mutable attribute (persisted)', query: [ATTRIBUTE, VALUE], responses: { ...OK_EMPTY, 400: 'Missing name, immutable attribute (ISPN012035) or invalid value' } } },
+    { method: 'POST', path: c, action: 'assign-alias', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => assignAlias(ctx, s),
+      doc: { summary: 'Point an alias at the cache', query: [ALIAS], responses: { ...OK_EMPTY, 400: 'No alias given, or another cache holds it' } } },
+    { method: 'POST', path: c, action: 'enable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true),
+      doc: { summary: 'Enable rebalancing of the cache', responses: DONE } },
+    { method: 'POST', path: c, action: 'disable-rebalancing', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, false),
+      doc: { summary: 'Disable rebalancing of the cache', responses: DONE } },
+    { method: 'GET', path: c, action: 'distribution', scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => distribution(ctx, s),
+      doc: { summary: 'Entries and memory per node', responses: { 200: json('[{node_name, node_addresses, memory_entries, total_entries, memory_used}]') } } },
   ];
 }
 

@@ -14,6 +14,7 @@ import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '..
 import { readFormParts } from '../form-parts';
 import { readText, refuseBody } from '../request-body';
 import { sendJson, sendStatus, sendText } from '../respond';
+import { BAD_CONFIG, CONFIG_BODY, DONE, H, json, M, OK_EMPTY, param, Q, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listenEntries } from '../event-streams';
 import { searchNotImplemented } from './legacy.routes';
@@ -23,33 +24,60 @@ const CONFIG_TYPES: Record<ConfigFormat, string> = { json: JSON_TYPE, xml: XML_T
 /** A cache configuration is a few KiB; a compare part may hold this much (CVE-2024-6875). */
 const MAX_CONFIG_PART = 1024 * 1024;
 
+const METADATA = param('metadata', 'Add each entry\'s metadata (lifespan, timestamps, version)', { type: 'boolean' });
+const CONTENT_NEGOTIATION = param('content-negotiation', 'Render keys and values in a readable type (JSON, text, or 0x hex)', { type: 'boolean' });
+const IGNORE_MUTABLE = param('ignoreMutable', 'Ignore the attributes that may change at run time', { type: 'boolean' });
+const AVAILABILITY = param('availability', 'The mode', { required: true, enum: ['AVAILABLE', 'DEGRADED_MODE'] });
+
 /** Cache management: `/rest/v2/caches…` (spec 1 "Cache management", behavior-notes §6). */
 export function cacheRoutes(): RouteSpec[] {
   const c = '/rest/v2/caches/:cache';
   return [
-    { method: 'GET', path: '/rest/v2/caches', permission: 'AUTHENTICATED', handle: (ctx, s) => listNames(ctx, s) },
-    { method: 'GET', path: '/rest/v2/caches', action: 'detailed', permission: 'AUTHENTICATED', handle: (ctx, s) => listDetailed(ctx, s) },
-    { method: 'POST', path: '/rest/v2/caches', action: 'convert', permission: 'AUTHENTICATED', handle: (ctx, s) => convert(ctx, s, false) },
-    { method: 'POST', path: '/rest/v2/caches', action: 'toJSON', permission: 'AUTHENTICATED', handle: (ctx, s) => convert(ctx, s, true) },
-    { method: 'POST', path: '/rest/v2/caches', action: 'compare', permission: 'AUTHENTICATED', handle: (ctx, s) => compare(ctx, s) },
-    { method: 'POST', path: c, permission: 'CREATE', handle: (ctx, s) => create(ctx, s) },
-    { method: 'PUT', path: c, permission: 'CREATE', handle: (ctx, s) => createOrUpdate(ctx, s) },
-    { method: 'DELETE', path: c, permission: 'CREATE', handle: (ctx, s) => remove(ctx, s) },
-    { method: 'HEAD', path: c, permission: 'AUTHENTICATED', handle: (ctx, s) => sendStatus(ctx, s.caches.exists(ctx.params.cache) ? 204 : 404) },
-    { method: 'GET', path: c, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => details(ctx, s) },
-    { method: 'GET', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s) },
-    { method: 'HEAD', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s) },
-    { method: 'GET', path: c, action: 'keys', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => keys(ctx, s) },
-    { method: 'GET', path: c, action: 'entries', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => entries(ctx, s) },
-    { method: 'POST', path: c, action: 'clear', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s) },
-    { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ', handle: async (ctx, s) => sendJson(ctx, await s.caches.size(ctx.state.cache)) },
-    { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s) },
-    { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => statsReset(ctx, s) },
+    { method: 'GET', path: '/rest/v2/caches', permission: 'AUTHENTICATED', handle: (ctx, s) => listNames(ctx, s),
+      doc: { summary: 'Names of the caches the caller may see', responses: { 200: json('JSON array of names') } } },
+    { method: 'GET', path: '/rest/v2/caches', action: 'detailed', permission: 'AUTHENTICATED', handle: (ctx, s) => listDetailed(ctx, s),
+      doc: { summary: 'The caches the caller may see, with status, type and features', responses: { 200: json('JSON array of caches') } } },
+    { method: 'POST', path: '/rest/v2/caches', action: 'convert', permission: 'AUTHENTICATED', handle: (ctx, s) => convert(ctx, s, false),
+      doc: { summary: 'Convert a configuration to the format Accept names', body: CONFIG_BODY, responses: { 200: typed('The configuration', ...CONFIG_BODY), ...BAD_CONFIG } } },
+    { method: 'POST', path: '/rest/v2/caches', action: 'toJSON', permission: 'AUTHENTICATED', handle: (ctx, s) => convert(ctx, s, true),
+      doc: { summary: 'Convert a configuration to JSON', body: CONFIG_BODY, responses: { 200: json('The configuration'), ...BAD_CONFIG } } },
+    { method: 'POST', path: '/rest/v2/caches', action: 'compare', permission: 'AUTHENTICATED', handle: (ctx, s) => compare(ctx, s),
+      doc: { summary: 'Compare two configurations, the two parts of a multipart body', query: [IGNORE_MUTABLE], body: [M.multipart], responses: { 204: 'They are equal', 400: 'Not multipart/form-data, not exactly two parts, or a part is not a configuration', 409: 'They differ' } } },
+    { method: 'POST', path: c, permission: 'CREATE', handle: (ctx, s) => create(ctx, s),
+      doc: { summary: 'Create a cache or template from a configuration, a template or the defaults', query: [Q.template], headers: [H.configFlags], body: CONFIG_BODY, responses: { ...OK_EMPTY, 400: 'Invalid configuration, name or template, or the cache exists' } } },
+    { method: 'PUT', path: c, permission: 'CREATE', handle: (ctx, s) => createOrUpdate(ctx, s),
+      doc: { summary: 'Create a cache, or update it with compatible changes', headers: [H.configFlags], body: CONFIG_BODY, responses: { ...OK_EMPTY, 400: 'Invalid or incompatible configuration' } } },
+    { method: 'DELETE', path: c, permission: 'CREATE', handle: (ctx, s) => remove(ctx, s),
+      doc: { summary: 'Remove a cache, or else the template of that name', responses: { ...OK_EMPTY, 404: 'No such cache or template' } } },
+    { method: 'HEAD', path: c, permission: 'AUTHENTICATED', handle: (ctx, s) => sendStatus(ctx, s.caches.exists(ctx.params.cache) ? 204 : 404),
+      doc: { summary: 'Whether a cache or alias exists', responses: { 204: 'It exists', 404: 'It does not' } } },
+    { method: 'GET', path: c, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => details(ctx, s),
+      doc: { summary: 'Cache details: statistics, size, features, configuration (with ADMIN)', responses: { 200: json('The details') } } },
+    { method: 'GET', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
+      doc: { summary: 'The configuration, in the format Accept names', query: [Q.pretty], responses: { 200: typed('The configuration', ...CONFIG_BODY) } } },
+    { method: 'HEAD', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
+      doc: { summary: 'Headers of the configuration', responses: { 200: 'Headers only' } } },
+    { method: 'GET', path: c, action: 'keys', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => keys(ctx, s),
+      doc: { summary: 'The keys, streamed', query: [Q.limit, Q.batch], responses: { 200: json('JSON array of keys'), 400: 'A non-numeric limit or batch' } } },
+    { method: 'GET', path: c, action: 'entries', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => entries(ctx, s),
+      doc: { summary: 'The entries, streamed', query: [Q.limit, Q.batch, METADATA, CONTENT_NEGOTIATION], responses: { 200: json('JSON array of {key, value[, metadata]}'), 400: 'A non-numeric limit or batch' } } },
+    { method: 'POST', path: c, action: 'clear', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s),
+      doc: { summary: 'Remove every entry', responses: DONE } },
+    { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ', handle: async (ctx, s) => sendJson(ctx, await s.caches.size(ctx.state.cache)),
+      doc: { summary: 'Number of entries', responses: { 200: json('A number') } } },
+    { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s),
+      doc: { summary: 'Statistics', responses: { 200: json('The statistics') } } },
+    { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => statsReset(ctx, s),
+      doc: { summary: 'Reset the statistics', responses: DONE } },
     ...searchNotImplemented(c),
-    { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx, s) => listenEntries(ctx, s) },
-    { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)) },
-    { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE') },
-    { method: 'POST', path: c, action: 'set-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => setAvailability(ctx) },
+    { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx, s) => listenEntries(ctx, s),
+      doc: { summary: 'Entry events as server-sent events, keys in the type Accept names (JSON or text)', query: [Q.includeCurrentState], responses: { 200: typed('Event stream', M.events) } } },
+    { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)),
+      doc: { summary: 'Health of the cache', responses: { 200: text('HEALTHY, DEGRADED, …') } } },
+    { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE'),
+      doc: { summary: 'Availability mode', responses: { 200: text('AVAILABLE or DEGRADED_MODE') } } },
+    { method: 'POST', path: c, action: 'set-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => setAvailability(ctx),
+      doc: { summary: 'Set the availability mode', query: [AVAILABILITY], responses: { ...DONE, 400: 'Missing or unknown availability' } } },
   ];
 }
 

@@ -1,20 +1,28 @@
 import type { Services } from '../../services';
 import { sendJson, sendStatus, sendText } from '../respond';
 import { queryAll } from '../params';
+import { json, M, param, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
+
+const SERVER = param('server', 'Stop only this node (repeatable); none: every node', { repeated: true });
 
 /** `/rest/v2/cluster…` (behavior-notes §12), the root probes `/health/live|ready` and `/metrics` (§17). */
 export function clusterRoutes(): RouteSpec[] {
-  const probe = (path: string, ready: (s: Services) => boolean): RouteSpec[] => (['GET', 'HEAD'] as const).map((method) => ({
+  const probe = (path: string, ready: (s: Services) => boolean, summary: string): RouteSpec[] => (['GET', 'HEAD'] as const).map((method) => ({
     method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx: GridContext, s: Services) => sendStatus(ctx, ready(s) ? 200 : 503),
+    doc: { summary, responses: { 200: 'Yes', 503: 'No' } },
   }));
   return [
-    { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, members(s)) },
-    { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: (ctx, s) => sendJson(ctx, [distribution(s)]) },
-    { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s) },
-    { method: 'GET', path: '/metrics', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => metrics(ctx, s) },
-    ...probe('/health/live', () => true),
-    ...probe('/health/ready', (s) => !s.container.stopped),
+    { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, members(s)),
+      doc: { summary: 'Members of the cluster (this node)', responses: { 200: json('{members: [{version, node_address, physical_addresses, cache_manager_status}], rolling_upgrade}') } } },
+    { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: (ctx, s) => sendJson(ctx, [distribution(s)]),
+      doc: { summary: 'Memory per node', responses: { 200: json('[{node_name, node_addresses, memory_available, memory_used}]') } } },
+    { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s),
+      doc: { summary: 'Stop the cluster, or the named servers of it', query: [SERVER], responses: { 204: 'Stopping' } } },
+    { method: 'GET', path: '/metrics', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => metrics(ctx, s),
+      doc: { summary: 'Metrics in the Prometheus/OpenMetrics text format', responses: { 200: typed('The metrics', M.text, 'application/openmetrics-text') } } },
+    ...probe('/health/live', () => true, 'Liveness probe: is the process up?'),
+    ...probe('/health/ready', (s) => !s.container.stopped, 'Readiness probe: does the container serve requests?'),
   ];
 }
 

@@ -2,6 +2,7 @@ import { pipeline } from 'node:stream';
 import { ConsoleNotEnabledError, StaticFileNotFoundError } from '../../errors';
 import type { Services } from '../../services';
 import { sendStatus } from '../respond';
+import { typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { contentTypeOf, openStaticFile, PlaceholderStream } from '../static-files';
 
@@ -12,6 +13,8 @@ const REWRITTEN = new Set([INDEX, 'config.js']);
 /** One month, as the original's static content. */
 const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
 
+const NOT_ENABLED = 'The console is not enabled (no --console DIR)';
+
 /**
  * The web console (behavior-notes §17), anonymous as in the original: `/` redirects to its
  * welcome page, `/console/…` serves the single-page application from `--console DIR`.
@@ -19,9 +22,12 @@ const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
 export function consoleRoutes(): RouteSpec[] {
   const serve = (ctx: GridContext, s: Services) => serveConsole(ctx, s);
   return [
-    { method: 'GET', path: '/', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => redirect(ctx, 307, `${MOUNT}/welcome`) },
-    { method: 'GET', path: MOUNT, permission: 'AUTHENTICATED', anonymous: true, handle: serve },
-    { method: 'GET', path: `${MOUNT}/*file`, permission: 'AUTHENTICATED', anonymous: true, handle: serve },
+    { method: 'GET', path: '/', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx) => redirect(ctx, 307, `${MOUNT}/welcome`),
+      doc: { summary: 'To the web console', responses: { 307: 'To /console/welcome' } } },
+    { method: 'GET', path: MOUNT, permission: 'AUTHENTICATED', anonymous: true, handle: serve,
+      doc: { summary: 'The web console\'s page (with --console DIR)', responses: { 200: typed('The page', 'text/html'), 301: '`/console` to `/console/`', 404: NOT_ENABLED } } },
+    { method: 'GET', path: `${MOUNT}/*file`, permission: 'AUTHENTICATED', anonymous: true, handle: serve,
+      doc: { summary: 'A file of the web console; the application page for its own routes', params: { file: 'Path of the file under the console directory' }, responses: { 200: typed('The file', 'text/html', 'text/javascript', 'text/css'), 304: 'Not modified since If-Modified-Since', 404: `No such file, or ${NOT_ENABLED.toLowerCase()}` } } },
   ];
 }
 

@@ -6,6 +6,7 @@ import {
   containerConfigJson, containerConfigXml, presentContainerInfo, presentContainerStats, presentHealth,
 } from '../presenters/container.presenter';
 import { sendJson, sendStatus, sendText } from '../respond';
+import { DONE, json, M, Q, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listDetailed } from './caches.routes';
 import { containerXSiteRoutes } from './xsite.routes';
@@ -13,33 +14,51 @@ import { listenConfig } from '../event-streams';
 
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml' } as const;
 
+const CONFIGS = { 200: json('JSON array of {name, configuration}') };
+
 /**
  * The container, under `/rest/v2/container` and `/rest/v2/cache-managers/{name}` (spec 2; behavior-notes §9).
  * The anonymous `health/status` probe lives in health.routes.ts.
  */
 export function containerRoutes(): RouteSpec[] {
   const routes: RouteSpec[] = [
-    { method: 'GET', path: '/rest/v2/cache-configs/templates', permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true) },
+    { method: 'GET', path: '/rest/v2/cache-configs/templates', permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true),
+      doc: { summary: 'The templates the caller may see, with their configuration', query: [Q.pretty], responses: CONFIGS } },
   ];
   for (const base of ['/rest/v2/container', '/rest/v2/cache-managers/:manager']) {
     const rows: RouteSpec[] = [
-      { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)) },
-      { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s) },
-      { method: 'GET', path: `${base}/config`, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s) },
-      { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx, s) => { s.container.shutdown(); sendStatus(ctx, 204); } },
-      { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true) },
-      { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, false) },
-      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentHealth(s.container, ctx.state.subject)) },
-      { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', anonymous: true, requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200) },
-      { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx, s) => config(ctx, s) },
-      { method: 'GET', path: `${base}/cache-configs`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, false) },
-      { method: 'GET', path: `${base}/cache-configs/templates`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true) },
-      { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx, s) => listDetailed(ctx, s) },
-      { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s) },
+      { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)),
+        doc: { summary: 'The container: version, status, caches, features', responses: { 200: json('Container info') } } },
+      { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s),
+        doc: { summary: 'Configuration changes as server-sent events, in the format Accept names (YAML by default)', query: [Q.includeCurrentState, Q.pretty], responses: { 200: typed('Event stream', M.events) } } },
+      { method: 'GET', path: `${base}/config`, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s),
+        doc: { summary: 'Configuration changes as server-sent events (as `?action=listen` on the container)', query: [Q.includeCurrentState, Q.pretty], responses: { 200: typed('Event stream', M.events) } } },
+      { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx, s) => { s.container.shutdown(); sendStatus(ctx, 204); },
+        doc: { summary: 'Shut the container down: its caches and counters answer 503 until restart', responses: DONE } },
+      { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true),
+        doc: { summary: 'Enable rebalancing of every cache', responses: DONE } },
+      { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, false),
+        doc: { summary: 'Disable rebalancing of every cache', responses: DONE } },
+      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentHealth(s.container, ctx.state.subject)),
+        doc: { summary: 'Health of the cluster and of the caches the caller may see', responses: { 200: json('{cluster_health, cache_health}') } } },
+      { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', anonymous: true, requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200),
+        doc: { summary: 'Whether the server answers', responses: { 200: 'It does' } } },
+      { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
+        doc: { summary: 'The container configuration, in the format Accept names', query: [Q.pretty], responses: { 200: typed('The configuration', M.json, M.xml) } } },
+      { method: 'GET', path: `${base}/cache-configs`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, false),
+        doc: { summary: 'The caches and templates the caller may see, with their configuration', query: [Q.pretty], responses: CONFIGS } },
+      { method: 'GET', path: `${base}/cache-configs/templates`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true),
+        doc: { summary: 'The templates, with their configuration', query: [Q.pretty], responses: CONFIGS } },
+      { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx, s) => listDetailed(ctx, s),
+        doc: { summary: 'The caches the caller may see, with details (as `/caches?action=detailed`)', responses: { 200: json('JSON array of caches') } } },
+      { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s),
+        doc: { summary: 'Container statistics', responses: { 200: json('The statistics') } } },
       ...containerXSiteRoutes(base),
-      { method: 'POST', path: `${base}/stats`, action: 'reset', permission: 'ADMIN', handle: (ctx, s) => { s.container.resetStats(); sendStatus(ctx, 204); } },
+      { method: 'POST', path: `${base}/stats`, action: 'reset', permission: 'ADMIN', handle: (ctx, s) => { s.container.resetStats(); sendStatus(ctx, 204); },
+        doc: { summary: 'Reset the container statistics', responses: DONE } },
     ];
-    routes.push(...rows.map((r) => ({ ...r, handle: (ctx: GridContext, s: Services) => { checkManager(ctx, s); return r.handle(ctx, s); } })));
+    const deprecated = base !== '/rest/v2/container';
+    routes.push(...rows.map((r) => ({ ...r, doc: deprecated ? underCacheManager(r.doc) : r.doc, handle: (ctx: GridContext, s: Services) => { checkManager(ctx, s); return r.handle(ctx, s); } })));
   }
   return routes;
 }

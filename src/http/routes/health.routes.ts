@@ -1,5 +1,6 @@
 import type { Services } from '../../services';
 import { sendText } from '../respond';
+import { text } from '../route-doc';
 import type { RouteSpec } from '../route-spec';
 
 /**
@@ -9,8 +10,11 @@ import type { RouteSpec } from '../route-spec';
 export function healthRoutes(): RouteSpec[] {
   // after a container shutdown the probe keeps answering 200, with an empty body (behavior-notes §9.2)
   const status = (s: Services) => (s.container.stopped ? '' : s.container.clusterHealth());
-  return ['/rest/v2/container/health/status', '/rest/v2/cache-managers/:manager/health/status'].flatMap((path): RouteSpec[] => [
-    { method: 'GET', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendText(ctx, status(s)) },
-    { method: 'HEAD', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendText(ctx, status(s)) },
-  ]);
+  return ['/rest/v2/container/health/status', '/rest/v2/cache-managers/:manager/health/status'].flatMap((path): RouteSpec[] => {
+    const doc = { summary: 'Cluster health, for probes', responses: { 200: text('HEALTHY, HEALTHY_REBALANCING or DEGRADED; empty after a shutdown') }, deprecated: path.includes('/cache-managers/') };
+    return [
+      { method: 'GET', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendText(ctx, status(s)), doc },
+      { method: 'HEAD', path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendText(ctx, status(s)), doc },
+    ];
+  });
 }

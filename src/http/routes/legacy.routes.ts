@@ -4,6 +4,7 @@ import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../
 import type { Services } from '../../services';
 import { negotiateAmong } from '../negotiate';
 import { sendStatus, sendText } from '../respond';
+import { M, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { escapeXml } from '../xml-escape';
 
@@ -23,8 +24,10 @@ const CONTENT_TYPES: Record<KeyFormat, string> = {
  */
 export function legacyRoutes(): RouteSpec[] {
   return [
-    { method: 'GET', path: '/rest/:cache', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => listKeys(ctx, s) },
-    { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s) },
+    { method: 'GET', path: '/rest/:cache', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => listKeys(ctx, s),
+      doc: { summary: 'Every key, in the format Accept names (v1)', responses: { 200: typed('Lines of text or hex, XML, or `keys=[…]` for JSON', M.text, M.xml, M.json, M.octets) }, deprecated: true } },
+    { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s),
+      doc: { summary: 'Remove every entry (v1)', responses: { 200: 'Done' }, deprecated: true } },
     ...searchNotImplemented('/rest/:cache'),
   ];
 }
@@ -34,6 +37,7 @@ export function searchNotImplemented(path: string): RouteSpec[] {
   return (['GET', 'POST'] as const).map((method) => ({
     method, path, action: 'search', scope: 'cache' as const, permission: 'BULK_READ' as const,
     handle: () => { throw new NotImplementedError('Query (Ickle search)'); },
+    doc: { summary: 'Ickle query (not implemented yet)', responses: { 501: 'Not implemented' }, deprecated: path.startsWith('/rest/:cache') },
   }));
 }
 

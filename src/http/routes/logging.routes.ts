@@ -1,17 +1,28 @@
 import type { Services } from '../../services';
+import { LEVELS } from '../../util/logger-registry';
 import { sendJson, sendStatus } from '../respond';
 import { query, queryAll } from '../params';
+import { DONE, json, param } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
+
+const LEVEL = param('level', 'Level (any case)', { enum: Object.keys(LEVELS) });
+const APPENDER = param('appender', 'An appender name (repeatable); none: keep the root\'s', { repeated: true });
+const SET = { ...DONE, 400: 'Neither level nor appender, an unknown level or an unknown appender' };
 
 /** `/rest/v2/logging…` (spec 2 "Logging"): ADMIN only. */
 export function loggingRoutes(): RouteSpec[] {
   const loggers = '/rest/v2/logging/loggers';
   return [
-    { method: 'GET', path: '/rest/v2/logging/appenders', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.logging.appenders()) },
-    { method: 'GET', path: loggers, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.logging.loggers()) },
-    { method: 'PUT', path: loggers, permission: 'ADMIN', handle: (ctx, s) => set(ctx, s, '') },
-    { method: 'PUT', path: `${loggers}/:logger`, permission: 'ADMIN', handle: (ctx, s) => set(ctx, s, ctx.params.logger) },
-    { method: 'DELETE', path: `${loggers}/:logger`, permission: 'ADMIN', handle: async (ctx, s) => { await s.logging.remove(ctx.params.logger); sendStatus(ctx, 204); } },
+    { method: 'GET', path: '/rest/v2/logging/appenders', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.logging.appenders()),
+      doc: { summary: 'The appenders', responses: { 200: json('Object by appender name') } } },
+    { method: 'GET', path: loggers, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.logging.loggers()),
+      doc: { summary: 'The configured loggers and their levels', responses: { 200: json('JSON array of {name, level, appenders}') } } },
+    { method: 'PUT', path: loggers, permission: 'ADMIN', handle: (ctx, s) => set(ctx, s, ''),
+      doc: { summary: 'Set the root logger', query: [LEVEL, APPENDER], responses: SET } },
+    { method: 'PUT', path: `${loggers}/:logger`, permission: 'ADMIN', handle: (ctx, s) => set(ctx, s, ctx.params.logger),
+      doc: { summary: 'Set a logger (created when new)', query: [LEVEL, APPENDER], responses: SET } },
+    { method: 'DELETE', path: `${loggers}/:logger`, permission: 'ADMIN', handle: async (ctx, s) => { await s.logging.remove(ctx.params.logger); sendStatus(ctx, 204); },
+      doc: { summary: 'Remove a logger\'s own settings', responses: { ...DONE, 404: 'No such logger' } } },
   ];
 }
 

@@ -5,30 +5,54 @@ import { cacheMask } from '../../services/authorization';
 import { readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import { queryAll } from '../params';
+import { DONE, json, M, param } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
+
+const ROLES = param('role', 'A role name (repeatable)', { required: true, repeated: true });
+const PERMISSIONS = param('permission', 'A permission name, e.g. READ or ALL_WRITE (repeatable)', { required: true, repeated: true });
+const BAD_PERMISSIONS = 'No or an unknown permission';
+const NO_ROLE = 'No such role';
+const NO_AUTHZ = 'Authorization is off (ISPN012027)';
 
 /** `/rest/v2/security…` and the login configuration (behavior-notes §15). */
 export function securityRoutes(): RouteSpec[] {
   const roles = '/rest/v2/security/roles';
   const perms = '/rest/v2/security/permissions/:role';
   return [
-    { method: 'GET', path: '/rest/v2/login', action: 'config', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendJson(ctx, loginConfig(s)) },
-    { method: 'GET', path: '/rest/v2/security/user/acl', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, acl(ctx.state.subject, s)) },
-    { method: 'POST', path: '/rest/v2/security/cache', action: 'flush', permission: 'ADMIN', handle: (ctx, s) => { s.auth.forget(); sendStatus(ctx, 204); } },
-    { method: 'GET', path: roles, permission: 'ADMIN', handle: (ctx, s) => { requireAuthorization(s); sendJson(ctx, s.roles.roles().filter((r) => r.inheritable).map((r) => r.name)); } },
-    { method: 'GET', path: roles, action: 'detailed', permission: 'ADMIN', handle: (ctx, s) => { requireAuthorization(s); sendJson(ctx, detailedRoles(s)); } },
-    { method: 'GET', path: `${roles}/:principal`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.principalRoles(ctx.params.principal)) },
-    { method: 'PUT', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, false) },
-    { method: 'POST', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, true) },
-    { method: 'PUT', path: `${roles}/:principal`, action: 'deny', permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deny(ctx.params.principal, roleParams(ctx)); sendStatus(ctx, 204); } },
-    { method: 'DELETE', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deny(ctx.params.principal, 'all'); sendStatus(ctx, 204); } },
-    { method: 'GET', path: '/rest/v2/security/principals', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, Object.keys(s.roles.principals())) },
-    { method: 'GET', path: '/rest/v2/security/principals', action: 'detailed', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.principals()) },
-    { method: 'GET', path: '/rest/v2/security/users', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, { default: s.users.list().map((u) => u.name) }) },
-    { method: 'POST', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'create') },
-    { method: 'PUT', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'update') },
-    { method: 'GET', path: perms, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, describeRole(s, ctx.params.role)) },
-    { method: 'DELETE', path: perms, permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deleteRole(ctx.params.role); sendStatus(ctx, 204); } },
+    { method: 'GET', path: '/rest/v2/login', action: 'config', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendJson(ctx, loginConfig(s)),
+      doc: { summary: 'How clients log in: HTTP authentication and its mechanisms', responses: { 200: json('{mode, ready, mechanisms}') } } },
+    { method: 'GET', path: '/rest/v2/security/user/acl', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, acl(ctx.state.subject, s)),
+      doc: { summary: 'The caller\'s principals and permissions, globally and per cache', responses: { 200: json('{subject, global, caches}') } } },
+    { method: 'POST', path: '/rest/v2/security/cache', action: 'flush', permission: 'ADMIN', handle: (ctx, s) => { s.auth.forget(); sendStatus(ctx, 204); },
+      doc: { summary: 'Forget remembered authentications and role mappings', responses: DONE } },
+    { method: 'GET', path: roles, permission: 'ADMIN', handle: (ctx, s) => { requireAuthorization(s); sendJson(ctx, s.roles.roles().filter((r) => r.inheritable).map((r) => r.name)); },
+      doc: { summary: 'Names of the inheritable roles', responses: { 200: json('JSON array of names'), 400: NO_AUTHZ } } },
+    { method: 'GET', path: roles, action: 'detailed', permission: 'ADMIN', handle: (ctx, s) => { requireAuthorization(s); sendJson(ctx, detailedRoles(s)); },
+      doc: { summary: 'Every role with its permissions', responses: { 200: json('Object by role name: {inheritable, permissions, implicit, description}'), 400: NO_AUTHZ } } },
+    { method: 'GET', path: `${roles}/:principal`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.principalRoles(ctx.params.principal)),
+      doc: { summary: 'The roles granted to a principal', responses: { 200: json('JSON array of role names') } } },
+    { method: 'PUT', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, false),
+      doc: { summary: 'Grant roles to a principal', query: [ROLES], responses: { ...DONE, 400: 'No role given' } } },
+    { method: 'POST', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, true),
+      doc: { summary: 'Grant roles to a principal that has none yet', query: [ROLES], responses: { ...DONE, 400: 'No role given', 409: 'The principal has roles already' } } },
+    { method: 'PUT', path: `${roles}/:principal`, action: 'deny', permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deny(ctx.params.principal, roleParams(ctx)); sendStatus(ctx, 204); },
+      doc: { summary: 'Take roles away from a principal', query: [ROLES], responses: { ...DONE, 400: 'No role given' } } },
+    { method: 'DELETE', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deny(ctx.params.principal, 'all'); sendStatus(ctx, 204); },
+      doc: { summary: 'Take every role away from a principal', responses: DONE } },
+    { method: 'GET', path: '/rest/v2/security/principals', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, Object.keys(s.roles.principals())),
+      doc: { summary: 'Names of the principals that have roles', responses: { 200: json('JSON array of names') } } },
+    { method: 'GET', path: '/rest/v2/security/principals', action: 'detailed', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.principals()),
+      doc: { summary: 'The principals with their roles', responses: { 200: json('Object by principal: role names') } } },
+    { method: 'GET', path: '/rest/v2/security/users', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, { default: s.users.list().map((u) => u.name) }),
+      doc: { summary: 'The users of the server\'s realm', responses: { 200: json('{default: [user names]}') } } },
+    { method: 'POST', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'create'),
+      doc: { summary: 'Define a role: its permissions, and a description as the body', query: [PERMISSIONS], body: [M.text], responses: { ...DONE, 400: BAD_PERMISSIONS, 409: 'The role exists' } } },
+    { method: 'PUT', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'update'),
+      doc: { summary: 'Change a role\'s permissions and description', query: [PERMISSIONS], body: [M.text], responses: { ...DONE, 400: `${BAD_PERMISSIONS}, or a predefined role`, 404: NO_ROLE } } },
+    { method: 'GET', path: perms, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, describeRole(s, ctx.params.role)),
+      doc: { summary: 'A role\'s permissions', responses: { 200: json('{name, inheritable, permissions, implicit, description}'), 404: NO_ROLE } } },
+    { method: 'DELETE', path: perms, permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deleteRole(ctx.params.role); sendStatus(ctx, 204); },
+      doc: { summary: 'Remove a role', responses: { ...DONE, 400: 'A predefined role', 404: NO_ROLE } } },
   ];
 }
 

@@ -5,6 +5,7 @@ import { CONTAINER_NAME } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { isTrue, query } from '../params';
 import { sendJson, sendStatus, sendText } from '../respond';
+import { DONE, json, M, PATH_PARAMS, Q, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { escapeXml } from '../xml-escape';
 
@@ -16,29 +17,48 @@ export function serverRoutes(): RouteSpec[] {
   const ignored: RouteSpec[] = [];
   for (const prefix of ['/rest/v2/server/ignored-caches', '/v2/server/ignored-caches']) {
     ignored.push(
-      { method: 'GET', path: prefix, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)) },
+      { method: 'GET', path: prefix, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)),
+        doc: { summary: 'The ignored caches the caller may see', responses: { 200: json('JSON array of names') } } },
       // deprecated `/{cache-manager}` form of the listing; POST and DELETE name a cache there
-      { method: 'GET', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)); } },
-      { method: 'POST', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx, s) => ignore(ctx, s, ctx.params.name, true) },
-      { method: 'DELETE', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx, s) => ignore(ctx, s, ctx.params.name, false) },
-      { method: 'POST', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); return ignore(ctx, s, ctx.params.cache, true); } },
-      { method: 'DELETE', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); return ignore(ctx, s, ctx.params.cache, false); } },
+      { method: 'GET', path: `${prefix}/:name`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); sendJson(ctx, s.container.ignoredCaches(ctx.state.subject)); },
+        doc: { summary: 'The ignored caches (deprecated form naming the cache manager)', params: { name: PATH_PARAMS.manager }, responses: { 200: json('JSON array of names'), 404: 'No such cache manager' }, deprecated: true } },
+      { method: 'POST', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx, s) => ignore(ctx, s, ctx.params.name, true),
+        doc: { summary: 'Ignore a cache: its requests answer 503', params: { name: PATH_PARAMS.cache }, responses: DONE } },
+      { method: 'DELETE', path: `${prefix}/:name`, cacheParam: 'name', permission: 'ADMIN', handle: (ctx, s) => ignore(ctx, s, ctx.params.name, false),
+        doc: { summary: 'Stop ignoring a cache', params: { name: PATH_PARAMS.cache }, responses: DONE } },
+      { method: 'POST', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); return ignore(ctx, s, ctx.params.cache, true); },
+        doc: { summary: 'Ignore a cache (deprecated form naming the cache manager)', params: { name: PATH_PARAMS.manager }, responses: { ...DONE, 404: 'No such cache manager' }, deprecated: true } },
+      { method: 'DELETE', path: `${prefix}/:name/:cache`, permission: 'ADMIN', handle: (ctx, s) => { manager(ctx.params.name, s); return ignore(ctx, s, ctx.params.cache, false); },
+        doc: { summary: 'Stop ignoring a cache (deprecated form naming the cache manager)', params: { name: PATH_PARAMS.manager }, responses: { ...DONE, 404: 'No such cache manager' }, deprecated: true } },
     );
   }
   return [
-    { method: 'GET', path: '/rest/v2/server', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, { version: s.server.versionString() }) },
-    { method: 'POST', path: '/rest/v2/server', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/cache-managers', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, [CONTAINER_NAME]) },
-    { method: 'GET', path: '/rest/v2/server/config', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/env', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.properties()) },
-    { method: 'GET', path: '/rest/v2/server/memory', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.memory()) },
-    { method: 'GET', path: '/rest/v2/server/threads', permission: 'ADMIN', handle: (ctx, s) => sendText(ctx, s.server.runtime.threadDump()) },
-    { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx, s) => report(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx, s) => nodeReport(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)) },
-    { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()) },
-    { method: 'GET', path: '/rest/v2/server/connectors/:connector', permission: 'ADMIN', handle: (ctx, s) => connector(ctx, s) },
-    { method: 'GET', path: '/rest/v2/server/connections', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, []) },
+    { method: 'GET', path: '/rest/v2/server', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, { version: s.server.versionString() }),
+      doc: { summary: 'The server version', responses: { 200: json('{version}') } } },
+    { method: 'POST', path: '/rest/v2/server', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s),
+      doc: { summary: 'Stop this server', responses: { 204: 'Stopping' } } },
+    { method: 'GET', path: '/rest/v2/server/cache-managers', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, [CONTAINER_NAME]),
+      doc: { summary: 'Names of the cache managers', responses: { 200: json('["default"]') } } },
+    { method: 'GET', path: '/rest/v2/server/config', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
+      doc: { summary: 'The server configuration, in the format Accept names', query: [Q.pretty], responses: { 200: typed('The configuration', M.json, M.xml, M.yaml) } } },
+    { method: 'GET', path: '/rest/v2/server/env', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.properties()),
+      doc: { summary: 'The runtime\'s properties', responses: { 200: json('Object of properties') } } },
+    { method: 'GET', path: '/rest/v2/server/memory', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.memory()),
+      doc: { summary: 'Memory use', responses: { 200: json('Heap and non-heap use') } } },
+    { method: 'GET', path: '/rest/v2/server/threads', permission: 'ADMIN', handle: (ctx, s) => sendText(ctx, s.server.runtime.threadDump()),
+      doc: { summary: 'A thread dump', responses: { 200: text('The dump') } } },
+    { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx, s) => report(ctx, s),
+      doc: { summary: 'A diagnostic report of this node', responses: { 200: typed('tar.gz archive', M.gzip) } } },
+    { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx, s) => nodeReport(ctx, s),
+      doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', M.gzip), 404: 'No such node' } } },
+    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)),
+      doc: { summary: 'An overview of the server', responses: { 200: json('The overview') } } },
+    { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()),
+      doc: { summary: 'Names of the connectors', responses: { 200: json('JSON array of names') } } },
+    { method: 'GET', path: '/rest/v2/server/connectors/:connector', permission: 'ADMIN', handle: (ctx, s) => connector(ctx, s),
+      doc: { summary: 'A connector', responses: { 200: json('The connector'), 404: 'No such connector' } } },
+    { method: 'GET', path: '/rest/v2/server/connections', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, []),
+      doc: { summary: 'Open client connections (none are tracked)', responses: { 200: json('[]') } } },
     // the ignore list belongs to a container: a tenant's is reached under /rest/<tenant>/v2/server/…
     ...ignored.map((r) => ({ ...r, perContainer: true })),
   ];

@@ -13,7 +13,7 @@ const ROWS: RouteSpec[] = [
   { method: 'GET', path: '/rest/v2/things/:cache', action: 'keys', scope: 'cache', permission: 'BULK_READ', requiresContainer: true, handle,
     doc: { summary: 'Keys', query: [param('limit', 'At most', { type: 'integer' })], responses: { 200: { description: 'The keys', content: ['application/json'] } } } },
   { method: 'POST', path: '/rest/v2/things/:cache', action: 'bump', permission: 'WRITE', handle, doc: { summary: 'Bump', query: [param('by', 'How much', { required: true, repeated: true })], responses: { 204: 'Done' } } },
-  { method: 'GET', path: '/rest/v2/open', permission: 'AUTHENTICATED', anonymous: true, handle, doc: { summary: 'Open', responses: { 200: 'Yes' } } },
+  { method: 'GET', path: '/rest/v2/open', permission: 'AUTHENTICATED', anonymous: true, perContainer: true, handle, doc: { summary: 'Open', responses: { 200: 'Yes' } } },
   { method: 'GET', path: '/rest/v2/mixed', permission: 'AUTHENTICATED', anonymous: true, handle, doc: { summary: 'Open part', responses: { 200: 'Yes' } } },
   { method: 'GET', path: '/rest/v2/mixed', action: 'secret', permission: 'ADMIN', handle, doc: { summary: 'Closed part', responses: { 200: 'Yes' } } },
   { method: 'GET', path: '/files/*file', permission: 'AUTHENTICATED', anonymous: true, handle, doc: { summary: 'A file', params: { file: 'Path of the file' }, responses: { 200: 'It' } } },
@@ -90,6 +90,11 @@ describe('buildOpenApiDocument', () => {
     const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op!.operationId));
     expect(new Set(ids).size).to.equal(ids.length);
     expect(things.get!.operationId).to.equal('getRestV2ThingsByCache');
+  });
+
+  it('marks the operations of one container, which tenants reach under /rest/<tenant>/', () => {
+    expect(doc.paths['/rest/v2/open'].get!['x-per-container']).to.equal(true);
+    expect(things.get!['x-per-container']).to.equal(undefined);
   });
 
   it('says when authentication is off', () => {
