@@ -125,6 +125,7 @@ describe('GET /rest/v2/openapi', function () {
     expect(get.responses).to.include.keys('200', '400', '401', '403', '404', '503');
     const create = doc.paths['/rest/v2/caches/{cache}'].post!;
     expect(create.requestBody!.content).to.include.keys('application/json', 'application/xml', 'application/yaml');
+    expect(create.responses['404'].description, 'creating needs no cache; its actions do').to.equal('No such cache (with any action)');
     const counter = doc.paths['/rest/v2/counters/{counter}'].post!;
     expect(counter.responses['204'].description).to.contain('weak');
     expect(counter.parameters!.find((p) => p.name === 'delta')!.description).to.contain('action=add');

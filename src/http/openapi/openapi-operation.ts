@@ -55,7 +55,8 @@ function labelOf(r: RouteSpec): string {
 /** Which of an operation's rows something applies to: '' for all of them. */
 function whichOf(users: readonly RouteSpec[], rows: readonly RouteSpec[]): string {
   if (users.length === rows.length) return '';
-  if (users.length > 1 && users.every((r) => r.action !== undefined) && rows.length - users.length === 1) return ' (with any action)';
+  const others = rows.filter((r) => !users.includes(r));
+  if (users.length > 1 && users.every((r) => r.action !== undefined) && others.every((r) => r.action === undefined)) return ' (with any action)';
   return ` (${users.map(labelOf).join(', ')})`;
 }
 

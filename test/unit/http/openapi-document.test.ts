@@ -78,6 +78,15 @@ describe('buildOpenApiDocument', () => {
     expect(get['403'].description).to.contain('x-permission');
     expect(get['404'].description).to.equal('No such cache');
     expect(get['503'].description).to.contain('ignore list').and.contain('shut down');
+    const mixed = doc.paths['/rest/v2/mixed'].get!.responses;
+    expect(mixed['401'].description).to.contain('credentials');
+    const twoActions = buildOpenApiDocument([
+      { method: 'POST', path: '/x', action: 'a', permission: 'READ', handle, doc: { summary: 'A', responses: { 204: 'Done', 409: 'Busy' } } },
+      { method: 'POST', path: '/x', action: 'b', permission: 'READ', handle, doc: { summary: 'B', responses: { 204: 'Done' } } },
+      { method: 'POST', path: '/x', action: 'c', permission: 'READ', handle, doc: { summary: 'C', responses: { 204: 'Done', 409: 'Busy' } } },
+    ], FACTS).paths['/x'].post!.responses;
+    expect(twoActions['204'].description).to.equal('Done');
+    expect(twoActions['409'].description).to.equal('Busy (action=a, action=c)');
     const post = things.post!.responses;
     expect(post['403'].description).to.equal('The caller lacks WRITE');
     expect(post).not.to.have.any.keys('404', '503');
