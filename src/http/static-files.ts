@@ -2,6 +2,10 @@ import type { Stats } from 'node:fs';
 import { type FileHandle, open, realpath } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
+import type { Context } from 'koa';
+
+/** One month, as the original's static content (behavior-notes §17). */
+const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
 
 /** Types by extension, for what a single-page application ships (the original: MediaTypeResolver). */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -61,6 +65,29 @@ export async function openStaticFile(root: string, segments: string[]): Promise<
     return undefined;
   }
   return { file, stats };
+}
+
+/**
+ * Starts the answer for an opened static file with the original's cache headers (behavior-notes
+ * §17): `Last-Modified`, one month of private `Cache-Control` and `Expires`, and 304 (the file
+ * closed) when `If-Modified-Since` is not older than the file. False after a 304; otherwise the
+ * status and type are set and the caller sets the body.
+ */
+export async function answerStaticFile(ctx: Context, opened: { file: FileHandle; stats: Stats }, type: string, now: number): Promise<boolean> {
+  const modified = Math.floor(opened.stats.mtimeMs / 1000) * 1000;
+  ctx.set('Last-Modified', new Date(modified).toUTCString());
+  ctx.set('Cache-Control', `private, max-age=${MAX_AGE_SECONDS}`);
+  ctx.set('Expires', new Date(now + MAX_AGE_SECONDS * 1000).toUTCString());
+  const since = Date.parse(ctx.get('if-modified-since'));
+  if (!Number.isNaN(since) && modified <= since) {
+    await opened.file.close();
+    ctx.status = 304;
+    ctx.body = null;
+    return false;
+  }
+  ctx.status = 200;
+  ctx.type = type;
+  return true;
 }
 
 function isPlainName(segment: string): boolean {

@@ -2,13 +2,12 @@ import { open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { StaticFileNotFoundError } from '../errors';
 import { sendStatus } from './respond';
+import { answerStaticFile } from './static-files';
 import type { GridContext } from './route-spec';
 
 /** `/swagger-ui` redirects to `/swagger-ui/` so the page's relative links resolve (relative too: a proxy's prefix stays). */
 const TO_DIRECTORY = 'swagger-ui/';
 const INITIALIZER = 'swagger-initializer.js';
-/** One month, as the original's static content (behavior-notes §17). */
-const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
 
 /**
  * The files of swagger-ui-dist a browser asks for, and their types. Only these names are served,
@@ -82,19 +81,7 @@ async function sendFile(ctx: GridContext, path: string, type: string, now: numbe
     throw new StaticFileNotFoundError();
   }
   const stats = await file.stat();
-  const modified = Math.floor(stats.mtimeMs / 1000) * 1000;
-  ctx.set('Last-Modified', new Date(modified).toUTCString());
-  ctx.set('Cache-Control', `private, max-age=${MAX_AGE_SECONDS}`);
-  ctx.set('Expires', new Date(now + MAX_AGE_SECONDS * 1000).toUTCString());
-  const since = Date.parse(ctx.get('if-modified-since'));
-  if (!Number.isNaN(since) && modified <= since) {
-    await file.close();
-    ctx.status = 304;
-    ctx.body = null;
-    return;
-  }
-  ctx.status = 200;
-  ctx.type = type;
+  if (!await answerStaticFile(ctx, { file, stats }, type, now)) return;
   ctx.body = file.createReadStream(); // closes the file when done or destroyed
   ctx.length = stats.size;
 }

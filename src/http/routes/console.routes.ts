@@ -4,14 +4,12 @@ import type { Services } from '../../services';
 import { sendStatus } from '../respond';
 import { typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
-import { contentTypeOf, openStaticFile, PlaceholderStream } from '../static-files';
+import { answerStaticFile, contentTypeOf, openStaticFile, PlaceholderStream } from '../static-files';
 
 const MOUNT = '/console';
 const INDEX = 'index.html';
 /** The two files the original rewrites as it serves them (StaticContentResource). */
 const REWRITTEN = new Set([INDEX, 'config.js']);
-/** One month, as the original's static content. */
-const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
 
 const NOT_ENABLED = 'The console is not enabled (no --console DIR)';
 
@@ -45,20 +43,8 @@ async function serveConsole(ctx: GridContext, s: Services): Promise<void> {
   const name = resourceOf(segments);
   const opened = await openStaticFile(root, name);
   if (!opened) throw new StaticFileNotFoundError();
+  if (!await answerStaticFile(ctx, opened, contentTypeOf(name[name.length - 1]), s.clock.now())) return;
   const { file, stats } = opened;
-  const modified = Math.floor(stats.mtimeMs / 1000) * 1000;
-  const since = Date.parse(ctx.get('if-modified-since'));
-  if (!Number.isNaN(since) && modified <= since) {
-    await file.close();
-    ctx.status = 304;
-    ctx.body = null;
-    return;
-  }
-  ctx.status = 200;
-  ctx.set('Content-Type', contentTypeOf(name[name.length - 1]));
-  ctx.set('Last-Modified', new Date(modified).toUTCString());
-  ctx.set('Cache-Control', `private, max-age=${MAX_AGE_SECONDS}`);
-  ctx.set('Expires', new Date(s.clock.now() + MAX_AGE_SECONDS * 1000).toUTCString());
   const content = file.createReadStream(); // closes the file when done or destroyed
   if (name.length === 1 && REWRITTEN.has(name[0])) {
     const rewritten = new PlaceholderStream(placeholders(ctx.get('x-forwarded-prefix')));
