@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { browserSettingsOf } from './config/browser-settings';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { tenantDataDir } from './config/tenants';
+import { loadTlsIdentity } from './config/tls-identity';
 import { type Container, createContainer } from './container';
 import { createApp } from './http/app';
-import { answerClientError } from './http/client-errors';
+import { HttpListeners } from './http/transport/listeners';
 import { generatePassword } from './model/passwords';
 import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
@@ -33,6 +32,8 @@ export interface RunningServer {
   url: string;
   port: number;
   host: string;
+  /** The TLS listener's `https://` URL, port and certificate fingerprint, when configured. */
+  tls?: { url: string; port: number; fingerprint: string };
   /** The default container's services (and the process-wide ones). */
   services: Services;
   /** Each tenant's services, by tenant name. */
@@ -45,6 +46,8 @@ export interface RunningServer {
 export async function startServer(config: ServerConfig, opts: StartOptions = {}): Promise<RunningServer> {
   const clock = opts.clock ?? systemClock;
   const widened = secureDataDir(config.dataDir);
+  // a bad keystore stops the start with a clear message before any store is opened
+  const identity = config.tls && await loadTlsIdentity(config.tls, config.dataDir, config.host);
   const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout });
   const securityLog = logs.get('grid.security');
   if (widened.length) {
@@ -62,7 +65,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     logging: new LoggingService(logs, main.store),
     metrics: new MetricsService(main.services.manager),
     server: new ServerService(
-      { host: config.host, authEnabled: config.authEnabled, mechanisms: main.services.auth.mechanismNames(), maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability },
+      { host: config.host, authEnabled: config.authEnabled, mechanisms: main.services.auth.mechanismNames(), maxContentLength: config.maxContentLength, dataDir: config.dataDir, durability: config.durability, tls: identity ? { certificate: identity.source } : undefined },
       node, version, opts.onStopRequest ?? (() => { void close(); }),
     ),
     node,
@@ -79,13 +82,17 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   const httpLog = logs.get('grid.http');
   const app = createApp(services, httpLog, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)));
-  const server = createServer(app.callback());
-  server.on('clientError', answerClientError);
-  server.keepAliveTimeout = 65_000;
+  const tls = config.tls && identity ? { port: config.tls.port, identity: identity.options } : undefined;
+  const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog);
   await usersReady;
-  await listen(server, config.port, config.host);
-  const { port } = server.address() as AddressInfo;
+  const { port, tlsPort } = await listeners.listen();
   node.address = `${config.host}:${port}`;
+  if (tlsPort !== undefined) node.tlsAddress = `${config.host}:${tlsPort}`;
+  if (identity) {
+    const how = { configured: '', generated: ' (self-signed, generated now)', reused: ' (self-signed, generated on an earlier start)' }[identity.origin];
+    announce(`TLS certificate${how}: ${identity.source}\n  SHA-256 fingerprint: ${identity.fingerprint}`);
+    logs.get('grid').info({ tlsPort, certificate: identity.source, fingerprint: identity.fingerprint }, 'TLS listener started');
+  }
   const reaper = setInterval(() => { for (const c of containers) c.services.manager.reapExpired(); }, config.expirationInterval);
   reaper.unref();
 
@@ -95,13 +102,16 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     for (const c of containers) c.interrupt();
     services.server.closing.emit();
     services.server.runtime.close();
-    await stopListening(server);
+    await listeners.close();
     await Promise.all(containers.map((c) => c.close()));
     logs.get('grid').info('server stopped');
     await logs.close();
   })());
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-  return { url: `http://${host}:${port}`, port, host: config.host, services, tenants, close };
+  return {
+    url: `http://${host}:${port}`, port, host: config.host, services, tenants, close,
+    tls: identity && tlsPort !== undefined ? { url: `https://${host}:${tlsPort}`, port: tlsPort, fingerprint: identity.fingerprint } : undefined,
+  };
 }
 
 /**
@@ -150,33 +160,4 @@ async function bootstrapUsers(config: ServerConfig, c: Container, announce: (lin
     `  It is shown only this once. Change it with: grid user password admin -p NEW${tenant ? ` --tenant ${c.name}` : ''}`,
     '',
   ].join('\n'));
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-/**
- * Stops accepting; in-flight requests finish. Keep-alive sockets are closed as soon as they are
- * idle (checked every 50 ms, since responses still running become idle later); after 10 s the
- * rest are closed.
- */
-function stopListening(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), 10_000);
-    const idle = setInterval(() => server.closeIdleConnections(), 50);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      clearInterval(idle);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
 }

@@ -11,6 +11,8 @@ export async function runStart(args: string[]): Promise<number> {
     durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' },
     'no-auth': { type: 'boolean' }, 'allow-remote-no-auth': { type: 'boolean' }, 'auth-mechanisms': { type: 'string' }, console: { type: 'string' },
     D: { type: 'string', short: 'D', multiple: true },
+    'tls-port': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'tls-keystore': { type: 'string' },
+    'tls-keystore-password': { type: 'string' }, 'tls-keystore-password-file': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(USAGE.start + '\n');
@@ -29,6 +31,12 @@ export async function runStart(args: string[]): Promise<number> {
     allowRemoteNoAuth: values['allow-remote-no-auth'] ? true : undefined,
     authMechanisms: values['auth-mechanisms'] === undefined ? undefined : parseAuthMechanisms(values['auth-mechanisms'] as string),
     properties: parseProperties((values.D as string[] | undefined) ?? []),
+    tlsPort: values['tls-port'] === undefined ? undefined : parsePort(values['tls-port'] as string, 'tls-port'),
+    tlsCert: values['tls-cert'] as string | undefined,
+    tlsKey: values['tls-key'] as string | undefined,
+    tlsKeystore: values['tls-keystore'] as string | undefined,
+    tlsKeystorePassword: values['tls-keystore-password'] as string | undefined,
+    tlsKeystorePasswordFile: values['tls-keystore-password-file'] as string | undefined,
   };
   const file = values.config ? readConfigFile(values.config as string) : {};
   const config = resolveConfig(file, flags);
@@ -43,7 +51,8 @@ export async function runStart(args: string[]): Promise<number> {
     process.once('SIGTERM', () => resolve());
   });
   const server = await startServer(config, { onStopRequest: stop });
-  process.stdout.write(`grid ${packageVersion()} listening on ${server.url} (data: ${config.dataDir})\n`);
+  const urls = server.tls ? `${server.url} and ${server.tls.url}` : server.url;
+  process.stdout.write(`grid ${packageVersion()} listening on ${urls} (data: ${config.dataDir})\n`);
   await stopped;
   await server.close();
   // everything is closed and durable: nothing left behind (a file system call stuck in the thread

@@ -27,6 +27,14 @@ Options:
   --no-auth             serve without authentication (local experiments only); refused
                         on a non-loopback --host unless --allow-remote-no-auth is given
   --allow-remote-no-auth  let --no-auth listen on an address other machines can reach
+  --tls-port P          also listen with TLS on port P (h2 or HTTP/1.1 by ALPN); the plain
+                        port stays (HTTP/1.1 and h2c)
+  --tls-cert FILE       PEM certificate (chain) for TLS, with --tls-key FILE (PEM private key)
+  --tls-keystore FILE   or a PKCS#12 keystore; with neither, a self-signed certificate is
+                        generated into DIR/tls once and its SHA-256 fingerprint printed
+  --tls-keystore-password-file FILE   the keystore's (or encrypted key's) password, first line
+  --tls-keystore-password PW          the same on the command line (visible to other users: prefer
+                        the file or GRID_TLS_KEYSTORE_PASSWORD)
   -Dname=value          set a server property (repeatable), e.g.
                         -Dgrid.server.rest.cors-allow=https://app.example.com (CORS: all rights)
                         -Dgrid.server.rest.allowed-hosts=grid.example.com (accepted Host names)
@@ -34,7 +42,8 @@ Options:
 
 Environment:
   APP_USER, APP_PASS    create or update this user at start (role admin, or APP_ROLE)
-  APP_ROLE              comma-separated roles for APP_USER`,
+  APP_ROLE              comma-separated roles for APP_USER
+  GRID_TLS_KEYSTORE_PASSWORD   password of --tls-keystore (or of an encrypted --tls-key)`,
 
   user: `Usage: grid user <create|list|remove|password> [options]
 

@@ -6,6 +6,7 @@ import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allo
 import { ConfigError } from './config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
 import { parseTenants, type TenantConfig } from './tenants';
+import { readTlsSetting, resolveTls, type TlsConfig, type TlsOverrides, withoutTls } from './tls-config';
 
 export type Durability = 'power' | 'process';
 export type AuthMechanismName = 'basic' | 'digest';
@@ -55,10 +56,12 @@ export interface ServerConfig {
   tenants: TenantConfig[];
   /** User created or updated at start (APP_USER / APP_PASS / APP_ROLE). */
   appUser?: { name: string; password: string; roles: string[] };
+  /** The TLS listener next to the plain port; undefined = none. */
+  tls?: TlsConfig;
 }
 
 /** What the command line may set; undefined = not given. */
-export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser'>> & { properties?: Record<string, string> };
+export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser' | 'tls'>> & { properties?: Record<string, string> } & TlsOverrides;
 
 export { ConfigError };
 
@@ -183,7 +186,8 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
         break;
-      default: throw new ConfigError(`${where}: unknown setting '${key}'`);
+      default:
+        if (!readTlsSetting(out, key, text, (t) => parsePort(t, `${where}: ${key}`))) throw new ConfigError(`${where}: unknown setting '${key}'`);
     }
   }
   return out;
@@ -226,11 +230,12 @@ export function parseLogLevel(text: string): string {
 }
 
 /**
- * Defaults, then the file, then the command line (flags win), then the environment's APP_USER.
+ * Defaults, then the file, then the command line (flags win), then the environment's APP_USER
+ * (and the TLS password, tls-config.ts).
  * The only place that reads `process.env`.
  */
 export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const merged = { ...DEFAULTS, ...dropUndefined(file), ...dropUndefined(flags) };
+  const merged = { ...DEFAULTS, ...dropUndefined(withoutTls(file)), ...dropUndefined(withoutTls(flags)) };
   const config: ServerConfig = {
     ...merged,
     dataDir: resolve(merged.dataDir),
@@ -238,6 +243,7 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     backupRoots: merged.backupRoots.map((p) => resolve(p)),
     nodeName: merged.nodeName ?? hostname(),
     properties: { ...file.properties, ...flags.properties },
+    tls: resolveTls(file, flags, env, merged.port),
   };
   const hostsProperty = config.properties[ALLOWED_HOSTS_PROPERTY];
   if (hostsProperty !== undefined) config.allowedHosts = [...config.allowedHosts, ...readAllowedHosts(hostsProperty, `-D${ALLOWED_HOSTS_PROPERTY}`)];

@@ -7,6 +7,8 @@ import type { Logger } from '../util/logger';
 import { compressResponse } from './compression';
 import { corsMiddleware, type CorsSettings } from './cors.middleware';
 import { hostCheckMiddleware } from './host-check.middleware';
+import { discardUnreadBody } from './request-body';
+import { answerHeadOverHttp2 } from './respond';
 import { Router } from './router';
 import { resolveTenant } from './tenancy';
 import type { GridContext, RouteSpec } from './route-spec';
@@ -35,6 +37,8 @@ const BROWSER_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline' 'unsafe-eval'; img-src 'self' data:",
 };
+/** Added to those over TLS only: browsers ignore it over plain HTTP (RFC 6797 §8.1). */
+const BROWSER_TLS_HEADERS = { 'Strict-Transport-Security': 'max-age=31536000 ; includeSubDomains' };
 
 /**
  * Every route table of the server; the router takes literal segments before parameters. Rows of
@@ -92,9 +96,11 @@ export function createApp(defaults: Services, log: Logger, tenants: ReadonlyMap<
     const started = performance.now();
     const id = ++requestId;
     ctx.state.log = log;
-    if (ctx.get('user-agent').startsWith('Mozilla')) ctx.set(BROWSER_HEADERS);
+    if (ctx.get('user-agent').startsWith('Mozilla')) ctx.set(ctx.secure ? { ...BROWSER_HEADERS, ...BROWSER_TLS_HEADERS } : BROWSER_HEADERS);
     try {
       await next();
+      await discardUnreadBody(ctx, defaults.bodyLimit);
+      answerHeadOverHttp2(ctx);
     } finally {
       const ms = performance.now() - started;
       defaults.metrics.observeRequest(ctx.method, ctx.status, ms / 1000);

@@ -26,3 +26,16 @@ export function negotiateAmong<T extends string>(acceptHeader: string | undefine
   }
   throw new NotAcceptableError(acceptHeader);
 }
+
+/**
+ * Whether a request's Content-Type is `wanted` (parameters ignored). Koa's `ctx.is` also asks for
+ * a Content-Length or Transfer-Encoding, which an HTTP/2 request with a body need not carry.
+ */
+export function contentTypeIs(header: string | undefined, wanted: string): boolean {
+  try {
+    const m = requestMediaType(header);
+    return m !== undefined && essence(m) === wanted;
+  } catch {
+    return false;
+  }
+}

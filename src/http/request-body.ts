@@ -77,7 +77,9 @@ function plainBody(ctx: Context, limit: number, tooLarge: TooLarge): Readable {
 export function refuseBody(ctx: Context): void {
   ctx.req.unpipe();
   ctx.req.resume();
-  ctx.set('Connection', 'close');
+  // HTTP/2 has no Connection header: the stream, not the connection, is reset after the answer
+  if (ctx.req.httpVersionMajor >= 2) ctx.state.bodyRefused = true;
+  else ctx.set('Connection', 'close');
 }
 
 /** A client that goes away mid-body fails the stream instead of leaving its reader waiting. */
@@ -133,4 +135,30 @@ class ByteLimit extends Transform {
     if (this.seen > this.limit) return done(this.tooLarge());
     done(null, chunk);
   }
+}
+
+/** How long an answered HTTP/2 request may take to finish sending its body. */
+const DISCARD_WAIT_MS = 10_000;
+
+/**
+ * Over HTTP/2, Node resets a stream whose answer ends before its request body was read
+ * (RST_STREAM NO_ERROR, which RFC 9113 §8.1 allows), and some clients — curl 7.88 among them —
+ * then drop the answer, e.g. the 401 of a Digest challenge to a PUT. Before the answer leaves,
+ * reads and discards what the handler left of a body that fits `limit`, for at most 10 s; past
+ * that, and for a refused body (`refuseBody`), the reset stands. HTTP/1.1 needs nothing: Node drains or closes the connection itself.
+ */
+export async function discardUnreadBody(ctx: Context, limit: number): Promise<void> {
+  const req = ctx.req as Context['req'] & { stream?: { endAfterHeaders: boolean } };
+  if (!req.stream || req.stream.endAfterHeaders || req.readableEnded || ctx.state.bodyRefused || ctx.status === 413) return;
+  if (Number(ctx.get('content-length') || 0) > limit) return;
+  let timer: NodeJS.Timeout | undefined;
+  const drained = (async () => {
+    let total = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > limit) return;
+    }
+  })().catch(() => undefined);
+  await Promise.race([drained, new Promise((resolve) => { timer = setTimeout(resolve, DISCARD_WAIT_MS); })]);
+  clearTimeout(timer);
 }

@@ -31,3 +31,18 @@ export function noContent(ctx: Context): void {
   ctx.status = 204;
   ctx.body = null;
 }
+
+const EMPTY_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * Koa leaves HEAD requests over HTTP/2 unanswered: Node ends a HEAD stream's writable side as soon
+ * as the stream opens, and Koa takes an unwritable response for one already sent. Answers them
+ * as Koa answers HEAD over HTTP/1.1: status, headers and the body's length, no body.
+ */
+export function answerHeadOverHttp2(ctx: Context): void {
+  if (ctx.method !== 'HEAD' || ctx.req.httpVersionMajor < 2 || ctx.res.headersSent) return;
+  ctx.respond = false;
+  if (EMPTY_STATUSES.has(ctx.status)) ctx.body = null;
+  else if (!ctx.res.hasHeader('content-length') && Number.isInteger(ctx.response.length)) ctx.length = ctx.response.length;
+  ctx.res.end();
+}

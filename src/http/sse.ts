@@ -35,7 +35,7 @@ export function openEventStream(ctx: GridContext, closing: Listeners<void>): Eve
   ctx.status = 200;
   ctx.set('Content-Type', 'text/event-stream');
   ctx.set('Cache-Control', 'no-cache');
-  ctx.set('Connection', 'keep-alive');
+  if (ctx.req.httpVersionMajor < 2) ctx.set('Connection', 'keep-alive'); // HTTP/2 forbids connection headers
   ctx.body = stream;
   stream.write(':\n\n'); // a comment, so the status and headers leave at once
   return {

@@ -12,6 +12,8 @@ export interface ServerSettings {
   maxContentLength: number;
   dataDir: string;
   durability: string;
+  /** The TLS listener's certificate (file names only, never a password). */
+  tls?: { certificate: string };
 }
 
 /** The server resource (spec 2 "Cluster and server", behavior-notes §11–§12). */
@@ -52,10 +54,13 @@ export class ServerService {
         'socket-bindings': {
           'default-interface': 'public',
           'port-offset': '0',
-          'socket-binding': [{ name: 'default', port: this.node.address.split(':').pop() ?? '', interface: 'public' }],
+          'socket-binding': this.listeners().map((l) => ({ name: l.binding, port: String(l.port), interface: 'public' })),
         },
         security: {
-          'security-realms': [{ name: 'default', 'sqlite-realm': { path: s.dataDir }, mechanisms }],
+          'security-realms': [{
+            name: 'default', 'sqlite-realm': { path: s.dataDir }, mechanisms,
+            ...(s.tls ? { 'server-identities': { ssl: { keystore: { path: s.tls.certificate } } } } : {}),
+          }],
         },
         endpoints: {
           'socket-binding': 'default',
@@ -70,16 +75,25 @@ export class ServerService {
     };
   }
 
+  /** `rest` on the plain port (HTTP/1.1 and h2c) and, with TLS, `rest-tls` (h2 and HTTP/1.1 by ALPN). */
   connectors(): string[] {
-    return ['rest'];
+    return this.listeners().map((l) => l.connector);
   }
 
-  connector(): Record<string, unknown> {
+  connector(name: string): Record<string, unknown> | undefined {
+    const listener = this.listeners().find((l) => l.connector === name);
+    if (!listener) return undefined;
     return {
-      name: 'rest', 'ip-filter-rules': [], 'default-cache': null, host: this.settings.host, port: Number(this.node.address.split(':').pop()),
+      name, 'ip-filter-rules': [], 'default-cache': null, host: this.settings.host, port: listener.port,
       'local-connections': -1, 'io-threads': 1, 'pending-tasks': 0, 'total-bytes-read': -1, 'total-bytes-written': -1,
       'send-buffer-size': -1, 'receive-buffer-size': -1, enabled: true, 'global-connections': -1,
     };
+  }
+
+  private listeners(): Array<{ connector: string; binding: string; port: number }> {
+    const portOf = (address: string) => Number(address.split(':').pop());
+    const plain = { connector: 'rest', binding: 'default', port: portOf(this.node.address) };
+    return this.node.tlsAddress ? [plain, { connector: 'rest-tls', binding: 'default-tls', port: portOf(this.node.tlsAddress) }] : [plain];
   }
 
   overview(cacheCount: number): Record<string, unknown> {

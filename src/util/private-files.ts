@@ -11,7 +11,7 @@ export const PRIVATE_DIR_MODE = 0o700;
 
 /** What grid itself creates in its data directory; nothing else there is touched. */
 const OWN_FILES = ['grid.db', 'grid.db-wal', 'grid.db-shm', 'grid.db-journal', 'credentials.key'];
-const OWN_TREES = ['log', 'backups', 'restores', 'tenants'];
+const OWN_TREES = ['log', 'backups', 'restores', 'tenants', 'tls'];
 
 /** A path whose permissions were wider than grid's, and what they were. */
 export interface Widened {

@@ -5,6 +5,7 @@ import { ArchiveTooLargeError, InvalidBackupRequestError, MissingArgumentError, 
 import { parseResources, selectNames } from '../../model/backup-resources';
 import type { Services } from '../../services';
 import { authorize, canAdminister } from '../../services/authorization';
+import { contentTypeIs } from '../negotiate';
 import { openBody, readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import { json, M, typed, underCacheManager } from '../route-doc';
@@ -85,7 +86,7 @@ async function remove(ctx: GridContext, s: Services, kind: 'backup' | 'restore',
 /** JSON `{"location": …, "resources": …}` or multipart `backup` (+ `resources`); anything else 415. */
 async function createRestore(ctx: GridContext, s: Services): Promise<void> {
   const name = ctx.params.restore;
-  if (ctx.is('multipart/form-data')) {
+  if (contentTypeIs(ctx.get('content-type'), 'multipart/form-data')) {
     s.backups.checkNewRestore(name);
     const { path, resources } = await receiveUpload(ctx, s);
     let selection;
@@ -98,7 +99,7 @@ async function createRestore(ctx: GridContext, s: Services): Promise<void> {
     await s.backups.startRestore(name, path, selection, true, mayWriteCache(ctx, s));
     return sendStatus(ctx, 202);
   }
-  if (!ctx.is('application/json')) throw new UnsupportedMediaTypeError();
+  if (!contentTypeIs(ctx.get('content-type'), 'application/json')) throw new UnsupportedMediaTypeError();
   const body = parseObject(await readText(ctx, s.bodyLimit));
   if (body.location === undefined || body.location === null) throw new MissingArgumentError('backup-location');
   if (typeof body.location !== 'string') throw new InvalidBackupRequestError("'location' must be a string");

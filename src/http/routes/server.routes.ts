@@ -103,8 +103,9 @@ function nodeReport(ctx: GridContext, s: Services): Promise<void> {
 }
 
 function connector(ctx: GridContext, s: Services): void {
-  if (!s.server.connectors().includes(ctx.params.connector)) throw new ResourceNotFoundError();
-  sendJson(ctx, s.server.connector());
+  const connector = s.server.connector(ctx.params.connector);
+  if (!connector) throw new ResourceNotFoundError();
+  sendJson(ctx, connector);
 }
 
 /** Objects become elements, scalars attributes, arrays repeated elements. */

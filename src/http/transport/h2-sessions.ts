@@ -1,0 +1,123 @@
+import { constants, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type SecureServerOptions, type ServerHttp2Session, type ServerOptions } from 'node:http2';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../../util/logger';
+
+/** Limits every HTTP/2 connection lives under, plain or TLS (docs/configuration.md, "HTTP/2 limits"). */
+export const H2_LIMITS = {
+  /** Streams a client may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). */
+  maxConcurrentStreams: 100,
+  /** Decoded request header bytes per stream, names + values + 32 each (SETTINGS_MAX_HEADER_LIST_SIZE). */
+  maxHeaderListSize: 32 * 1024,
+  maxHeaderListPairs: 128,
+  /** MB of buffered frames and header tables per session before new streams are refused. */
+  maxSessionMemoryMb: 10,
+  /** Stream resets by the client: a bucket of this many, refilled at `resetsPerSecond` (CVE-2023-44487). */
+  resetBurst: 200,
+  resetsPerSecond: 20,
+  /** Requests still being handled per session, counting those the client already reset. */
+  maxHandlersPerSession: 200,
+  /** A session with no open stream for this long is closed with GOAWAY (HTTP/1.1's keep-alive is 65 s). */
+  idleTimeoutMs: 65_000,
+} as const;
+
+export type RequestHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | import('node:http2').Http2ServerResponse) => unknown;
+
+/**
+ * Node's HTTP/2 options for grid's limits. nghttp2 (1.61 in Node 20.20) already acknowledges at
+ * most 1000 queued SETTINGS/PING frames and rate-limits RST_STREAM at 1000 + 33/s; grid's own,
+ * tighter reset bound and handler bound are in `trackSessions`.
+ */
+export function h2Options(): ServerOptions & SecureServerOptions {
+  return {
+    settings: { maxConcurrentStreams: H2_LIMITS.maxConcurrentStreams, maxHeaderListSize: H2_LIMITS.maxHeaderListSize, enablePush: false },
+    maxHeaderListPairs: H2_LIMITS.maxHeaderListPairs,
+    maxSessionMemory: H2_LIMITS.maxSessionMemoryMb,
+    maxSettings: 32,
+    maxOutstandingPings: 10,
+    maxSessionInvalidFrames: 100,
+    maxSessionRejectedStreams: 100,
+  };
+}
+
+interface SessionState {
+  openStreams: number;
+  handlers: number;
+  resetTokens: number;
+  refilledAt: number;
+}
+
+const STATE = Symbol('grid.h2');
+type TrackedSession = ServerHttp2Session & { [STATE]?: SessionState };
+
+/** The open HTTP/2 sessions of both ports, so shutdown can send each a GOAWAY. */
+export class H2Sessions {
+  private readonly open = new Set<ServerHttp2Session>();
+  private closing = false;
+
+  add(session: ServerHttp2Session): void {
+    this.open.add(session);
+    session.once('close', () => this.open.delete(session));
+    if (this.closing) session.close();
+  }
+
+  /** GOAWAY to every session, now and for any that starts later: streams in flight finish, no new ones start. */
+  closeAll(): void {
+    this.closing = true;
+    for (const session of this.open) session.close();
+  }
+}
+
+/**
+ * Adds every new session to `sessions` and puts it under grid's limits: closed when idle, GOAWAY
+ * ENHANCE_YOUR_CALM when the client resets streams faster than the bucket allows.
+ */
+export function trackSessions(server: Http2Server | Http2SecureServer, sessions: H2Sessions, log: Logger): void {
+  server.on('session', (session: TrackedSession) => {
+    const state: SessionState = { openStreams: 0, handlers: 0, resetTokens: H2_LIMITS.resetBurst, refilledAt: performance.now() };
+    session[STATE] = state;
+    sessions.add(session);
+    session.setTimeout(H2_LIMITS.idleTimeoutMs, () => {
+      if (state.openStreams === 0) session.close();
+    });
+    session.on('stream', (stream) => {
+      state.openStreams++;
+      stream.once('close', () => {
+        state.openStreams--;
+        if (stream.rstCode !== constants.NGHTTP2_NO_ERROR && !takeResetToken(state) && !session.destroyed) {
+          log.warn({ remote: session.socket?.remoteAddress }, 'HTTP/2 client reset streams too fast; connection closed');
+          session.destroy(new Error('too many stream resets'), constants.NGHTTP2_ENHANCE_YOUR_CALM);
+        }
+      });
+    });
+  });
+  server.on('sessionError', (err: Error & { code?: string }) => log.debug({ code: err.code }, 'HTTP/2 session error'));
+}
+
+/**
+ * Runs `handle` for HTTP/2 requests unless their session already has `maxHandlersPerSession`
+ * requests being handled (streams the client reset stop counting against its concurrency limit
+ * at once, but not their handlers): such a stream is refused with REFUSED_STREAM, which a client
+ * may retry. HTTP/1.1 requests pass straight through.
+ */
+export function boundHandlers(handle: RequestHandler): RequestHandler {
+  return (req, res) => {
+    if (!('stream' in req)) return handle(req, res);
+    const state = (req.stream.session as TrackedSession | undefined)?.[STATE];
+    if (!state) return handle(req, res);
+    if (state.handlers >= H2_LIMITS.maxHandlersPerSession) {
+      req.stream.close(constants.NGHTTP2_REFUSED_STREAM);
+      return undefined;
+    }
+    state.handlers++;
+    return Promise.resolve(handle(req, res)).finally(() => state.handlers--);
+  };
+}
+
+function takeResetToken(state: SessionState): boolean {
+  const now = performance.now();
+  state.resetTokens = Math.min(H2_LIMITS.resetBurst, state.resetTokens + ((now - state.refilledAt) / 1000) * H2_LIMITS.resetsPerSecond);
+  state.refilledAt = now;
+  if (state.resetTokens < 1) return false;
+  state.resetTokens--;
+  return true;
+}
