@@ -78,13 +78,3 @@ export function encodeHeadersFrames(streamId: number, block: Buffer, endStream: 
   }
   return frames;
 }
-
-/** DATA frames carrying `body`, the last one ending the stream. */
-export function encodeDataFrames(streamId: number, body: Buffer, maxFrameSize = DEFAULT_MAX_FRAME_SIZE): Buffer[] {
-  const frames: Buffer[] = [];
-  for (let at = 0; at < body.length; at += maxFrameSize) {
-    const last = at + maxFrameSize >= body.length;
-    frames.push(encodeFrame(FrameType.DATA, last ? FrameFlag.END_STREAM : 0, streamId, body.subarray(at, at + maxFrameSize)));
-  }
-  return frames;
-}
