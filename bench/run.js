@@ -1,13 +1,16 @@
 'use strict';
 // npm run bench: loads grid and two baselines over loopback with wrk (32 keep-alive connections)
-// and prints req/s and latency percentiles side by side, plus cold start and idle RSS.
+// and prints req/s and latency percentiles side by side, plus cold start and idle RSS. With h2load
+// (Debian's nghttp2-client) it adds HTTP/2 rows: the same caches and values over h2c, 32
+// connections with one stream each. `--quick`: 2-second runs, memory cache only.
 const { spawn, execFileSync } = require('node:child_process');
-const { mkdtempSync, rmSync, readFileSync } = require('node:fs');
+const { mkdtempSync, rmSync, readFileSync, writeFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
-const DURATION = process.env.BENCH_DURATION || '8s';
+const QUICK = process.argv.includes('--quick');
+const DURATION = process.env.BENCH_DURATION || (QUICK ? '2s' : '8s');
 const CONNECTIONS = 32;
 const USER = 'bench';
 const PASS = 'bench-pw';
@@ -21,6 +24,38 @@ function requireWrk() {
       console.error('bench needs wrk: apt-get install -y wrk');
       process.exit(2);
     }
+  }
+}
+
+function hasH2load() {
+  try {
+    execFileSync('h2load', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.error('no h2load: HTTP/2 rows skipped (apt-get install -y nghttp2-client)');
+    return false;
+  }
+}
+
+/** h2load over h2c prior knowledge: same shape as wrk (32 connections, one request in flight each). */
+function h2load(url, { method = 'GET', path = '/', keys = 0, auth } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'grid-h2load-'));
+  try {
+    const uris = join(dir, 'uris');
+    writeFileSync(uris, Array.from({ length: Math.max(keys, 1) }, (_, i) => url + path + (keys ? `k${i}` : '')).join('\n') + '\n');
+    const args = ['-c', String(CONNECTIONS), '-m', '1', '-D', String(parseInt(DURATION, 10)), '-i', uris, '-H', 'content-type: text/plain'];
+    if (auth) args.push('-H', `authorization: ${auth}`);
+    if (method !== 'GET') {
+      writeFileSync(join(dir, 'value'), 'v'.repeat(100));
+      args.push('-H', `:method: ${method}`, '-d', join(dir, 'value'));
+    }
+    const out = execFileSync('h2load', args).toString();
+    const rps = Number(/finished in [\d.]+\w+, ([\d.]+) req\/s/.exec(out)[1]);
+    const mean = toMs(/time for request:\s+\S+\s+\S+\s+(\S+)/.exec(out)[1]);
+    const m = /requests: \d+ total, \d+ started, \d+ done, \d+ succeeded, (\d+) failed, (\d+) errored/.exec(out);
+    return { rps, p50: mean, p99: NaN, errors: Number(m[1]) + Number(m[2]), mean: true };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -80,6 +115,7 @@ async function request(url, method, path, body, headers = {}) {
 
 async function main() {
   requireWrk();
+  const withH2 = hasH2load();
   const rows = [];
   const row = (name, r) => rows.push({ name, ...r });
 
@@ -105,9 +141,15 @@ async function main() {
       await Promise.all(Array.from({ length: 1000 }, (_, i) => request(grid.url, 'PUT', `/rest/v2/caches/${cache}/k${i}`, value)));
     }
     row('grid GET memory cache', wrk(grid.url, { path: '/rest/v2/caches/mem/', keys: 1000, auth: AUTH }));
+    if (withH2) row('  same over HTTP/2 (h2c)', h2load(grid.url, { path: '/rest/v2/caches/mem/', keys: 1000, auth: AUTH }));
     row('grid PUT memory cache', wrk(grid.url, { method: 'PUT', path: '/rest/v2/caches/mem/', keys: 10000, auth: AUTH }));
-    row('grid GET persistent cache', wrk(grid.url, { path: '/rest/v2/caches/disk/', keys: 1000, auth: AUTH }));
-    row('grid PUT persistent (power)', wrk(grid.url, { method: 'PUT', path: '/rest/v2/caches/disk/', keys: 10000, auth: AUTH }));
+    if (withH2) row('  same over HTTP/2 (h2c)', h2load(grid.url, { method: 'PUT', path: '/rest/v2/caches/mem/', keys: 10000, auth: AUTH }));
+    if (!QUICK) {
+      row('grid GET persistent cache', wrk(grid.url, { path: '/rest/v2/caches/disk/', keys: 1000, auth: AUTH }));
+      if (withH2) row('  same over HTTP/2 (h2c)', h2load(grid.url, { path: '/rest/v2/caches/disk/', keys: 1000, auth: AUTH }));
+      row('grid PUT persistent (power)', wrk(grid.url, { method: 'PUT', path: '/rest/v2/caches/disk/', keys: 10000, auth: AUTH }));
+      if (withH2) row('  same over HTTP/2 (h2c)', h2load(grid.url, { method: 'PUT', path: '/rest/v2/caches/disk/', keys: 10000, auth: AUTH }));
+    }
   } finally {
     grid.child.kill('SIGTERM');
     await new Promise((r) => grid.child.once('exit', r));
@@ -118,9 +160,12 @@ async function main() {
   console.log(`\nwrk -t1 -c${CONNECTIONS} -d${DURATION}, 100-byte values, loopback, ${require('node:os').cpus().length} cores\n`);
   console.log('target'.padEnd(30) + 'req/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'x koa'.padStart(8) + 'errors'.padStart(8));
   for (const r of rows) {
-    console.log(r.name.padEnd(30) + r.rps.toFixed(0).padStart(10) + r.p50.toFixed(2).padStart(9) + r.p99.toFixed(2).padStart(9) +
+    const p50 = r.p50.toFixed(2) + (r.mean ? '*' : '');
+    const p99 = Number.isNaN(r.p99) ? '-' : r.p99.toFixed(2);
+    console.log(r.name.padEnd(30) + r.rps.toFixed(0).padStart(10) + p50.padStart(9) + p99.padStart(9) +
       (r.rps / koaRps).toFixed(2).padStart(8) + String(r.errors).padStart(8));
   }
+  if (rows.some((r) => r.mean)) console.log('* h2load reports no percentiles: the mean latency (h2load -c32 -m1, h2c prior knowledge)');
   console.log(`\ncold start to first answered request: ${coldStartMs.toFixed(0)} ms`);
   console.log(`idle RSS after start: ${idleRss.toFixed(1)} MB`);
 }
