@@ -1,5 +1,4 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect, type ClientHttp2Session, constants } from 'node:http2';
@@ -51,17 +50,6 @@ export function hasTool(command: string, versionFlag = '--version'): boolean {
 
 export function basic(user: string, password = `${user}-pw`): Record<string, string> {
   return { Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') };
-}
-
-/** The RFC 7616 answer to one of the server's Digest challenges (qop=auth). */
-export function digestAuthorization(wwwAuthenticate: string, user: string, password: string, method: string, uri: string, algorithm = 'MD5'): string {
-  const challenge = wwwAuthenticate.split(/,\s*(?=Digest|Basic)/).find((c) => c.startsWith('Digest') && c.includes(`algorithm=${algorithm}`));
-  if (!challenge) throw new Error(`no Digest ${algorithm} challenge in ${wwwAuthenticate}`);
-  const nonce = /nonce="([^"]+)"/.exec(challenge)![1];
-  const h = (s: string) => createHash(algorithm === 'SHA-256' ? 'sha256' : 'md5').update(s).digest('hex');
-  const response = h(`${h(`${user}:default:${password}`)}:${nonce}:00000001:0a4f113b:auth:${h(`${method}:${uri}`)}`);
-  return `Digest username="${user}", realm="default", nonce="${nonce}", uri="${uri}", algorithm=${algorithm}, ` +
-    `response="${response}", qop=auth, nc=00000001, cnonce="0a4f113b"`;
 }
 
 function flatten(headers: IncomingHttpHeaders | Record<string, unknown>): Record<string, string> {
