@@ -14,6 +14,7 @@ import { CounterService } from './services/counter.service';
 import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/digest-vault';
 import { EntryService } from './services/entry.service';
 import { migrateLegacyKeys } from './services/key-migration';
+import type { OffLoop } from './services/off-loop';
 import { RoleRegistry } from './services/role-registry';
 import { SchemaService } from './services/schema.service';
 import { TaskService } from './services/task.service';
@@ -33,6 +34,8 @@ export interface ContainerSpec {
   config: ServerConfig;
   clock: Clock;
   logs: LoggerRegistry;
+  /** The worker thread for parsing and validation (src/services/off-loop.ts), shared by the containers. */
+  offLoop: OffLoop;
   /** Cache and alias names this container refuses: the tenants' names, in the default container. */
   reservedCacheNames?: ReadonlySet<string>;
 }
@@ -63,7 +66,8 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
-  const schemas = new SchemaService(store, clock);
+  const schemas = new SchemaService(store, clock, spec.offLoop, config.limits);
+  await schemas.start().catch((err: unknown) => { store.close(); throw err; });
   // before anything else writes: keys of older data dirs are converted once (docs/data-formats.md)
   await migrateLegacyKeys(store, schemas, clock, storeLog).catch((err: unknown) => { store.close(); throw err; });
 
@@ -78,7 +82,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const roles = new RoleRegistry(store);
   const services: ContainerServices = {
     manager,
-    caches: new CacheService(manager, clock),
+    caches: new CacheService(manager, clock, spec.offLoop, config.limits),
     entries: new EntryService(clock, schemas),
     schemas,
     container: new ContainerService(manager, clock, name),
@@ -96,7 +100,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     dataDir,
   };
   services.users.onChange = () => services.auth.forget();
-  services.backups.attach({ manager, counters: services.counters, schemas, tasks: services.tasks });
+  services.backups.attach({ manager, caches: services.caches, counters: services.counters, schemas, tasks: services.tasks });
 
   return {
     name,

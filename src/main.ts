@@ -8,6 +8,7 @@ import { HttpListeners } from './http/transport/listeners';
 import { generatePassword } from './model/passwords';
 import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
+import { OffLoop } from './services/off-loop';
 import { ServerService } from './services/server.service';
 import type { NodeInfo, ProcessServices, Services } from './services';
 import { CONTAINER_NAME } from './services/container.service';
@@ -55,7 +56,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       'the data directory was readable by other users; narrowed to 0700 (directories) and 0600 (files)');
   }
   const announce = opts.announce ?? ((line: string) => process.stdout.write(line + '\n'));
-  const containers = await openContainers(config, clock, logs);
+  // one worker thread, shared by the containers, for parsing and validation that grows with a request or with stored state
+  const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
+  const containers = await openContainers(config, clock, logs, offLoop).catch(async (err: unknown) => { await offLoop.close(); throw err; });
   const main = containers[0];
 
   const node: NodeInfo = { name: config.nodeName, address: '' };
@@ -72,6 +75,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     clock,
     authEnabled: config.authEnabled,
     bodyLimit: config.maxContentLength,
+    limits: config.limits,
     version,
     consoleDir: config.consoleDir,
   };
@@ -104,6 +108,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     services.server.runtime.close();
     await listeners.close();
     await Promise.all(containers.map((c) => c.close()));
+    await offLoop.close();
     logs.get('grid').info('server stopped');
     await logs.close();
   })());
@@ -119,9 +124,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
  * like a cache or alias of the default container stops the start: `/rest/<name>/…` could no
  * longer reach that cache (docs/configuration.md, Tenants).
  */
-async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRegistry): Promise<Container[]> {
+async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRegistry, offLoop: OffLoop): Promise<Container[]> {
   const names = config.tenants.map((t) => t.name);
-  const opened = [await createContainer({ name: CONTAINER_NAME, dataDir: config.dataDir, config, clock, logs, reservedCacheNames: new Set(names) })];
+  const opened = [await createContainer({ name: CONTAINER_NAME, dataDir: config.dataDir, config, clock, logs, offLoop, reservedCacheNames: new Set(names) })];
   try {
     for (const name of names) {
       const clash = opened[0].services.manager.find(name);
@@ -130,7 +135,7 @@ async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRe
         throw new ConfigError(`tenant '${name}' clashes with ${what} in the default container: /rest/${name}/… would stop reaching it; rename the tenant, or remove that cache first`);
       }
     }
-    for (const name of names) opened.push(await createContainer({ name, dataDir: tenantDataDir(config.dataDir, name), config, clock, logs }));
+    for (const name of names) opened.push(await createContainer({ name, dataDir: tenantDataDir(config.dataDir, name), config, clock, logs, offLoop }));
     return opened;
   } catch (err) {
     await Promise.all(opened.map((c) => c.close()));

@@ -1,4 +1,4 @@
-import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFile, resolveConfig } from '../config/server-config';
+import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFile, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
 import { packageVersion } from '../util/package-info';
 import { parse, UsageError } from './args';
@@ -10,7 +10,7 @@ export async function runStart(args: string[]): Promise<number> {
     data: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' },
     durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' },
     'no-auth': { type: 'boolean' }, 'allow-remote-no-auth': { type: 'boolean' }, 'auth-mechanisms': { type: 'string' }, console: { type: 'string' },
-    D: { type: 'string', short: 'D', multiple: true },
+    limit: { type: 'string', multiple: true }, D: { type: 'string', short: 'D', multiple: true },
     'tls-port': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'tls-keystore': { type: 'string' },
     'tls-keystore-password': { type: 'string' }, 'tls-keystore-password-file': { type: 'string' },
   });
@@ -37,6 +37,7 @@ export async function runStart(args: string[]): Promise<number> {
     tlsKeystore: values['tls-keystore'] as string | undefined,
     tlsKeystorePassword: values['tls-keystore-password'] as string | undefined,
     tlsKeystorePasswordFile: values['tls-keystore-password-file'] as string | undefined,
+    limits: readLimits(parseProperties((values.limit as string[] | undefined) ?? [], '--limit '), '--limit'),
   };
   const file = values.config ? readConfigFile(values.config as string) : {};
   const config = resolveConfig(file, flags);
@@ -61,11 +62,11 @@ export async function runStart(args: string[]): Promise<number> {
   return 0;
 }
 
-function parseProperties(defs: string[]): Record<string, string> {
+function parseProperties(defs: string[], flag = '-D'): Record<string, string> {
   const out: Record<string, string> = {};
   for (const d of defs) {
     const eq = d.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-D${d}: expected -Dname=value`);
+    if (eq <= 0) throw new UsageError(`${flag}${d}: expected ${flag}name=value`);
     out[d.slice(0, eq)] = d.slice(eq + 1);
   }
   return out;

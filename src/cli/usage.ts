@@ -35,6 +35,8 @@ Options:
   --tls-keystore-password-file FILE   the keystore's (or encrypted key's) password, first line
   --tls-keystore-password PW          the same on the command line (visible to other users: prefer
                         the file or GRID_TLS_KEYSTORE_PASSWORD)
+  --limit NAME=VALUE    change one limit, e.g. --limit config-bytes=2MiB (repeatable;
+                        names and defaults in docs/security.md "Limits")
   -Dname=value          set a server property (repeatable), e.g.
                         -Dgrid.server.rest.cors-allow=https://app.example.com (CORS: all rights)
                         -Dgrid.server.rest.allowed-hosts=grid.example.com (accepted Host names)

@@ -7,6 +7,7 @@ import { ConfigError } from './config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
 import { parseTenants, type TenantConfig } from './tenants';
 import { readTlsSetting, resolveTls, type TlsConfig, type TlsOverrides, withoutTls } from './tls-config';
+import { DEFAULT_LIMITS, LimitError, type Limits, parseLimits } from './limits';
 
 export type Durability = 'power' | 'process';
 export type AuthMechanismName = 'basic' | 'digest';
@@ -58,14 +59,16 @@ export interface ServerConfig {
   appUser?: { name: string; password: string; roles: string[] };
   /** The TLS listener next to the plain port; undefined = none. */
   tls?: TlsConfig;
+  /** Caps on sizes, counts, connections and time-outs (src/config/limits.ts). */
+  limits: Limits;
 }
 
 /** What the command line may set; undefined = not given. */
-export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser' | 'tls'>> & { properties?: Record<string, string> } & TlsOverrides;
+export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser' | 'tls' | 'limits'>> & { properties?: Record<string, string>; limits?: Partial<Limits> } & TlsOverrides;
 
 export { ConfigError };
 
-const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties'> = {
+const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties' | 'limits'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
   authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
   corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
@@ -186,11 +189,25 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
         break;
+      case 'limits':
+        if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: limits must be a mapping`);
+        out.limits = readLimits(value as Record<string, unknown>, where);
+        break;
       default:
         if (!readTlsSetting(out, key, text, (t) => parsePort(t, `${where}: ${key}`))) throw new ConfigError(`${where}: unknown setting '${key}'`);
     }
   }
   return out;
+}
+
+/** `limits:` of a file or `--limit name=value` of the command line. */
+export function readLimits(values: Record<string, unknown>, where: string): Partial<Limits> {
+  try {
+    return parseLimits(values, where, parseSize);
+  } catch (err) {
+    if (err instanceof LimitError) throw new ConfigError(err.message);
+    throw err;
+  }
 }
 
 function parseBool(text: string, what: string): boolean {
@@ -244,6 +261,7 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     nodeName: merged.nodeName ?? hostname(),
     properties: { ...file.properties, ...flags.properties },
     tls: resolveTls(file, flags, env, merged.port),
+    limits: { ...DEFAULT_LIMITS, ...file.limits, ...flags.limits },
   };
   const hostsProperty = config.properties[ALLOWED_HOSTS_PROPERTY];
   if (hostsProperty !== undefined) config.allowedHosts = [...config.allowedHosts, ...readAllowedHosts(hostsProperty, `-D${ALLOWED_HOSTS_PROPERTY}`)];

@@ -107,3 +107,8 @@ export class ConsoleNotEnabledError extends GridError {
 export class StaticFileNotFoundError extends GridError {
   constructor() { super(404, 'FILE_NOT_FOUND', ''); }
 }
+
+/** A request asks for more than a configured limit allows (docs/security.md "Limits"). */
+export class LimitExceededError extends GridError {
+  constructor(message: string) { super(400, 'LIMIT_EXCEEDED', message); }
+}

@@ -5,12 +5,13 @@ import {
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { checkName } from '../grid/cache-manager';
 import {
-  type CacheDefinition, type ConfigFormat, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
+  type CacheDefinition, type ConfigFormat, type ConfigLimits, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
   formatCacheConfig, isTemplateKind, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
   mutableValueOf, mutableValueText, parseCacheConfig, withMutableAttribute,
 } from '../model/cache-config';
 import { parseAdminFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
+import type { OffLoop } from './off-loop';
 import type { Subject } from './auth.service';
 import { canAccess } from './authorization';
 
@@ -41,9 +42,17 @@ export interface RoleAccessibleCaches {
   'non-secured': string[];
 }
 
-/** Cache lifecycle and configuration (spec 1 "Cache management", behavior-notes §6.4–6.7). */
+/**
+ * Cache lifecycle and configuration (spec 1 "Cache management", behavior-notes §6.4–6.7).
+ * Documents from clients are parsed on the worker thread, held to the `config-*` limits.
+ */
 export class CacheService {
-  constructor(private readonly manager: CacheManager, private readonly clock: Clock) {}
+  constructor(
+    private readonly manager: CacheManager,
+    private readonly clock: Clock,
+    private readonly offLoop: OffLoop,
+    private readonly limits: ConfigLimits,
+  ) {}
 
   /** POST ?action=clear: answered once the removal is durable. */
   async clear(h: CacheHandle): Promise<void> {
@@ -67,7 +76,7 @@ export class CacheService {
       await this.manager.createFromTemplate(name, template, { volatile });
       return;
     }
-    const definition = body.text.trim() === '' ? parseCacheConfig(DEFAULT_DEFINITION, 'json') : parseBody(body);
+    const definition = body.text.trim() === '' ? parseCacheConfig(DEFAULT_DEFINITION, 'json') : await this.parseBody(body);
     if (isTemplateKind(definition.root.name)) await this.manager.defineTemplate(name, definition);
     else await this.manager.create(name, definition, { volatile });
   }
@@ -76,7 +85,7 @@ export class CacheService {
   async createOrUpdate(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
     if (body.text.trim() === '' || template !== undefined) throw new WrongMethodError('PUT');
     const volatile = parseAdminFlags(flagsHeader).has('VOLATILE');
-    const definition = parseBody(body);
+    const definition = await this.parseBody(body);
     if (isTemplateKind(definition.root.name)) await this.manager.defineTemplate(name, definition);
     else if (this.manager.find(name)) await this.manager.update(name, definition);
     else await this.manager.create(name, definition, { volatile });
@@ -168,9 +177,8 @@ export class CacheService {
    * With `ignoreMutable`, differences in mutable attributes are allowed and a refusal says why.
    * Answers by returning when equal, with ConfigurationsDifferError (409) otherwise.
    */
-  compare(first: ConfigBody, second: ConfigBody, ignoreMutable: boolean): void {
-    const a = parseComparand(first);
-    const b = parseComparand(second);
+  async compare(first: ConfigBody, second: ConfigBody, ignoreMutable: boolean): Promise<void> {
+    const [a, b] = await Promise.all([this.parseComparand(first), this.parseComparand(second)]);
     if (!ignoreMutable) {
       if (findDifferences(a, b).length > 0) throw new ConfigurationsDifferError('');
       return;
@@ -180,29 +188,36 @@ export class CacheService {
   }
 
   /** POST /caches?action=convert: one declarative format to another, names kept as given. */
-  convert(body: ConfigBody, to: ConfigFormat, pretty: boolean): string {
-    const definition = parseBody(body);
-    return formatCacheConfig(definition, definition.name, to, pretty);
+  convert(body: ConfigBody, to: ConfigFormat, pretty: boolean): Promise<string> {
+    return this.offLoop.run('config.convert', { text: body.text, format: formatOf(body), limits: this.limits, to, pretty });
+  }
+
+  /** A client's definition in any declarative format (backup archives included), checked against the limits. */
+  parseConfiguration(text: string, format: ConfigFormat): Promise<CacheDefinition> {
+    return this.offLoop.run('config.parse', { text, format, limits: this.limits });
+  }
+
+  private parseBody(body: ConfigBody): Promise<CacheDefinition> {
+    return this.parseConfiguration(body.text, formatOf(body));
+  }
+
+  /** One side of a comparison: its part's type names the format when it is one, else the text does. */
+  private async parseComparand(body: ConfigBody): Promise<CacheDefinition> {
+    const format = detectConfigFormat(body.contentType, body.text) ?? detectConfigFormat('text/plain', body.text);
+    try {
+      return await this.parseConfiguration(body.text, format!);
+    } catch (err) {
+      // a document with no cache or with several is the wrong content for a comparison
+      if (isGridError(err) && (err.code === 'EMPTY_CONFIGURATION' || err.code === 'CACHE_COUNT')) throw new WrongCompareContentError();
+      throw err;
+    }
   }
 }
 
-function parseBody(body: ConfigBody): CacheDefinition {
+function formatOf(body: ConfigBody): ConfigFormat {
   // Without a Content-Type the format is recognised from the text, as for bare text/plain.
   const format = detectConfigFormat(body.contentType ?? 'text/plain', body.text);
   if (!format) throw new UnsupportedMediaTypeError();
-  return parseCacheConfig(body.text, format);
+  return format;
 }
 
-
-
-/** One side of a comparison: its part's type names the format when it is one, else the text does. */
-function parseComparand(body: ConfigBody): CacheDefinition {
-  const format = detectConfigFormat(body.contentType, body.text) ?? detectConfigFormat('text/plain', body.text);
-  try {
-    return parseCacheConfig(body.text, format!);
-  } catch (err) {
-    // a document with no cache or with several is the wrong content for a comparison
-    if (isGridError(err) && (err.code === 'EMPTY_CONFIGURATION' || err.code === 'CACHE_COUNT')) throw new WrongCompareContentError();
-    throw err;
-  }
-}

@@ -1,3 +1,4 @@
+import type { Limits } from '../config/limits';
 import type { CacheManager } from '../grid/cache-manager';
 import type { Clock } from '../util/clock';
 import type { AuthService } from './auth.service';
@@ -56,6 +57,8 @@ export interface Services {
   clock: Clock;
   authEnabled: boolean;
   bodyLimit: number;
+  /** Caps on sizes, counts, connections and time-outs (docs/security.md "Limits"). */
+  limits: Limits;
   version: string;
   dataDir: string;
   /** The built web console served at /console/, when configured. */
@@ -63,7 +66,7 @@ export interface Services {
 }
 
 /** The members of `Services` that belong to the process, shared by every container. */
-export type ProcessWide = 'server' | 'logging' | 'metrics' | 'node' | 'clock' | 'authEnabled' | 'bodyLimit' | 'version' | 'consoleDir';
+export type ProcessWide = 'server' | 'logging' | 'metrics' | 'node' | 'clock' | 'authEnabled' | 'bodyLimit' | 'limits' | 'version' | 'consoleDir';
 export type ProcessServices = Pick<Services, ProcessWide>;
 /** The members of `Services` that act on one container: every member not listed in `ProcessWide`. */
 export type ContainerServices = Omit<Services, ProcessWide>;

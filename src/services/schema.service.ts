@@ -1,34 +1,65 @@
 import type { Enum, Root, Type } from 'protobufjs';
 import { SchemaDataMissingError, SchemaExistsError, SchemaNotFoundError } from '../errors';
-import { checkProtoFiles, findType, typeNames } from '../model/proto-files';
+import { addDescriptors } from '../model/proto-descriptors';
+import { findType } from '../model/proto-files';
+import { checkProtoSize, type ProtoLimits } from '../model/proto-limits';
 import type { ProtobufTypes } from '../model/protostream-json';
 import type { SchemaRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
+import { lazy } from '../util/lazy';
+import type { OffLoop } from './off-loop';
+import type { ProtoCheckResult } from './off-loop.jobs';
+
+const pb = lazy(() => require('protobufjs') as typeof import('protobufjs'));
 
 export interface SchemaError { message: string; cause: string }
 export interface SchemaStatus { name: string; error: SchemaError | null }
+
+/** How long the registry builds the type tree before it gives other requests a turn. */
+const SLICE_MS = 8;
 
 /** `.proto` is appended to names that lack it (behavior-notes §7). */
 export function schemaName(name: string): string {
   return name.endsWith('.proto') ? name : `${name}.proto`;
 }
 
+interface Registry {
+  errors: Map<string, string>;
+  root: Root | undefined;
+  types: string[];
+  typeIds: Map<string, number>;
+  typeNamesById: Map<number, string>;
+}
+
+const EMPTY: Registry = { errors: new Map(), root: undefined, types: [], typeIds: new Map(), typeNamesById: new Map() };
+
 /**
  * Protobuf schemas (spec 1 "Protobuf schemas", behavior-notes §7): persistent files, validated
  * together after every change so that registering a missing dependency clears its dependents'
  * errors. Also the type registry the protostream codecs read.
+ *
+ * Parsing grows with the files (and protobufjs is quadratic in a message's fields), so each file
+ * is first held to the `schema-*` limits, all files are validated on the worker thread, and the
+ * type tree the codecs use is rebuilt here from plain descriptors a few milliseconds at a time.
+ * Changes apply one at a time and become visible together once the new tree is complete.
  */
 export class SchemaService implements ProtobufTypes {
-  private readonly files = new Map<string, SchemaRecord>();
-  private errors = new Map<string, string>();
-  private root: Root | undefined;
-  private typeIds = new Map<string, number>();
-  private typeNamesById = new Map<number, string>();
+  private files = new Map<string, SchemaRecord>();
+  private registry: Registry = EMPTY;
+  private changes: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly store: Store, private readonly clock: Clock) {
-    for (const r of store.schemas.list()) this.files.set(r.name, r);
-    this.revalidate();
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly offLoop: OffLoop,
+    private readonly limits: ProtoLimits,
+  ) {}
+
+  /** Reads and validates the stored schemas; the server listens once this is done. */
+  async start(): Promise<void> {
+    const stored = new Map(this.store.schemas.list().map((r) => [r.name, r]));
+    await this.serialized(() => this.apply(stored));
   }
 
   list(): SchemaStatus[] {
@@ -49,28 +80,24 @@ export class SchemaService implements ProtobufTypes {
   }
 
   /** POST: 201 when new, 409 when the name exists (nothing written). */
-  async create(name: string, content: string): Promise<SchemaStatus> {
-    if (this.files.has(schemaName(name))) throw new SchemaExistsError();
-    return this.save(name, content);
+  create(name: string, content: string): Promise<SchemaStatus> {
+    return this.write(name, content, true);
   }
 
   /** PUT (and writes to `___protobuf_metadata`): create or replace; an invalid file is stored with its error. */
-  async save(name: string, content: string): Promise<SchemaStatus> {
-    if (content === '') throw new SchemaDataMissingError();
-    const n = schemaName(name);
-    const now = this.clock.now();
-    const record = { name: n, content, createdAt: this.files.get(n)?.createdAt ?? now, updatedAt: now };
-    this.files.set(n, record);
-    this.revalidate();
-    await this.store.write({ kind: 'schema.upsert', record }).promise;
-    return this.status(n);
+  save(name: string, content: string): Promise<SchemaStatus> {
+    return this.write(name, content, false);
   }
 
-  async remove(name: string): Promise<void> {
+  remove(name: string): Promise<void> {
     const n = schemaName(name);
-    if (!this.files.delete(n)) throw new SchemaNotFoundError();
-    this.revalidate();
-    await this.store.write({ kind: 'schema.delete', name: n }).promise;
+    return this.serialized(async () => {
+      if (!this.files.has(n)) throw new SchemaNotFoundError();
+      const next = new Map(this.files);
+      next.delete(n);
+      await this.apply(next);
+      await this.store.write({ kind: 'schema.delete', name: n }).promise;
+    });
   }
 
   has(name: string): boolean {
@@ -79,36 +106,87 @@ export class SchemaService implements ProtobufTypes {
 
   /** `?action=types`: every message and enum full name of the valid schemas. */
   types(): string[] {
-    return this.root ? typeNames(this.root) : [];
+    return this.registry.types;
   }
 
   find(name: string): Type | Enum | undefined {
-    return this.root && findType(this.root, name);
+    return this.registry.root && findType(this.registry.root, name);
   }
 
   typeIdOf(name: string): number | undefined {
-    return this.typeIds.get(name);
+    return this.registry.typeIds.get(name);
   }
 
   nameOfTypeId(id: number): string | undefined {
-    return this.typeNamesById.get(id);
+    return this.registry.typeNamesById.get(id);
   }
 
   /** Text of `<file>.errors` in `___protobuf_metadata`, undefined when the file is valid. */
   errorOf(name: string): string | undefined {
-    return this.errors.get(name);
+    return this.registry.errors.get(name);
+  }
+
+  private write(name: string, content: string, mustBeNew: boolean): Promise<SchemaStatus> {
+    if (content === '') return Promise.reject(new SchemaDataMissingError());
+    const n = schemaName(name);
+    try {
+      // the size is checked here, so that an oversized file is not even copied to the worker
+      checkProtoSize(n, content, this.limits);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.serialized(async () => {
+      if (mustBeNew && this.files.has(n)) throw new SchemaExistsError();
+      const now = this.clock.now();
+      const record = { name: n, content, createdAt: this.files.get(n)?.createdAt ?? now, updatedAt: now };
+      const next = new Map(this.files);
+      next.set(n, record);
+      await this.apply(next, record);
+      await this.store.write({ kind: 'schema.upsert', record }).promise;
+      return this.status(n);
+    });
   }
 
   private status(name: string): SchemaStatus {
-    const cause = this.errors.get(name);
+    const cause = this.registry.errors.get(name);
     return { name, error: cause === undefined ? null : { message: `Schema ${name} has errors`, cause } };
   }
 
-  private revalidate(): void {
-    const check = checkProtoFiles([...this.files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)));
-    this.errors = check.errors;
-    this.root = check.root;
-    this.typeIds = check.typeIds;
-    this.typeNamesById = new Map([...check.typeIds].map(([n, id]) => [id, n]));
+  /** Validates `files` on the worker, builds their type tree here in slices, then makes both current. */
+  private async apply(files: Map<string, SchemaRecord>, changed?: SchemaRecord): Promise<void> {
+    if (files.size === 0) {
+      this.files = files;
+      this.registry = EMPTY;
+      return;
+    }
+    const sorted = [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ name, content }) => ({ name, content }));
+    const check = await this.offLoop.run('proto.check', { files: sorted, changed: changed && { name: changed.name, content: changed.content }, limits: this.limits });
+    const registry = await buildRegistry(check);
+    this.files = files;
+    this.registry = registry;
   }
+
+  private serialized<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.changes.then(change, change);
+    this.changes = run.catch(() => undefined);
+    return run;
+  }
+}
+
+async function buildRegistry(check: ProtoCheckResult): Promise<Registry> {
+  const root = new (pb().Root)();
+  let sliceStart = performance.now();
+  for (const _step of addDescriptors(root, check.descriptors)) {
+    if (performance.now() - sliceStart < SLICE_MS) continue;
+    await new Promise((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  }
+  const typeIds = new Map(check.typeIds);
+  return {
+    errors: new Map(check.errors),
+    root,
+    types: check.types,
+    typeIds,
+    typeNamesById: new Map([...typeIds].map(([n, id]) => [id, n])),
+  };
 }

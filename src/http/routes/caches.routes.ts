@@ -128,7 +128,7 @@ async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promis
   const text = await readText(ctx, s.bodyLimit);
   if (text.trim() === '') throw new MethodRequiresContentError();
   const format = jsonOnly ? 'json' : negotiateAmong(ctx.get('accept'), CONFIG_FORMATS);
-  sendText(ctx, s.caches.convert(bodyOf(ctx, text), format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
+  sendText(ctx, await s.caches.convert(bodyOf(ctx, text), format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
 }
 
 /**
@@ -144,12 +144,12 @@ async function compare(ctx: GridContext, s: Services): Promise<void> {
   const parts = await readFormParts(ctx, {
     maxParts: 2,
     tooMany: () => new WrongCompareContentError(),
-    maxPartBytes: Math.min(s.bodyLimit, MAX_CONFIG_PART),
+    maxPartBytes: Math.min(s.bodyLimit, MAX_CONFIG_PART, s.limits.configBytes),
     maxBodyBytes: s.bodyLimit,
     malformed: () => new WrongCompareContentError(),
   });
   if (parts.length !== 2) throw new WrongCompareContentError();
-  s.caches.compare(parts[0], parts[1], isTrue(query(ctx, 'ignoreMutable')));
+  await s.caches.compare(parts[0], parts[1], isTrue(query(ctx, 'ignoreMutable')));
   sendStatus(ctx, 204);
 }
 

@@ -1,4 +1,5 @@
 import { duplicateElementError, unexpectedAttributeError, unknownElementError } from './config-messages';
+import { own } from './config-limits';
 import { freeFormValue, normalizeValue } from './normalize-config-value';
 import type { RawDocument, RawElement } from './raw-config';
 import { rootSpecOf } from './schema-layout';
@@ -8,7 +9,7 @@ import type { CacheDefinition, ConfigElement, ConfigValue } from './types';
 function buildAttributes(raw: RawElement, spec: ElementSpec): Record<string, ConfigValue> {
   const values = new Map<string, ConfigValue>();
   for (const attribute of raw.attributes) {
-    const attributeSpec = spec.attributes[attribute.name];
+    const attributeSpec = own(spec.attributes, attribute.name);
     if (attributeSpec) {
       values.set(attribute.name, normalizeValue(raw.name, attribute, attributeSpec.kind));
       continue;
@@ -21,7 +22,7 @@ function buildAttributes(raw: RawElement, spec: ElementSpec): Record<string, Con
   const attributes: Record<string, ConfigValue> = {};
   for (const name of ordered) {
     const value = values.get(name);
-    if (value !== undefined && !(name in attributes)) attributes[name] = value;
+    if (value !== undefined && !Object.prototype.hasOwnProperty.call(attributes, name)) attributes[name] = value;
   }
   return attributes;
 }
@@ -29,7 +30,7 @@ function buildAttributes(raw: RawElement, spec: ElementSpec): Record<string, Con
 function buildChildren(raw: RawElement, spec: ElementSpec): ConfigElement[] {
   const byName = new Map<string, ConfigElement[]>();
   for (const child of raw.children) {
-    const childSpec = spec.children[child.name];
+    const childSpec = own(spec.children, child.name);
     if (!childSpec) throw unknownElementError(child.name, child.location);
     const siblings = byName.get(child.name) ?? [];
     if (siblings.length > 0 && !childSpec.repeatable) throw duplicateElementError(child.name, child.location);

@@ -1,3 +1,4 @@
+import { own } from './config-limits';
 import { toCacheSettings } from './cache-settings';
 import { parseDurationMs, parseSizeBytes } from './quantities';
 import { MUTABLE_ATTRIBUTES } from './mutable-attributes';
@@ -57,7 +58,7 @@ class Comparison {
     }
     for (const name of names) {
       if (path.length === 0 && ROOT_IGNORED.has(name)) continue;
-      const attributeSpec = spec.attributes[name];
+      const attributeSpec = own(spec.attributes, name);
       const before = effective(attributeSpec, a, name);
       const after = effective(attributeSpec, b, name);
       const dotted = [...path, name].join('.');

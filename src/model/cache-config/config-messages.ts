@@ -48,3 +48,7 @@ export function cacheCountError(found: number): InvalidConfigurationError {
 export function emptyConfigurationError(): InvalidConfigurationError {
   return new InvalidConfigurationError('Configuration is empty', 'EMPTY_CONFIGURATION');
 }
+
+export function reservedNameError(name: string, location: TextLocation): InvalidConfigurationError {
+  return new InvalidConfigurationError(`'${name}' is not allowed as a name in a configuration, found at ${at(location)}`);
+}

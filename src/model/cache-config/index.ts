@@ -14,3 +14,4 @@ export {
 export { CACHE_KINDS, isCacheKind, isTemplateKind, toBaseKind } from './cache-kinds';
 export { cloneCacheDefinition, createElement, findChild, findChildren, findDescendant } from './config-element';
 export { parseDurationMs, parseSizeBytes } from './quantities';
+export { type ConfigLimits, NO_CONFIG_LIMITS } from './config-limits';

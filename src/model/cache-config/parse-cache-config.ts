@@ -1,3 +1,4 @@
+import { ConfigBudget, type ConfigLimits, NO_CONFIG_LIMITS, own } from './config-limits';
 import { toCacheDefinition } from './build-config-tree';
 import { emptyConfigurationError } from './config-messages';
 import type { RawDocument } from './raw-config';
@@ -6,16 +7,22 @@ import { readXmlConfig } from './read-xml-config';
 import { readYamlConfig } from './read-yaml-config';
 import type { CacheDefinition, ConfigFormat } from './types';
 
-const READERS: Readonly<Record<ConfigFormat, (text: string) => RawDocument>> = {
+const READERS: Readonly<Record<ConfigFormat, (text: string, budget: ConfigBudget) => RawDocument>> = {
   json: readJsonConfig,
   xml: readXmlConfig,
   yaml: readYamlConfig,
 };
 
-/** Parses and validates one cache (or template) definition; throws InvalidConfigurationError (400). */
-export function parseCacheConfig(text: string, format: ConfigFormat): CacheDefinition {
+/**
+ * Parses and validates one cache (or template) definition; throws InvalidConfigurationError (400).
+ * Linear in the text; `limits` caps size, element and attribute counts and depth (a client's
+ * document), definitions the server wrote itself are read without them.
+ */
+export function parseCacheConfig(text: string, format: ConfigFormat, limits: ConfigLimits = NO_CONFIG_LIMITS): CacheDefinition {
+  const budget = new ConfigBudget(limits);
+  budget.checkSize(text);
   if (text.trim() === '') throw emptyConfigurationError();
-  return toCacheDefinition(READERS[format](text));
+  return toCacheDefinition(READERS[format](text, budget));
 }
 
 const BY_MEDIA_TYPE: Readonly<Record<string, ConfigFormat>> = {
@@ -35,7 +42,7 @@ export function detectConfigFormat(contentType: string | undefined, body: string
   if (contentType === undefined) return undefined;
   const [type, ...parameters] = contentType.split(';');
   const mediaType = type.trim().toLowerCase();
-  const known = BY_MEDIA_TYPE[mediaType];
+  const known = own(BY_MEDIA_TYPE, mediaType);
   if (known !== undefined) return known;
   if (mediaType !== 'text/plain' || parameters.some((p) => p.trim() !== '')) return undefined;
   const first = body.trimStart().charAt(0);

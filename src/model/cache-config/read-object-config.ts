@@ -3,7 +3,8 @@
 // `{"<name>": {"<kind>": {..}}}`, or a full `{"infinispan": {"cache-container": {"caches": {..}}}}`.
 import { InvalidConfigurationError } from '../../errors';
 import { isCacheKind } from './cache-kinds';
-import { cacheCountError, unknownElementError } from './config-messages';
+import { cacheCountError, reservedNameError, unknownElementError } from './config-messages';
+import { type ConfigBudget, own } from './config-limits';
 import type { RawDocument, RawElement } from './raw-config';
 import { MAP_ITEM_PARENTS } from './schema-layout';
 import type { KeyLocator, TextLocation } from './text-location';
@@ -13,6 +14,7 @@ type PlainObject = Record<string, unknown>;
 export interface ReadContext {
   toName: (key: string) => string;
   locator: KeyLocator;
+  budget: ConfigBudget;
 }
 
 function isPlainObject(value: unknown): value is PlainObject {
@@ -27,42 +29,48 @@ function notAnElement(name: string, location: TextLocation): InvalidConfiguratio
   return new InvalidConfigurationError(`Element '${name}' at [${location[0]},${location[1]}] must be an object`);
 }
 
-function readElement(name: string, body: unknown, location: TextLocation, ctx: ReadContext): RawElement {
+// Every element counts against the limits before its body is read, so depth and size are
+// refused before they cost anything (and before the recursion could exhaust the stack).
+function readElement(name: string, body: unknown, location: TextLocation, ctx: ReadContext, depth: number): RawElement {
+  ctx.budget.element(depth);
   const element: RawElement = { name, attributes: [], children: [], location };
   if (body === null) return element;
   if (!isPlainObject(body)) throw notAnElement(name, location);
-  const mapItem = MAP_ITEM_PARENTS[name];
+  const mapItem = own(MAP_ITEM_PARENTS, name);
   for (const [key, value] of Object.entries(body)) {
     const keyLocation = ctx.locator.next(key);
+    if (key === '__proto__') throw reservedNameError(key, keyLocation);
     const keyName = ctx.toName(key);
     if (mapItem && isPlainObject(value) && Object.keys(value).length === 1 && ctx.toName(Object.keys(value)[0]) === mapItem.child) {
       // `"backups": {"NYC": {"backup": {..}}}`: the map key is the item's site, not a name to convert.
       const [itemKey, itemBody] = Object.entries(value)[0];
-      const item = readElement(mapItem.child, itemBody, ctx.locator.next(itemKey), ctx);
+      const item = readElement(mapItem.child, itemBody, ctx.locator.next(itemKey), ctx, depth + 1);
       item.attributes.unshift({ name: mapItem.key, value: key, location: keyLocation });
       element.children.push(item);
       continue;
     }
-    readEntry(element, keyName, value, keyLocation, ctx);
+    readEntry(element, keyName, value, keyLocation, ctx, depth);
   }
   return element;
 }
 
-function readEntry(element: RawElement, name: string, value: unknown, location: TextLocation, ctx: ReadContext): void {
+function readEntry(element: RawElement, name: string, value: unknown, location: TextLocation, ctx: ReadContext, depth: number): void {
   if (value === null || isPlainObject(value)) {
-    element.children.push(readElement(name, value, location, ctx));
+    element.children.push(readElement(name, value, location, ctx, depth + 1));
     return;
   }
   if (isScalar(value)) {
+    ctx.budget.attribute();
     element.attributes.push({ name, value, location });
     return;
   }
   if (Array.isArray(value) && value.every(isScalar)) {
+    ctx.budget.attribute(Math.max(value.length, 1));
     element.attributes.push({ name, value: value.map(String), location });
     return;
   }
   if (Array.isArray(value) && value.every(isPlainObject)) {
-    for (const item of value) element.children.push(readElement(name, item, location, ctx));
+    for (const item of value) element.children.push(readElement(name, item, location, ctx, depth + 1));
     return;
   }
   throw new InvalidConfigurationError(`Unsupported value for '${name}' at [${location[0]},${location[1]}]`);
@@ -80,7 +88,7 @@ function readNamed(name: string, body: unknown, ctx: ReadContext): RawDocument {
   const kindLocation = ctx.locator.next(kindKey);
   const kind = ctx.toName(kindKey);
   if (!isCacheKind(kind)) throw unknownElementError(kind, kindLocation);
-  return { root: readElement(kind, kindBody, kindLocation, ctx), name };
+  return { root: readElement(kind, kindBody, kindLocation, ctx, 1), name };
 }
 
 function childNamed(body: unknown, name: string, ctx: ReadContext): unknown {
@@ -96,7 +104,8 @@ function readFullDocument(body: unknown, ctx: ReadContext): RawDocument {
   const caches = childNamed(childNamed(body, 'cache-container', ctx), 'caches', ctx);
   if (!isPlainObject(caches)) throw cacheCountError(0);
   const [name, definition] = singleEntry(caches);
-  ctx.locator.next(name);
+  const location = ctx.locator.next(name);
+  if (name === '__proto__') throw reservedNameError(name, location);
   return readNamed(name, definition, ctx);
 }
 
@@ -105,9 +114,10 @@ export function readObjectConfig(parsed: unknown, ctx: ReadContext): RawDocument
   if (!isPlainObject(parsed)) throw new InvalidConfigurationError('A cache configuration must be an object');
   const [key, body] = singleEntry(parsed);
   const location = ctx.locator.next(key);
+  if (key === '__proto__') throw reservedNameError(key, location);
   const name = ctx.toName(key);
   if (name === 'infinispan') return readFullDocument(body, ctx);
-  if (isCacheKind(name)) return { root: readElement(name, body, location, ctx) };
+  if (isCacheKind(name)) return { root: readElement(name, body, location, ctx, 1) };
   if (isPlainObject(body) && Object.keys(body).length === 1 && isCacheKind(ctx.toName(Object.keys(body)[0]))) {
     return readNamed(key, body, ctx);
   }

@@ -1,9 +1,11 @@
 import { xml2js, type Element as XmlNode } from 'xml-js';
 import { InvalidConfigurationError } from '../../errors';
 import { isCacheKind } from './cache-kinds';
-import { cacheCountError, emptyConfigurationError, unknownElementError } from './config-messages';
+import { cacheCountError, emptyConfigurationError, reservedNameError, unknownElementError } from './config-messages';
+import type { ConfigBudget } from './config-limits';
 import type { RawAttribute, RawDocument, RawElement } from './raw-config';
-import { escapeRegExp, locationOf, START, type TextLocation } from './text-location';
+import { scanXmlTags, type XmlTag } from './scan-xml-tags';
+import { LineIndex, START, type TextLocation } from './text-location';
 
 // Global parts of a full <infinispan> document that say nothing about the cache itself.
 const IGNORED_GLOBAL_ELEMENTS = new Set([
@@ -23,37 +25,46 @@ function textOf(node: XmlNode): string {
   return (node.elements ?? []).map((child) => String(child.text ?? child.cdata ?? '')).join('').trim();
 }
 
-/** Walks the text in document order to give each element and attribute its [line, column]. */
+/** Gives each parsed element and attribute its [line, column], from one scan of the text. */
 class XmlLocator {
-  private cursor = 0;
+  private readonly tags = new Map<XmlNode, XmlTag>();
 
-  constructor(private readonly text: string) {}
-
-  element(rawName: string): { location: TextLocation; tagEnd: number; tagStart: number } {
-    const found = new RegExp(`<${escapeRegExp(rawName)}(?=[\\s/>])`, 'g');
-    found.lastIndex = this.cursor;
-    const match = found.exec(this.text);
-    if (!match) return { location: START, tagStart: -1, tagEnd: -1 };
-    this.cursor = match.index + 1;
-    return { location: locationOf(this.text, match.index), tagStart: match.index, tagEnd: this.text.indexOf('>', match.index) };
+  constructor(root: XmlNode, scanned: XmlTag[], private readonly lines: LineIndex) {
+    // the parser keeps document order, so the k-th element of a pre-order walk is the k-th start tag
+    const order: XmlNode[] = [];
+    const stack: XmlNode[] = [root];
+    while (stack.length > 0) {
+      const node = stack.pop()!;
+      if (node.type === 'element') order.push(node);
+      const children = node.elements ?? [];
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+    if (order.length !== scanned.length) return;
+    order.forEach((node, i) => this.tags.set(node, scanned[i]));
   }
 
-  attribute(rawName: string, tagStart: number, tagEnd: number): TextLocation {
-    if (tagStart < 0) return START;
-    const offset = this.text.slice(tagStart, tagEnd).search(new RegExp(`\\s${escapeRegExp(rawName)}\\s*=`));
-    return offset < 0 ? START : locationOf(this.text, tagStart + offset + 1);
+  element(node: XmlNode): TextLocation {
+    const tag = this.tags.get(node);
+    return tag ? this.lines.locationOf(tag.offset) : START;
+  }
+
+  attribute(node: XmlNode, name: string): TextLocation {
+    const offset = this.tags.get(node)?.attributes.get(name);
+    return offset === undefined ? START : this.lines.locationOf(offset);
   }
 }
 
 function toRawElement(node: XmlNode, locator: XmlLocator): RawElement {
-  const rawName = node.name ?? '';
-  const { location, tagStart, tagEnd } = locator.element(rawName);
-  const name = localName(rawName);
+  const location = locator.element(node);
+  const name = localName(node.name ?? '');
+  if (name === '__proto__') throw reservedNameError(name, location);
   const attributes: RawAttribute[] = [];
   for (const [attrName, value] of Object.entries(node.attributes ?? {})) {
     // Namespaced attributes (xmlns, xsi:schemaLocation) are not configuration.
     if (attrName === 'xmlns' || attrName.includes(':') || value === undefined) continue;
-    attributes.push({ name: attrName, value: String(value), location: locator.attribute(attrName, tagStart, tagEnd) });
+    const attrLocation = locator.attribute(node, attrName);
+    if (attrName === '__proto__') throw reservedNameError(attrName, attrLocation);
+    attributes.push({ name: attrName, value: String(value), location: attrLocation });
   }
   const children: RawElement[] = [];
   for (const child of elementsOf(node)) {
@@ -69,10 +80,10 @@ function toRawElement(node: XmlNode, locator: XmlLocator): RawElement {
 // <indexed-entities><indexed-entity>A</indexed-entity></indexed-entities> is the list attribute
 // `indexed-entities` of <indexing> in JSON and YAML; the tree keeps the attribute form.
 function readIndexedEntities(node: XmlNode, locator: XmlLocator): RawAttribute {
-  const { location } = locator.element(node.name ?? '');
+  const location = locator.element(node);
   const entities: string[] = [];
   for (const item of elementsOf(node)) {
-    const itemLocation = locator.element(item.name ?? '').location;
+    const itemLocation = locator.element(item);
     if (localName(item.name ?? '') !== 'indexed-entity') throw unknownElementError(localName(item.name ?? ''), itemLocation);
     entities.push(textOf(item));
   }
@@ -80,24 +91,20 @@ function readIndexedEntities(node: XmlNode, locator: XmlLocator): RawAttribute {
 }
 
 function findCacheElement(document: XmlNode, locator: XmlLocator): RawDocument {
-  locator.element(document.name ?? '');
   const caches: RawElement[] = [];
   for (const part of elementsOf(document)) {
     const partName = localName(part.name ?? '');
     if (partName !== 'cache-container') {
-      const { location } = locator.element(part.name ?? '');
-      if (!IGNORED_GLOBAL_ELEMENTS.has(partName)) throw unknownElementError(partName, location);
+      if (!IGNORED_GLOBAL_ELEMENTS.has(partName)) throw unknownElementError(partName, locator.element(part));
       continue;
     }
-    locator.element(part.name ?? '');
     for (const child of elementsOf(part)) {
       const childName = localName(child.name ?? '');
       if (isCacheKind(childName)) {
         caches.push(toRawElement(child, locator));
         continue;
       }
-      const { location } = locator.element(child.name ?? '');
-      if (!IGNORED_GLOBAL_ELEMENTS.has(childName)) throw unknownElementError(childName, location);
+      if (!IGNORED_GLOBAL_ELEMENTS.has(childName)) throw unknownElementError(childName, locator.element(child));
     }
   }
   if (caches.length !== 1) throw cacheCountError(caches.length);
@@ -105,8 +112,9 @@ function findCacheElement(document: XmlNode, locator: XmlLocator): RawDocument {
 }
 
 /** Reads a full `<infinispan><cache-container>` document or a bare cache element. */
-export function readXmlConfig(text: string): RawDocument {
+export function readXmlConfig(text: string, budget: ConfigBudget): RawDocument {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new InvalidConfigurationError('DOCTYPE is not allowed in a configuration');
+  const scanned = scanXmlTags(text, budget);
   let parsed: XmlNode;
   try {
     parsed = xml2js(text, { compact: false, trim: true, ignoreComment: true, ignoreDeclaration: true, ignoreInstruction: true }) as XmlNode;
@@ -116,7 +124,9 @@ export function readXmlConfig(text: string): RawDocument {
   const roots = elementsOf(parsed);
   if (roots.length === 0) throw emptyConfigurationError();
   if (roots.length > 1) throw new InvalidConfigurationError('A configuration document has exactly one root element');
-  const locator = new XmlLocator(text);
+  // the scan stopped where the text is malformed, yet the parser read it: refuse rather than read unchecked
+  if (!scanned) throw new InvalidConfigurationError('The XML could not be read: malformed start tag');
+  const locator = new XmlLocator(parsed, scanned, new LineIndex(text));
   if (localName(roots[0].name ?? '') === 'infinispan') return findCacheElement(roots[0], locator);
   return { root: toRawElement(roots[0], locator) };
 }

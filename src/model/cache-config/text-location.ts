@@ -3,44 +3,58 @@ export type TextLocation = readonly [number, number];
 
 export const START: TextLocation = [1, 1];
 
-export function locationOf(text: string, offset: number): TextLocation {
-  if (offset < 0) return START;
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
-    line += 1;
-    lineStart = i + 1;
+/** Offsets → [line, column] in O(log lines) each, after one linear pass over the text. */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
-  return [line, offset - lineStart + 1];
+
+  locationOf(offset: number): TextLocation {
+    if (offset < 0) return START;
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return [lo + 1, offset - this.starts[lo] + 1];
+  }
 }
 
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A key of a JSON or YAML document and the offset where its text starts. */
+export interface KeyOffset {
+  key: string;
+  offset: number;
 }
 
 /**
- * Finds keys of a JSON or YAML document in reading order: each lookup starts where the previous
- * one matched, so a key repeated at several levels resolves to the occurrence being read.
+ * Finds keys of a JSON or YAML document in reading order: each lookup takes the first occurrence
+ * after the previous match, so a key repeated at several levels resolves to the occurrence being
+ * read. The keys come from one linear scan of the text; each lookup is amortised O(1).
  */
 export class KeyLocator {
   private cursor = 0;
+  private readonly byKey = new Map<string, { positions: number[]; next: number }>();
 
-  constructor(private readonly text: string, private readonly format: 'json' | 'yaml') {}
-
-  next(key: string): TextLocation {
-    const pattern = this.patternFor(key);
-    pattern.lastIndex = this.cursor;
-    const match = pattern.exec(this.text);
-    if (!match) return START;
-    const offset = match.index + match[0].indexOf(match[1]);
-    this.cursor = offset + match[1].length;
-    return locationOf(this.text, offset);
+  constructor(private readonly keys: readonly KeyOffset[], private readonly lines: LineIndex) {
+    keys.forEach(({ key }, i) => {
+      const entry = this.byKey.get(key);
+      if (entry) entry.positions.push(i);
+      else this.byKey.set(key, { positions: [i], next: 0 });
+    });
   }
 
-  private patternFor(key: string): RegExp {
-    const quoted = escapeRegExp(JSON.stringify(key));
-    if (this.format === 'json') return new RegExp(`(${quoted})\\s*:`, 'g');
-    const plain = escapeRegExp(key);
-    return new RegExp(`(?:^|[\\s{,])(${quoted}|'${plain}'|${plain})\\s*:`, 'gm');
+  next(key: string): TextLocation {
+    const entry = this.byKey.get(key);
+    if (!entry) return START;
+    // the cursor only moves forward, so each key's pointer only moves forward: linear overall
+    while (entry.next < entry.positions.length && entry.positions[entry.next] < this.cursor) entry.next++;
+    if (entry.next === entry.positions.length) return START;
+    const index = entry.positions[entry.next];
+    this.cursor = index + 1;
+    return this.lines.locationOf(this.keys[index].offset);
   }
 }

@@ -1,3 +1,4 @@
+import { own } from './config-limits';
 import { MAP_ITEM_PARENTS } from './schema-layout';
 import type { ConfigElement, ConfigValue } from './types';
 
@@ -16,7 +17,7 @@ function valueOf(value: ConfigValue): PlainValue {
 export function toPlainObject(element: ConfigElement, toKey: (name: string) => string): PlainObject {
   const result: PlainObject = {};
   for (const [name, value] of Object.entries(element.attributes)) result[toKey(name)] = valueOf(value);
-  const mapItem = MAP_ITEM_PARENTS[element.name];
+  const mapItem = own(MAP_ITEM_PARENTS, element.name);
   const repeated = new Map<string, PlainObject[]>();
   for (const child of element.children) {
     const keyValue = mapItem?.child === child.name ? child.attributes[mapItem.key] : undefined;

@@ -5,7 +5,7 @@ import {
 import { convertLegacyKey, mayHoldLegacyKeys } from '../../model/legacy-keys';
 import { storageTypes } from '../storage-types';
 import { RESOURCE_TYPES, type ResourceType, type Resources, selectNames } from '../../model/backup-resources';
-import { type CacheDefinition, parseCacheConfig } from '../../model/cache-config';
+import type { CacheDefinition } from '../../model/cache-config';
 import type { ArchiveReader } from './archive-reader';
 import { type BackupSources, OperationFailure, yieldToLoop } from './sources';
 
@@ -36,7 +36,7 @@ export async function restoreArchive(
   zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number,
   mayWrite: (cache: string) => boolean = () => true, signal?: AbortSignal,
 ): Promise<RestoreOutcome> {
-  const plan = await planRestore(zip, container, resources, textLimit, signal);
+  const plan = await planRestore(zip, src, container, resources, textLimit, signal);
   // the cache's own roles decide who may write into an existing cache, a restore included
   const refused = plan.caches.filter((c) => !mayWrite(c.name)).length;
   if (refused) throw new OperationFailure(`Unable to restore: the caller lacks 'ADMIN' permission on ${refused} existing cache(s) of the archive`);
@@ -44,7 +44,7 @@ export async function restoreArchive(
   return applyPlan(zip, src, plan, signal);
 }
 
-async function planRestore(zip: ArchiveReader, container: string, resources: Resources, textLimit: number, signal: AbortSignal | undefined): Promise<RestorePlan> {
+async function planRestore(zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number, signal: AbortSignal | undefined): Promise<RestorePlan> {
   const read = async (name: string) => {
     if (!zip.has(name)) throw new OperationFailure(`The archive has no '${name}'`);
     return zip.text(name, textLimit);
@@ -65,9 +65,9 @@ async function planRestore(zip: ArchiveReader, container: string, resources: Res
   const p = archivePaths;
   const plan: RestorePlan = {
     schemas: await Promise.all(chosen['proto-schemas'].map(async (name) => ({ name, content: await read(p.schema(container, name)) }))),
-    templates: await Promise.all(chosen.templates.map(async (name) => ({ name, definition: parseConfig(await read(p.template(container, name)), name) }))),
+    templates: await Promise.all(chosen.templates.map(async (name) => ({ name, definition: await parseConfig(src, await read(p.template(container, name)), name) }))),
     caches: await Promise.all(chosen.caches.map(async (name) => ({
-      name, definition: parseConfig(await read(p.cacheConfig(container, name)), name), data: zip.has(p.cacheData(container, name)) ? p.cacheData(container, name) : undefined,
+      name, definition: await parseConfig(src, await read(p.cacheConfig(container, name)), name), data: zip.has(p.cacheData(container, name)) ? p.cacheData(container, name) : undefined,
     }))),
     counters: chosen.counters.length ? p.counters(container) : undefined,
     counterNames: chosen.counters,
@@ -148,9 +148,10 @@ function decode<T>(fn: (b: Buffer) => T, bytes: Buffer, entry: string): T {
   }
 }
 
-function parseConfig(xml: string, name: string): CacheDefinition {
+/** Archives come from clients too: their definitions are parsed like any other (limits, worker thread). */
+async function parseConfig(src: BackupSources, xml: string, name: string): Promise<CacheDefinition> {
   try {
-    return parseCacheConfig(xml, 'xml');
+    return await src.caches.parseConfiguration(xml, 'xml');
   } catch (e) {
     throw new OperationFailure(`Invalid configuration of '${name}': ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -1,4 +1,5 @@
 import type { CacheManager } from '../../grid/cache-manager';
+import type { CacheService } from '../cache.service';
 import type { CounterService } from '../counter.service';
 import type { SchemaService } from '../schema.service';
 import type { TaskService } from '../task.service';
@@ -6,6 +7,7 @@ import type { TaskService } from '../task.service';
 /** What backups read and restores write: the container's resources, through their services. */
 export interface BackupSources {
   manager: CacheManager;
+  caches: CacheService;
   counters: CounterService;
   schemas: SchemaService;
   tasks: TaskService;

@@ -1,0 +1,80 @@
+/**
+ * Caps on what one client or one request can make the server hold or compute. Each has a default
+ * that a real deployment never reaches and a name under which the configuration file (`limits:`)
+ * or the command line (`--limit name=value`) changes it; docs/security.md "Limits" lists them.
+ */
+export interface Limits {
+  /** Bytes of one cache or template configuration (create, update, convert, toJSON, compare, restore). */
+  configBytes: number;
+  /** Elements (XML elements, JSON/YAML objects) in one configuration. */
+  configElements: number;
+  /** Attributes (XML attributes, JSON/YAML scalars and lists) in one configuration. */
+  configAttributes: number;
+  /** Nesting depth of one configuration (XML elements, JSON/YAML objects and arrays). */
+  configDepth: number;
+  /** Bytes of one `.proto` schema file. */
+  schemaBytes: number;
+  /** Fields (and enum values) declared directly in one message or enum. */
+  schemaFields: number;
+  /** Declarations (messages, enums, fields, options…) in one `.proto` file. */
+  schemaDeclarations: number;
+  /** Nesting depth of `{ }` blocks in one `.proto` file. */
+  schemaDepth: number;
+  /** Open connections of the whole server. */
+  connections: number;
+  /** Open connections on which one user has authenticated. */
+  connectionsPerUser: number;
+  /** Open event streams (`?action=listen`, `/container/config?action=listen`, …) of one user. */
+  listenersPerUser: number;
+  /** Open event streams of the whole server. */
+  listeners: number;
+  /** Milliseconds a client has to send the request line and headers (slowloris). */
+  headersTimeout: number;
+  /** Milliseconds a client has to send the whole request, body included. */
+  requestTimeout: number;
+  /** Milliseconds an idle keep-alive connection stays open. */
+  keepAliveTimeout: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<Limits> = {
+  configBytes: 1024 * 1024,
+  configElements: 1000,
+  configAttributes: 5000,
+  configDepth: 32,
+  schemaBytes: 1024 * 1024,
+  schemaFields: 500,
+  schemaDeclarations: 20_000,
+  schemaDepth: 32,
+  connections: 1024,
+  connectionsPerUser: 256,
+  listenersPerUser: 32,
+  listeners: 256,
+  headersTimeout: 20_000,
+  requestTimeout: 120_000,
+  keepAliveTimeout: 65_000,
+};
+
+/** `config-bytes` ⇄ `configBytes`: the names a user writes. */
+export const LIMIT_NAMES: ReadonlyArray<readonly [string, keyof Limits]> = (Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>)
+  .map((key) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), key] as const);
+
+const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes']);
+
+export class LimitError extends Error {}
+
+/**
+ * Reads `name: value` pairs (kebab-case names; sizes as `1MiB`, `512KB` or bytes; the rest
+ * positive integers, time-outs in ms). Unknown names are errors, as everywhere in the configuration.
+ */
+export function parseLimits(values: Record<string, unknown>, where: string, parseSize: (text: string, what: string) => number): Partial<Limits> {
+  const out: Partial<Limits> = {};
+  for (const [name, raw] of Object.entries(values)) {
+    const key = LIMIT_NAMES.find(([n]) => n === name)?.[1];
+    if (!key) throw new LimitError(`${where}: unknown limit '${name}' (known: ${LIMIT_NAMES.map(([n]) => n).join(', ')})`);
+    const text = String(raw).trim();
+    const n = SIZES.has(key) ? parseSize(text, `${where}: ${name}`) : Number(text);
+    if (!Number.isSafeInteger(n) || n <= 0) throw new LimitError(`${where}: limit ${name} '${text}' must be a positive integer`);
+    out[key] = n;
+  }
+  return out;
+}

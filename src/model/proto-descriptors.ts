@@ -1,0 +1,81 @@
+import type { Namespace, ReflectionObject, Root } from 'protobufjs';
+
+// loaded on first use: only servers with schemas need it
+let pbModule: typeof import('protobufjs') | undefined;
+const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs') as typeof import('protobufjs'));
+
+/** One declaration of a parsed root, without its nested ones: plain data that crosses threads. */
+export interface ProtoDescriptor {
+  /** Full name of the enclosing namespace or message, '' for the root. */
+  parent: string;
+  name: string;
+  /** Its JSON descriptor as text: strings cross threads as a copy, objects would be rebuilt field by field. */
+  json: string;
+}
+
+/**
+ * A root as a list of declarations in pre-order (parents before what they contain), so another
+ * thread can rebuild it one declaration at a time instead of in one long parse.
+ */
+export function describeRoot(root: Root): ProtoDescriptor[] {
+  const out: ProtoDescriptor[] = [];
+  const stack: Array<{ parent: string; object: ReflectionObject }> = [];
+  const pushChildren = (ns: Namespace, parent: string) => {
+    const children = ns.nestedArray;
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ parent, object: children[i] });
+  };
+  pushChildren(root, '');
+  while (stack.length > 0) {
+    const { parent, object } = stack.pop()!;
+    const { nested: _nested, ...json } = object.toJSON() as Record<string, unknown>;
+    out.push({ parent, name: object.name, json: JSON.stringify(json) });
+    if (object instanceof pb().Namespace) pushChildren(object, parent ? `${parent}.${object.name}` : object.name);
+  }
+  return out;
+}
+
+// protobufjs resolves edition features (proto3's packed repeated fields…) in one recursive pass
+// from the root (`resolveAll`); this is the same step done one object at a time.
+interface FeatureResolving { _edition?: string; _resolveFeatures?: (edition: string) => void }
+
+function editionOf(object: ReflectionObject): string {
+  for (let p: ReflectionObject | null = object; p; p = p.parent) {
+    const edition = (p as unknown as FeatureResolving)._edition;
+    if (edition) return edition;
+  }
+  return 'proto2';
+}
+
+function resolveFeatures(object: ReflectionObject, edition: string): void {
+  (object as unknown as FeatureResolving)._resolveFeatures?.call(object, edition);
+}
+
+/**
+ * Adds descriptors to `root` in order, yielding after each one so that the caller decides when to
+ * give the event loop a turn; then resolves features and field types, one message per step.
+ * The result equals `Root.fromJSON(root.toJSON()).resolveAll()` of the described root.
+ */
+export function* addDescriptors(root: Root, descriptors: readonly ProtoDescriptor[]): Generator<void, void, void> {
+  for (const d of descriptors) {
+    const parent = d.parent === '' ? root : root.lookup(d.parent);
+    if (!(parent instanceof pb().Namespace)) continue;
+    parent.addJSON({ [d.name]: JSON.parse(d.json) as Record<string, unknown> });
+    yield;
+  }
+  const stack: ReflectionObject[] = [...root.nestedArray];
+  while (stack.length > 0) {
+    const object = stack.pop()!;
+    const edition = editionOf(object);
+    resolveFeatures(object, edition);
+    if (object instanceof pb().Type) {
+      for (const oneof of object.oneofsArray) resolveFeatures(oneof, edition);
+      for (const field of object.fieldsArray) resolveFeatures(field, edition);
+      for (const field of object.fieldsArray) field.resolve();
+      for (const oneof of object.oneofsArray) oneof.resolve();
+    } else if (object instanceof pb().Field) {
+      object.resolve();
+    }
+    if (object instanceof pb().Namespace) stack.push(...object.nestedArray);
+    yield;
+  }
+}

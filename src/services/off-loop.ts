@@ -1,0 +1,125 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { GridError, ServiceUnavailableError } from '../errors';
+import type { Logger } from '../util/logger';
+import type { OffLoopJobs, OffLoopKind } from './off-loop.jobs';
+import type { JobMessage, JobReply } from './off-loop.worker';
+
+export interface OffLoopOptions {
+  /** Jobs waiting beyond this many are refused with 503. */
+  maxQueue: number;
+  /** A job running longer is abandoned (503) and its worker replaced. */
+  deadlineMs: number;
+  log: Logger;
+}
+
+interface Pending {
+  message: JobMessage;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * One worker thread for CPU work that grows with a request or with stored state (configuration
+ * parsing, schema validation): the event loop only posts and receives plain data. Jobs run one at
+ * a time in arrival order; the queue and each job's time are bounded. The thread starts on first
+ * use and does not keep the process alive.
+ */
+export class OffLoop {
+  private worker: Worker | undefined;
+  private running: Pending | undefined;
+  private deadline: NodeJS.Timeout | undefined;
+  private readonly queue: Pending[] = [];
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly opts: OffLoopOptions) {}
+
+  run<K extends OffLoopKind>(kind: K, payload: Parameters<OffLoopJobs[K]>[0]): Promise<ReturnType<OffLoopJobs[K]>> {
+    if (this.closed) return Promise.reject(new ServiceUnavailableError('The server is shutting down'));
+    if (this.queue.length >= this.opts.maxQueue) {
+      return Promise.reject(new ServiceUnavailableError('The server is busy: too many requests are waiting for processing; retry later'));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ message: { id: ++this.nextId, kind, payload }, resolve: resolve as (v: unknown) => void, reject });
+      this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const p of this.queue.splice(0)) p.reject(new ServiceUnavailableError('The server is shutting down'));
+    this.finish()?.reject(new ServiceUnavailableError('The server is shutting down'));
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) {
+      worker.removeAllListeners();
+      await worker.terminate();
+    }
+  }
+
+  private pump(): void {
+    if (this.running || this.queue.length === 0) return;
+    this.running = this.queue.shift()!;
+    this.deadline = setTimeout(() => this.abandon(), this.opts.deadlineMs);
+    this.deadline.unref();
+    this.thread().postMessage(this.running.message);
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    // its heap is bounded so that a job cannot grow the process without limit
+    const worker = new Worker(join(__dirname, 'off-loop.worker.js'), { resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    worker.unref();
+    worker.on('message', (reply: JobReply) => this.settle(reply));
+    const lost = (err: unknown) => {
+      if (this.worker !== worker) return;
+      this.opts.log.error({ err }, 'off-loop worker failed');
+      this.replace(worker);
+      this.finish()?.reject(new Error('the off-loop worker failed'));
+      this.pump();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`worker exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private settle(reply: JobReply): void {
+    if (!this.running || reply.id !== this.running.message.id) return;
+    const job = this.finish()!;
+    if ('result' in reply) job.resolve(reply.result);
+    else if ('error' in reply) job.reject(new GridError(reply.error.status, reply.error.code, reply.error.message, reply.error.headers));
+    else {
+      this.opts.log.error({ job: job.message.kind, failure: reply.failure }, 'off-loop job failed');
+      job.reject(new Error(`off-loop job ${job.message.kind} failed`));
+    }
+    this.pump();
+  }
+
+  /** A job past its deadline: the thread is stopped (there is no other way to stop it) and replaced. */
+  private abandon(): void {
+    const job = this.finish();
+    if (this.worker) this.replace(this.worker);
+    if (job) {
+      this.opts.log.warn({ job: job.message.kind, ms: this.opts.deadlineMs }, 'off-loop job abandoned after its deadline');
+      job.reject(new ServiceUnavailableError(`Processing the request took longer than ${this.opts.deadlineMs} ms and was abandoned`));
+    }
+    this.pump();
+  }
+
+  private replace(worker: Worker): void {
+    if (this.worker === worker) this.worker = undefined;
+    worker.removeAllListeners();
+    worker.on('error', () => undefined);
+    void worker.terminate();
+  }
+
+  private finish(): Pending | undefined {
+    const job = this.running;
+    this.running = undefined;
+    if (this.deadline) clearTimeout(this.deadline);
+    this.deadline = undefined;
+    return job;
+  }
+}
