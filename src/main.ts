@@ -5,6 +5,7 @@ import { loadTlsIdentity } from './config/tls-identity';
 import { type Container, createContainer } from './container';
 import { createApp } from './http/app';
 import { HttpListeners } from './http/transport/listeners';
+import { ConnectionGuards } from './http/connection-guards';
 import { generatePassword } from './model/passwords';
 import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
@@ -85,9 +86,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const usersReady = Promise.all(containers.map((c) => bootstrapUsers(config, c, announce, securityLog)));
 
   const httpLog = logs.get('grid.http');
-  const app = createApp(services, httpLog, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)));
+  const guards = new ConnectionGuards(config.limits, httpLog);
+  const app = createApp(services, httpLog, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)), guards);
   const tls = config.tls && identity ? { port: config.tls.port, identity: identity.options } : undefined;
-  const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog);
+  const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog, guards);
   await usersReady;
   const { port, tlsPort } = await listeners.listen();
   node.address = `${config.host}:${port}`;

@@ -16,12 +16,14 @@ export class InvalidActionError extends GridError {
 }
 
 export class ForbiddenMethodError extends GridError {
-  constructor() { super(403, 'FORBIDDEN_METHOD', ''); }
+  constructor() { super(403, 'FORBIDDEN_METHOD', 'Unknown HTTP method'); }
 }
 
 /** 413 with no body; the HTTP layer closes the connection after it (behavior-notes §1.3). */
 export class PayloadTooLargeError extends GridError {
-  constructor() { super(413, 'PAYLOAD_TOO_LARGE', ''); }
+  constructor(limit?: number) {
+    super(413, 'PAYLOAD_TOO_LARGE', limit === undefined ? 'Request body too large' : `Request body larger than ${limit} bytes`);
+  }
 }
 
 /** A `Content-Encoding` other than gzip, deflate or identity (behavior-notes §1.3). */
@@ -111,4 +113,25 @@ export class StaticFileNotFoundError extends GridError {
 /** A request asks for more than a configured limit allows (docs/security.md "Limits"). */
 export class LimitExceededError extends GridError {
   constructor(message: string) { super(400, 'LIMIT_EXCEEDED', message); }
+}
+
+/** Over a per-user quota: the client may retry once it closes something (429, with the reason). */
+export class TooManyForUserError extends GridError {
+  constructor(what: string, user: string, limit: number, name: string) {
+    super(429, 'TOO_MANY_FOR_USER', `Too many ${what} for user '${user}' (at most ${limit}, limit ${name})`, { Connection: 'close' });
+  }
+}
+
+/** Over a server-wide cap (503, with the reason). */
+export class TooManyOpenError extends GridError {
+  constructor(what: string, limit: number, name: string) {
+    super(503, 'TOO_MANY_OPEN', `Too many open ${what} on this server (at most ${limit}, limit ${name}); retry later`, { Connection: 'close' });
+  }
+}
+
+/** A name with a control character, a slash or `..` (src/model/resource-name.ts). */
+export class InvalidNameError extends GridError {
+  constructor(kind: string, name: string) {
+    super(400, 'INVALID_NAME', `Invalid ${kind} name ${JSON.stringify(name)}: a name is not empty and has no control characters (NUL, CR, LF…), no '/' and no '..'`);
+  }
 }

@@ -1,4 +1,5 @@
-import { CacheExistsError, CacheNotFoundError, NameTooLongError, NoSuchTemplateError, ReservedCacheNameError } from '../errors';
+import { CacheExistsError, CacheNotFoundError, NoSuchTemplateError, ReservedCacheNameError } from '../errors';
+import { checkResourceName } from '../model/resource-name';
 import {
   BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, findIncompatibleChanges, formatCacheConfig, parseCacheConfig, toBaseKind,
   toCacheSettings, withAliases,
@@ -15,7 +16,6 @@ import { CacheStats } from './cache-stats';
 /** Internal caches the original lists and serves (behavior-notes §6.1). */
 export const INTERNAL_CACHES = ['___protobuf_metadata', '___script_cache'] as const;
 
-const MAX_NAME_BYTES = 255;
 
 export interface CacheManagerDeps {
   store: Store;
@@ -41,8 +41,9 @@ export interface CacheHandle {
 /** A new definition, or how to derive it from the current one (read and replaced without a gap). */
 export type DefinitionChange = CacheDefinition | ((current: CacheDefinition) => CacheDefinition);
 
-export function checkName(name: string): void {
-  if (Buffer.byteLength(name, 'utf8') > MAX_NAME_BYTES) throw new NameTooLongError(name);
+/** Cache and template names follow the one naming rule of the server. */
+export function checkName(name: string, kind = 'cache'): void {
+  checkResourceName(kind, name);
 }
 
 function serialize(def: CacheDefinition): string {
@@ -156,7 +157,7 @@ export class CacheManager {
 
   /** Defines (or replaces) a template; `-configuration` kinds posted to /caches land here. */
   async defineTemplate(name: string, definition: CacheDefinition): Promise<void> {
-    checkName(name);
+    checkName(name, 'template');
     if (this.caches.has(name)) throw new CacheExistsError(name);
     this.settingsOf(definition);
     await this.deps.store.write({ kind: 'template.upsert', record: { name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise;

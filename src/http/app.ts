@@ -9,6 +9,8 @@ import { corsMiddleware, type CorsSettings } from './cors.middleware';
 import { hostCheckMiddleware } from './host-check.middleware';
 import { discardUnreadBody } from './request-body';
 import { answerHeadOverHttp2 } from './respond';
+import { isClientGone } from './client-errors';
+import { ConnectionGuards } from './connection-guards';
 import { Router } from './router';
 import { resolveTenant } from './tenancy';
 import type { GridContext, RouteSpec } from './route-spec';
@@ -85,7 +87,10 @@ export interface BrowserSettings {
  *   cache resolution (404) → authorization against the named cache or globally (403) → ignore list (503) → handler.
  * `defaults` are the default container's (and the process's) services, `tenants` each tenant's.
  */
-export function createApp(defaults: Services, log: Logger, tenants: ReadonlyMap<string, Services> = new Map(), browsers: BrowserSettings = {}): Koa {
+export function createApp(
+  defaults: Services, log: Logger, tenants: ReadonlyMap<string, Services> = new Map(), browsers: BrowserSettings = {},
+  guards = new ConnectionGuards(defaults.limits, log),
+): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
@@ -96,6 +101,7 @@ export function createApp(defaults: Services, log: Logger, tenants: ReadonlyMap<
     const started = performance.now();
     const id = ++requestId;
     ctx.state.log = log;
+    ctx.state.guards = guards;
     if (ctx.get('user-agent').startsWith('Mozilla')) ctx.set(ctx.secure ? { ...BROWSER_HEADERS, ...BROWSER_TLS_HEADERS } : BROWSER_HEADERS);
     try {
       await next();
@@ -134,6 +140,7 @@ export function createApp(defaults: Services, log: Logger, tenants: ReadonlyMap<
     gctx.state.subject = !s.authEnabled ? ANONYMOUS_ADMIN
       : route.anonymous ? ANONYMOUS
       : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl, ctx.req.socket.remoteAddress);
+    if (!route.anonymous && s.authEnabled) guards.claim(ctx.req.socket, gctx.state.subject.name);
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
     const named = params[route.cacheParam ?? 'cache'];
@@ -155,15 +162,31 @@ function firstValue(v: string | string[] | undefined): string | undefined {
 }
 
 function writeError(ctx: Koa.Context, err: unknown, log: Logger): void {
+  if (isClientGone(err)) {
+    log.debug({ method: ctx.method, path: ctx.path, code: (err as { code?: string }).code }, 'client went away');
+    return;
+  }
   const e: GridError = isGridError(err) ? err : new GridError(500, 'INTERNAL', 'Internal server error');
   if (!isGridError(err)) log.error({ err, method: ctx.method, path: ctx.path }, 'unexpected error');
   ctx.status = e.status;
   for (const [name, value] of Object.entries(e.headers)) ctx.set(name, value);
-  if (e.message === '' || ctx.method === 'HEAD' || e.status === 304) {
+  const text = e.message || reasonOf(e);
+  if (text === '' || ctx.method === 'HEAD' || e.status === 304) {
     ctx.body = e.status === 304 ? null : '';
     if (e.status !== 304) ctx.remove('Content-Type');
     return;
   }
   ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = e.message;
+  ctx.body = text;
+}
+
+/**
+ * Where the original answers a 4xx with no body (404 for a missing entry, 409, 415…), a short
+ * reason from the error's code (`ENTRY_NOT_FOUND` → "Entry not found"), so that every refusal
+ * says why. 401 keeps its empty body with the challenges (the original's and browsers' habit).
+ */
+function reasonOf(e: GridError): string {
+  if (e.status < 400 || e.status >= 500 || e.status === 401) return '';
+  const words = e.code.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }

@@ -1,15 +1,42 @@
 import type { Socket } from 'node:net';
+import type { Logger } from '../util/logger';
+
+/** Errors that only mean the client went away: nothing to answer, nothing to alarm anyone with. */
+const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
+
+export function isClientGone(err: unknown): boolean {
+  const code = (err as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && CLIENT_GONE.has(code);
+}
+
+/** Status line and reason for what Node's HTTP parser refused, by its error code. */
+function refusalOf(code: string | undefined): [string, string] {
+  switch (code) {
+    // an unknown verb is 403 as in the original (behavior-notes §1.1)
+    case 'HPE_INVALID_METHOD': return ['403 Forbidden', 'Unknown HTTP method'];
+    case 'HPE_HEADER_OVERFLOW': return ['413 Payload Too Large', 'Request line and headers are too large']; // §19
+    case 'ERR_HTTP_REQUEST_TIMEOUT': return ['408 Request Timeout', 'The request was not received in time'];
+    case 'HPE_INVALID_URL': return ['400 Bad Request', 'Malformed request target'];
+    case 'HPE_UNEXPECTED_CONTENT_LENGTH': case 'HPE_INVALID_CONTENT_LENGTH':
+      return ['400 Bad Request', 'Invalid Content-Length'];
+    case 'HPE_INVALID_TRANSFER_ENCODING': case 'HPE_INVALID_CHUNK_SIZE':
+      return ['400 Bad Request', 'Invalid Transfer-Encoding or chunk'];
+    default: return ['400 Bad Request', 'Malformed HTTP request'];
+  }
+}
 
 /**
- * Requests Node's HTTP parser refuses before Koa sees them: an unknown verb is 403 as in the
- * original (behavior-notes §1.1), oversized headers 413 (§19), anything else 400. Empty bodies.
+ * Requests Node's HTTP parser refuses before Koa sees them: each answered with a status and a
+ * one-line reason, then the connection is closed. A client that went away is logged at debug.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
+export function answerClientError(err: Error & { code?: string }, socket: Socket, log?: Logger): void {
+  if (isClientGone(err) || !socket.writable) {
+    log?.debug({ code: err.code }, 'client connection ended');
     socket.destroy();
     return;
   }
-  const status = err.code === 'HPE_INVALID_METHOD' ? '403 Forbidden'
-    : err.code === 'HPE_HEADER_OVERFLOW' ? '413 Payload Too Large' : '400 Bad Request';
-  socket.end(`HTTP/1.1 ${status}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+  const [status, reason] = refusalOf(err.code);
+  log?.debug({ code: err.code, status }, 'malformed request refused');
+  const body = `${reason}\n`;
+  socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -5,11 +5,32 @@ import { canAdminister } from '../services/authorization';
 import { negotiateAmong } from './negotiate';
 import { isTrue, query } from './params';
 import type { GridContext } from './route-spec';
-import { openEventStream } from './sse';
+import { type EventStream, openEventStream } from './sse';
+import { inSlices } from '../util/slices';
 
 const CONFIG_FORMATS = { 'application/yaml': 'yaml', 'application/json': 'json', 'application/xml': 'xml' } as const;
 const KEY_FORMATS = { 'application/json': 'json', 'text/plain': 'text' } as const;
 const KEY_TARGETS = { json: parseMediaType(JSON_TYPE), text: parseMediaType(TEXT_PLAIN) } as const;
+
+/** Live events that arrive while the current state is still being sent; a stream past this is dropped. */
+const MAX_HELD_EVENTS = 10_000;
+
+/**
+ * Sends the current state in slices (it grows with stored state), holding live events back until
+ * it is out, so the client sees the state first and then every change.
+ */
+async function withCurrentState(stream: EventStream, current: Iterable<[string, string]> | undefined, subscribe: (deliver: (event: string, data: string) => void) => () => void): Promise<void> {
+  let held: Array<[string, string]> | undefined = current ? [] : undefined;
+  stream.onClose(subscribe((event, data) => {
+    if (!held) return stream.send(event, data);
+    if (held.length >= MAX_HELD_EVENTS) return stream.close();
+    held.push([event, data]);
+  }));
+  if (!current) return;
+  await inSlices(current, ([event, data]) => stream.send(event, data));
+  for (const [event, data] of held!) stream.send(event, data);
+  held = undefined;
+}
 
 /**
  * Configuration changes of the container (behavior-notes §9.5), YAML unless Accept asks otherwise.
@@ -22,13 +43,14 @@ export function listenConfig(ctx: GridContext, s: Services): void {
   const subject = ctx.state.subject;
   const stream = openEventStream(ctx, s.server.closing);
   const shown = new Set(s.manager.handles().filter((h) => canAdminister(subject, h)).map((h) => h.cache.name));
-  if (isTrue(query(ctx, 'includeCurrentState'))) {
+  function* current(): Generator<[string, string]> {
     for (const h of s.manager.handles()) {
-      if (shown.has(h.cache.name)) stream.send('create-cache', formatCacheDocument(h.definition, h.cache.name, format, pretty));
+      if (shown.has(h.cache.name)) yield ['create-cache', formatCacheDocument(h.definition, h.cache.name, format, pretty)];
     }
-    for (const [name, def] of s.manager.templateDefinitions()) stream.send('create-template', formatCacheDocument(def, name, format, pretty));
+    for (const [name, def] of s.manager.templateDefinitions()) yield ['create-template', formatCacheDocument(def, name, format, pretty)];
   }
-  stream.onClose(s.manager.events.add((e) => {
+  // not awaited: the response (headers, then events) starts while the current state is sent
+  void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined, (deliver) => s.manager.events.add((e) => {
     if (e.type === 'create-cache' || e.type === 'update-cache') {
       const h = s.manager.find(e.name);
       if (!h || !canAdminister(subject, h)) return void shown.delete(e.name);
@@ -36,8 +58,8 @@ export function listenConfig(ctx: GridContext, s: Services): void {
     } else if (e.type === 'remove-cache' && !shown.delete(e.name)) {
       return;
     }
-    stream.send(e.type, e.definition ? formatCacheDocument(e.definition, e.name, format, pretty) : e.name);
-  }));
+    deliver(e.type, e.definition ? formatCacheDocument(e.definition, e.name, format, pretty) : e.name);
+  })).catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
 }
 
 /** Entry events of one cache (behavior-notes §6.12), the key converted to the negotiated type. */
@@ -48,8 +70,10 @@ export async function listenEntries(ctx: GridContext, s: Services): Promise<void
   await cache.settled();
   const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);
   const stream = openEventStream(ctx, s.server.closing);
-  if (isTrue(query(ctx, 'includeCurrentState'))) {
-    for (const e of cache.entries()) stream.send('cache-entry-created', keyOf(e.key));
+  function* current(): Generator<[string, string]> {
+    for (const e of cache.entries()) yield ['cache-entry-created', keyOf(e.key)];
   }
-  stream.onClose(cache.listeners.add((e) => stream.send(e.type, keyOf(e.key))));
+  void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined,
+    (deliver) => cache.listeners.add((e) => deliver(e.type, keyOf(e.key))))
+    .catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
 }

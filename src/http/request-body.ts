@@ -5,7 +5,8 @@ import { type Coding, createDecoder, requestCoding } from './content-coding';
 
 type TooLarge = () => GridError;
 
-const tooLargeDefault: TooLarge = () => new PayloadTooLargeError();
+/** 413 whose reason names the limit that was passed. */
+const tooLargeFor = (limit: number): TooLarge => () => new PayloadTooLargeError(limit);
 
 /**
  * Reads the whole request body, decoded from its `Content-Encoding` (gzip or deflate), refusing
@@ -15,7 +16,7 @@ const tooLargeDefault: TooLarge = () => new PayloadTooLargeError();
 export async function readBody(ctx: Context, limit: number): Promise<Buffer> {
   const coding = codingOf(ctx);
   // A plain body is read straight from the socket: the common case pays for no extra stream.
-  const source = coding ? openBody(ctx, limit) : plainBody(ctx, limit, tooLargeDefault);
+  const source = coding ? openBody(ctx, limit) : plainBody(ctx, limit, tooLargeFor(limit));
   return collect(ctx, source, limit, coding);
 }
 
@@ -27,7 +28,7 @@ export async function readText(ctx: Context, limit: number): Promise<string> {
  * The request body as a stream for parsers that consume it piecewise (multipart): decoded, and
  * failing with `tooLarge()` once more than `limit` decoded bytes came. Errors it emits are GridErrors.
  */
-export function openBody(ctx: Context, limit: number, tooLarge: TooLarge = tooLargeDefault): Readable {
+export function openBody(ctx: Context, limit: number, tooLarge: TooLarge = tooLargeFor(limit)): Readable {
   const coding = codingOf(ctx);
   const limited = new ByteLimit(limit, tooLarge);
   if (!coding) {

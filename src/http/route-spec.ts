@@ -5,6 +5,7 @@ import type { Subject } from '../services/auth.service';
 import type { RoutePermission } from '../services/authorization';
 import type { Logger } from '../util/logger';
 import type { RouteDoc } from './route-doc';
+import type { ConnectionGuards } from './connection-guards';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
 
@@ -13,6 +14,8 @@ export interface GridState {
   /** The cache named by `:cache`, resolved and authorized before the handler runs. */
   cache: CacheHandle;
   log: Logger;
+  /** Per-user and server-wide caps on connections and event streams. */
+  guards: ConnectionGuards;
 }
 
 export type GridContext = Context & { state: GridState; params: Record<string, string> };

@@ -8,6 +8,7 @@ const MAX_BACKLOG = 1024 * 1024;
 
 export interface EventStream {
   send(event: string, data: string): void;
+  close(): void;
   /** Runs when the client goes away or the stream is dropped. */
   onClose(fn: () => void): void;
 }
@@ -17,8 +18,10 @@ export interface EventStream {
  * payload and a blank line; comment lines keep idle connections open.
  */
 export function openEventStream(ctx: GridContext, closing: Listeners<void>): EventStream {
+  // refused (429/503 with the reason) before anything is sent when the user or server is at its cap
+  const release = ctx.state.guards.openStream(ctx.state.subject.name);
   const stream = new PassThrough();
-  const closers: Array<() => void> = [];
+  const closers: Array<() => void> = [release];
   let closed = false;
   const close = () => {
     if (closed) return;
@@ -44,6 +47,7 @@ export function openEventStream(ctx: GridContext, closing: Listeners<void>): Eve
       if (stream.writableLength > MAX_BACKLOG) return close();
       stream.write(`event: ${event}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`);
     },
+    close,
     onClose(fn) {
       if (closed) fn();
       else closers.push(fn);

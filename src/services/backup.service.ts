@@ -5,10 +5,11 @@ import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  BackupDeleteFailedError, BackupFailedError, InvalidOperationNameError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
+  BackupDeleteFailedError, BackupFailedError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
   RestoreLocationError,
 } from '../errors';
 import type { Resources } from '../model/backup-resources';
+import { checkResourceName } from '../model/resource-name';
 import type { OperationRecord, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
@@ -224,7 +225,7 @@ export class BackupService {
   }
 
   private checkNew(kind: Kind, name: string): void {
-    checkOperationName(name);
+    checkOperationName(kind, name);
     if (this.records.has(key(kind, name))) throw new OperationExistsError();
   }
 
@@ -319,11 +320,9 @@ function key(kind: Kind, name: string): string {
   return `${kind}:${name}`;
 }
 
-/** Names become folder and file names: no separators, no `.`/`..`, no control characters. */
-function checkOperationName(name: string): void {
-  if (name === '' || name === '.' || name === '..' || /[/\\\u0000-\u001f]/.test(name) || Buffer.byteLength(name) > 200) {
-    throw new InvalidOperationNameError(name);
-  }
+/** Names become folder and file names: the server's one naming rule keeps separators and `..` out. */
+function checkOperationName(kind: Kind, name: string): void {
+  checkResourceName(kind, name);
 }
 
 function parseDetail(r: OperationRecord): Detail {

@@ -1,3 +1,4 @@
+import { checkResourceName } from '../model/resource-name';
 import { InvalidCounterTypeError } from '../errors';
 import type { Counter } from '../grid/counter';
 import type { CounterManager } from '../grid/counter-manager';
@@ -11,7 +12,8 @@ export class CounterService {
   constructor(private readonly manager: CounterManager) {}
 
   /** POST /counters/{name}: the body is JSON whatever its Content-Type said. */
-  define(name: string, body: string): Promise<void> {
+  async define(name: string, body: string): Promise<void> {
+    checkResourceName('counter', name);
     return this.manager.define(name, parseCounterConfig(body));
   }
 

@@ -2,6 +2,7 @@ import type { Enum, Root, Type } from 'protobufjs';
 import { SchemaDataMissingError, SchemaExistsError, SchemaNotFoundError } from '../errors';
 import { addDescriptors } from '../model/proto-descriptors';
 import { findType } from '../model/proto-files';
+import { checkResourceName } from '../model/resource-name';
 import { checkProtoSize, type ProtoLimits } from '../model/proto-limits';
 import type { ProtobufTypes } from '../model/protostream-json';
 import type { SchemaRecord } from '../store/records';
@@ -130,6 +131,7 @@ export class SchemaService implements ProtobufTypes {
     if (content === '') return Promise.reject(new SchemaDataMissingError());
     const n = schemaName(name);
     try {
+      checkResourceName('schema', n);
       // the size is checked here, so that an oversized file is not even copied to the worker
       checkProtoSize(n, content, this.limits);
     } catch (err) {

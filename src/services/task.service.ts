@@ -1,5 +1,6 @@
 import { CacheNotFoundError, DistributedTaskWithoutCacheError, NoSuchScriptError, UnknownTaskError } from '../errors';
-import { type CacheManager, checkName } from '../grid/cache-manager';
+import type { CacheManager } from '../grid/cache-manager';
+import { checkResourceName } from '../model/resource-name';
 import { parseScriptMetadata, requireJavaScript, type ScriptMetadata } from '../model/script-metadata';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -66,7 +67,7 @@ export class TaskService {
 
   /** PUT and POST both create or replace; the header is checked before anything is stored. */
   async upload(name: string, script: string): Promise<void> {
-    checkName(name);
+    checkResourceName('task', name);
     const metadata = parseScriptMetadata(name, script);
     requireJavaScript(name, metadata);
     const now = this.clock.now();

@@ -75,7 +75,7 @@ describe('caches /rest/v2/caches', () => {
     it('answers 415 for a content type that is no configuration format', async () => {
       const r = await admin.post(`/rest/v2/caches/${fresh()}`, 'x', { 'Content-Type': 'image/png' });
       expect(r.status).to.equal(415);
-      expect(r.text).to.equal('');
+      expect(r.text).to.equal('Unsupported media type');
     });
 
     it('answers 400 ISPN000327 for an unknown element in each format and creates nothing', async () => {

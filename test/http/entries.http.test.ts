@@ -102,11 +102,11 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
   });
 
   describe('GET and HEAD', () => {
-    it('answers 404 with an empty body for a missing key', async () => {
+    it('answers 404 with a short reason for a missing key (the original sends no body)', async () => {
       const c = await given.cache();
       const r = await admin.get(entry(c, 'missing'));
       expect(r.status).to.equal(404);
-      expect(r.text).to.equal('');
+      expect(r.text).to.equal('Entry not found');
     });
 
     it('returns octet-stream for an unconfigured cache without Accept, and no dates for immortal entries', async () => {

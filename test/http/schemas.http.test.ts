@@ -26,7 +26,7 @@ describe('schemas /rest/v2/schemas', () => {
       expect(r.json()).to.deep.equal({ name: 'person.proto', error: null });
       const again = await admin.post(schema('person.proto'), PERSON);
       expect(again.status).to.equal(409);
-      expect(again.text).to.equal('');
+      expect(again.text).to.equal('Schema exists');
     });
 
     it('answers 400 when no schema is sent', async () => {

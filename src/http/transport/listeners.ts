@@ -3,6 +3,7 @@ import type { Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 import type { Logger } from '../../util/logger';
+import type { ConnectionGuards } from '../connection-guards';
 import { H2Sessions, type RequestHandler } from './h2-sessions';
 import { createPlainServer } from './plain-server';
 import { createTlsServer } from './tls-server';
@@ -28,9 +29,9 @@ export class HttpListeners {
   private readonly plain: HttpServer;
   private readonly tls?: Http2SecureServer;
 
-  constructor(handle: RequestHandler, private readonly opts: ListenOptions, log: Logger) {
-    this.plain = createPlainServer(handle, this.sessions, this.pending, log);
-    if (opts.tls) this.tls = createTlsServer(handle, opts.tls.identity, this.sessions, log);
+  constructor(handle: RequestHandler, private readonly opts: ListenOptions, log: Logger, guards: ConnectionGuards) {
+    this.plain = createPlainServer(handle, this.sessions, this.pending, log, guards);
+    if (opts.tls) this.tls = createTlsServer(handle, opts.tls.identity, this.sessions, log, guards.limits.keepAliveTimeout);
     for (const server of this.servers()) {
       server.on('connection', (socket: Socket) => {
         this.sockets.add(socket);

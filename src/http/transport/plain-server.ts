@@ -1,15 +1,13 @@
-import { createServer, type Server as HttpServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createH2Server } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from '../../util/logger';
 import { answerClientError } from '../client-errors';
+import type { ConnectionGuards } from '../connection-guards';
 import { PREFACE } from './h2-frames';
 import { unread } from './unread';
 import { h2cSettingsOf, headWithoutUpgrade, switchToH2c } from './h2c-upgrade';
 import { boundHandlers, h2Options, type H2Sessions, type RequestHandler, trackSessions } from './h2-sessions';
-
-/** HTTP/1.1 keep-alive connections are closed after this long without a request. */
-export const KEEP_ALIVE_MS = 65_000;
 
 /**
  * The plain port: one `http.Server` that listens, whose connections are looked at first. A
@@ -18,10 +16,16 @@ export const KEEP_ALIVE_MS = 65_000;
  * `Upgrade: h2c` is switched to HTTP/2 (h2c-upgrade.ts). Sockets still being looked at are in
  * `pending`, so shutdown can drop them.
  */
-export function createPlainServer(handle: RequestHandler, sessions: H2Sessions, pending: Set<Socket>, log: Logger): HttpServer {
-  const http1 = createServer(handle);
-  http1.on('clientError', answerClientError);
-  http1.keepAliveTimeout = KEEP_ALIVE_MS;
+export function createPlainServer(handle: RequestHandler, sessions: H2Sessions, pending: Set<Socket>, log: Logger, guards: ConnectionGuards): HttpServer {
+  // time-outs are checked every second so that slow clients are closed close to their deadline
+  const http1 = createServer({ connectionsCheckingInterval: 1000 }, handle);
+  guards.attach(http1);
+  http1.on('clientError', (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, log));
+  // Expect other than 100-continue: 417 with a reason (Node would answer it with an empty body)
+  http1.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    res.writeHead(417, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });
+    res.end(`Expectation '${req.headers.expect ?? ''}' is not supported; only 100-continue is\n`);
+  });
   const h2 = createH2Server(h2Options(), boundHandlers(handle));
   trackSessions(h2, sessions, log);
 

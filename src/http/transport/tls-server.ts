@@ -4,7 +4,6 @@ import type { SecureContextOptions } from 'node:tls';
 import type { Logger } from '../../util/logger';
 import { answerClientError } from '../client-errors';
 import { boundHandlers, h2Options, type H2Sessions, type RequestHandler, trackSessions } from './h2-sessions';
-import { KEEP_ALIVE_MS } from './plain-server';
 
 /** A TLS handshake not finished by then is dropped (Node's default is 120 s). */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
@@ -14,14 +13,14 @@ const HANDSHAKE_TIMEOUT_MS = 30_000;
  * h2c` is not offered here (RFC 7540 §3.2: h2c is for cleartext), so such requests are plain
  * HTTP/1.1 requests.
  */
-export function createTlsServer(handle: RequestHandler, identity: SecureContextOptions, sessions: H2Sessions, log: Logger): Http2SecureServer {
+export function createTlsServer(handle: RequestHandler, identity: SecureContextOptions, sessions: H2Sessions, log: Logger, keepAliveMs: number): Http2SecureServer {
   const server = createSecureServer({ ...h2Options(), ...identity, allowHTTP1: true, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, boundHandlers(handle));
   // HTTP/1.1 parse errors get the same answers as on the plain port; TLS errors just close
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
-    if (err.code?.startsWith('HPE_')) answerClientError(err, socket);
+    if (err.code?.startsWith('HPE_')) answerClientError(err, socket, log);
     else socket.destroy();
   });
-  (server as Http2SecureServer & { keepAliveTimeout: number }).keepAliveTimeout = KEEP_ALIVE_MS;
+  (server as Http2SecureServer & { keepAliveTimeout: number }).keepAliveTimeout = keepAliveMs;
   trackSessions(server, sessions, log);
   return server;
 }

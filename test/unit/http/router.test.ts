@@ -155,10 +155,10 @@ describe('Router.match (behavior-notes §1.1)', () => {
     });
 
     for (const verb of ['PATCH', 'NOT-EXIST', 'TRACE', 'get']) {
-      it(`the verb ${verb} answers 403 with an empty body`, () => {
+      it(`the verb ${verb} answers 403 with a short reason`, () => {
         const err = rejection(() => router.match(verb, '/rest/v2/caches', undefined));
         expect(err.status).to.equal(403);
-        expect(err.message).to.equal('');
+        expect(err.message).to.equal('Unknown HTTP method');
       });
     }
 

@@ -1,0 +1,82 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Limits } from '../config/limits';
+import { TooManyForUserError, TooManyOpenError } from '../errors';
+import type { Logger } from '../util/logger';
+
+/**
+ * What one client can hold open: connections (server-wide, and per user once a request on the
+ * connection authenticated) and event streams (server-wide and per user), plus the time-outs that
+ * close connections whose requests never complete (slowloris). Counts drop as sockets close.
+ */
+export class ConnectionGuards {
+  private open = 0;
+  private readonly owner = new WeakMap<Socket, string>();
+  private readonly connectionsOf = new Map<string, number>();
+  private streams = 0;
+  private readonly streamsOf = new Map<string, number>();
+
+  constructor(readonly limits: Limits, private readonly log: Logger) {}
+
+  /** Time-outs and the server-wide connection cap on a Node HTTP server. */
+  attach(server: Server): void {
+    server.headersTimeout = this.limits.headersTimeout;
+    server.requestTimeout = this.limits.requestTimeout;
+    server.keepAliveTimeout = this.limits.keepAliveTimeout;
+    server.on('connection', (socket: Socket) => {
+      if (this.open >= this.limits.connections) {
+        this.log.warn({ open: this.open, limit: this.limits.connections }, 'connection refused: too many open connections');
+        const body = `${new TooManyOpenError('connections', this.limits.connections, 'connections').message}\n`;
+        socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+        socket.destroySoon?.();
+        return;
+      }
+      this.open++;
+      socket.once('close', () => {
+        this.open--;
+        this.release(socket);
+      });
+    });
+  }
+
+  /** Counts the connection against the user whose request it carries; 429 past the per-user cap. */
+  claim(socket: Socket, user: string): void {
+    const current = this.owner.get(socket);
+    if (current === user) return;
+    if ((this.connectionsOf.get(user) ?? 0) >= this.limits.connectionsPerUser) {
+      throw new TooManyForUserError('connections', user, this.limits.connectionsPerUser, 'connections-per-user');
+    }
+    this.release(socket);
+    this.owner.set(socket, user);
+    this.connectionsOf.set(user, (this.connectionsOf.get(user) ?? 0) + 1);
+  }
+
+  /** Reserves an event stream for `user`; the returned function gives it back. */
+  openStream(user: string): () => void {
+    if (this.streams >= this.limits.listeners) throw new TooManyOpenError('event streams', this.limits.listeners, 'listeners');
+    const mine = this.streamsOf.get(user) ?? 0;
+    if (mine >= this.limits.listenersPerUser) throw new TooManyForUserError('event streams', user, this.limits.listenersPerUser, 'listeners-per-user');
+    this.streams++;
+    this.streamsOf.set(user, mine + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.streams--;
+      decrement(this.streamsOf, user);
+    };
+  }
+
+  private release(socket: Socket): void {
+    const user = this.owner.get(socket);
+    if (user === undefined) return;
+    this.owner.delete(socket);
+    decrement(this.connectionsOf, user);
+  }
+}
+
+function decrement(counts: Map<string, number>, key: string): void {
+  const n = (counts.get(key) ?? 0) - 1;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
