@@ -43,7 +43,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   configDepth: 32,
   schemaBytes: 1024 * 1024,
   schemaFields: 500,
-  schemaDeclarations: 20_000,
+  schemaDeclarations: 50_000,
   schemaDepth: 32,
   connections: 4096,
   connectionsPerUser: 1024,

@@ -59,7 +59,23 @@ export function* addDescriptors(root: Root, descriptors: readonly ProtoDescripto
   for (const d of descriptors) {
     const parent = d.parent === '' ? root : root.lookup(d.parent);
     if (!(parent instanceof pb().Namespace)) continue;
-    parent.addJSON({ [d.name]: JSON.parse(d.json) as Record<string, unknown> });
+    const json = JSON.parse(d.json) as Record<string, unknown>;
+    const { fields, oneofs, ...rest } = json;
+    if (fields === undefined) {
+      parent.addJSON({ [d.name]: json });
+      yield;
+      continue;
+    }
+    // A message is added empty, then field by field: protobufjs re-indexes a message's fields on
+    // every addition (quadratic), so one wide message would otherwise be one long step.
+    parent.addJSON({ [d.name]: { ...rest, fields: {} } });
+    const type = parent.get(d.name);
+    if (!(type instanceof pb().Type)) continue;
+    for (const [name, field] of Object.entries(fields as Record<string, { keyType?: string }>)) {
+      type.add(field.keyType !== undefined ? pb().MapField.fromJSON(name, field as never) : pb().Field.fromJSON(name, field as never));
+      yield;
+    }
+    for (const [name, oneof] of Object.entries((oneofs ?? {}) as Record<string, never>)) type.add(pb().OneOf.fromJSON(name, oneof));
     yield;
   }
   const stack: ReflectionObject[] = [...root.nestedArray];

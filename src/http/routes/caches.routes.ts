@@ -90,18 +90,23 @@ export function listDetailed(ctx: GridContext, s: Services): void {
   sendJson(ctx, visible.map((h) => presentCacheListItem(h, s.container.isIgnored(h.cache.name), s.container.rebalancingEnabled)));
 }
 
+/** Configuration bodies are refused past `config-bytes` (413) before they are read in full. */
+function configLimit(s: Services): number {
+  return Math.min(s.bodyLimit, s.limits.configBytes);
+}
+
 function bodyOf(ctx: GridContext, text: string) {
   return { text, contentType: ctx.get('content-type') || undefined };
 }
 
 async function create(ctx: GridContext, s: Services): Promise<void> {
-  const text = await readText(ctx, s.bodyLimit);
+  const text = await readText(ctx, configLimit(s));
   await s.caches.create(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined);
   sendStatus(ctx, 200);
 }
 
 async function createOrUpdate(ctx: GridContext, s: Services): Promise<void> {
-  const text = await readText(ctx, s.bodyLimit);
+  const text = await readText(ctx, configLimit(s));
   await s.caches.createOrUpdate(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined);
   sendStatus(ctx, 200);
 }
@@ -125,7 +130,7 @@ function config(ctx: GridContext, s: Services): void {
 }
 
 async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promise<void> {
-  const text = await readText(ctx, s.bodyLimit);
+  const text = await readText(ctx, configLimit(s));
   if (text.trim() === '') throw new MethodRequiresContentError();
   const format = jsonOnly ? 'json' : negotiateAmong(ctx.get('accept'), CONFIG_FORMATS);
   sendText(ctx, await s.caches.convert(bodyOf(ctx, text), format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
