@@ -1,0 +1,233 @@
+import { expect } from 'chai';
+import { connect } from 'node:net';
+import { Writable } from 'node:stream';
+import type { Client } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+import { SseReader } from '../support/sse';
+
+// Issue 10, item 8: every refusal is a clean 4xx (or 503) that says why.
+
+interface RawReply { status: number; head: string; body: string }
+
+/** Sends raw bytes on a new connection and reads until the server closes it (or `waitMs` passes). */
+function raw(url: string, bytes: string, waitMs = 5000): Promise<RawReply> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let data = '';
+    const timer = setTimeout(() => socket.destroy(), waitMs);
+    socket.on('data', (c: Buffer) => { data += c.toString('latin1'); });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      const [head, ...rest] = data.split('\r\n\r\n');
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), head, body: rest.join('\r\n\r\n') });
+    });
+    socket.write(bytes);
+  });
+}
+
+describe('refusals: every 4xx says why', () => {
+  let server: TestServer;
+  let admin: Client;
+
+  before(async () => {
+    server = await startTestServer({ limits: { headersTimeout: 1000, requestTimeout: 3000 } });
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  describe("requests Node's HTTP parser refuses", () => {
+    it('answers an unknown verb 403 with a reason', async () => {
+      const r = await raw(server.url, 'FROB /rest/v2/caches HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(r.status).to.equal(403);
+      expect(r.body).to.contain('Unknown HTTP method');
+    });
+
+    it('answers a verb Node knows but the API does not (PATCH) 403 with a reason', async () => {
+      const r = await admin.request('PATCH', '/rest/v2/caches');
+      expect(r.status).to.equal(403);
+      expect(r.text).to.equal('Unknown HTTP method');
+    });
+
+    it('answers a malformed request line or header 400 with a reason', async () => {
+      for (const bytes of ['GET /x HTTP/1.1\r\nBad Header\r\n\r\n', 'GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n', 'POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n']) {
+        const r = await raw(server.url, bytes);
+        expect(r.status, bytes).to.equal(400);
+        expect(r.body.trim(), bytes).to.not.equal('');
+      }
+    });
+
+    it('answers oversized headers 413 with a reason', async () => {
+      const r = await raw(server.url, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`);
+      expect(r.status).to.equal(413);
+      expect(r.body).to.contain('too large');
+    });
+
+    it('answers an Expect other than 100-continue 417 with a reason', async () => {
+      const r = await raw(server.url, 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n');
+      expect(r.status).to.equal(417);
+      expect(r.body).to.contain('100-continue');
+    });
+
+    it('closes a connection whose headers never finish (slowloris) with 408 and a reason', async () => {
+      const r = await raw(server.url, 'GET /rest/v2/caches HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n', 8000);
+      expect(r.status).to.equal(408);
+      expect(r.body).to.contain('not received in time');
+    });
+  });
+
+  describe('4xx answers the original sends without a body', () => {
+    it('carry a short reason; 401 and HEAD stay empty', async () => {
+      await admin.createCache('reasons');
+      const missing = await admin.get('/rest/v2/caches/reasons/none');
+      expect([missing.status, missing.text]).to.deep.equal([404, 'Entry not found']);
+      const head = await admin.head('/rest/v2/caches/reasons/none');
+      expect([head.status, head.text]).to.deep.equal([404, '']);
+      const media = await admin.post('/rest/v2/caches/other', 'x', { 'Content-Type': 'image/png' });
+      expect([media.status, media.text]).to.deep.equal([415, 'Unsupported media type']);
+      const unauthorized = await server.anonymous().get('/rest/v2/caches');
+      expect([unauthorized.status, unauthorized.text]).to.deep.equal([401, '']);
+      const big = await admin.put('/rest/v2/caches/reasons/k', Buffer.alloc(11 * 1000 * 1000));
+      expect(big.status).to.equal(413);
+      expect(big.text).to.contain('larger than');
+    });
+  });
+
+  describe('configuration keys that name Object.prototype members', () => {
+    const bodies: Array<[string, string, string]> = [
+      ['application/json', '{"local-cache":{"__proto__":{"x":1}}}', '__proto__'],
+      ['application/json', '{"__proto__":{"local-cache":{}}}', '__proto__'],
+      ['application/json', '{"local-cache":{"constructor":1}}', 'constructor'],
+      ['application/json', '{"local-cache":{"toString":{}}}', 'toString'],
+      ['application/xml', '<local-cache><toString/></local-cache>', 'toString'],
+      ['application/xml', '<local-cache constructor="1"/>', 'constructor'],
+      ['application/yaml', 'localCache:\n  constructor: 1\n', 'constructor'],
+      ['application/yaml', 'localCache:\n  __proto__:\n    a: 1\n', '__proto__'],
+    ];
+    for (const [type, body, key] of bodies) {
+      it(`answers 400 naming '${key}' in ${type.split('/')[1]}: ${body.replace(/\n/g, ' ').slice(0, 40)}`, async () => {
+        for (const path of ['/rest/v2/caches?action=convert', '/rest/v2/caches/proto-keys']) {
+          const r = await admin.post(path, body, { 'Content-Type': type });
+          expect(r.status, path).to.equal(400);
+          expect(r.text).to.contain(key);
+        }
+      });
+    }
+  });
+
+  describe('names with NUL, CR/LF, / or .. (one rule for every resource)', () => {
+    // a bare '..' segment never reaches the server through fetch (URLs are normalised): 'a..b' stands for it
+    const BAD = ['a%00b', 'a%0D%0Ab', 'a%2Fb', 'a..b', '%2E%2Ex'];
+    const creators: Array<[string, (name: string) => Promise<{ status: number; text: string }>]> = [
+      ['cache', (n) => admin.post(`/rest/v2/caches/${n}`, '{"local-cache":{}}', { 'Content-Type': 'application/json' })],
+      ['template', (n) => admin.post(`/rest/v2/caches/${n}`, '{"local-cache-configuration":{}}', { 'Content-Type': 'application/json' })],
+      ['schema', (n) => admin.post(`/rest/v2/schemas/${n}`, 'message A { optional string s = 1; }')],
+      ['task', (n) => admin.put(`/rest/v2/tasks/${n}`, '// mode=local,language=javascript\n1')],
+      ['counter', (n) => admin.post(`/rest/v2/counters/${n}`, '{"weak-counter":{}}', { 'Content-Type': 'application/json' })],
+      ['backup', (n) => admin.post(`/rest/v2/container/backups/${n}`, '{}', { 'Content-Type': 'application/json' })],
+      ['restore', (n) => admin.post(`/rest/v2/container/restores/${n}`, '{"location":"/nonexistent.zip"}', { 'Content-Type': 'application/json' })],
+    ];
+    for (const [kind, create] of creators) {
+      it(`refuses such ${kind} names with 400 and the rule`, async () => {
+        for (const name of BAD) {
+          const r = await create(name);
+          expect(r.status, `${kind} ${name}`).to.equal(400);
+          // a template is posted to /caches: its name is checked before its kind is known
+          expect(r.text, `${kind} ${name}`).to.match(kind === 'template' ? /Invalid (cache|template) name/ : new RegExp(`Invalid ${kind} name`));
+        }
+      });
+    }
+
+    it('refuses such schema names written through ___protobuf_metadata too', async () => {
+      const r = await admin.put('/rest/v2/caches/___protobuf_metadata/a%2F..%2Fb.proto', 'message A { optional string s = 1; }', { 'Content-Type': 'text/plain' });
+      expect(r.status).to.equal(400);
+      expect(r.text).to.contain('Invalid schema name');
+    });
+
+    it('still accepts names with dots, spaces and non-ASCII letters', async () => {
+      expect((await admin.post('/rest/v2/caches/a.b%20c%C3%A4', '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
+      expect((await admin.post('/rest/v2/schemas/pkg.v1', 'message A { optional string s = 1; }')).status).to.equal(201);
+    });
+  });
+});
+
+describe('refusals: caps on what one client holds open', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer({ limits: { listenersPerUser: 2, listeners: 3, connectionsPerUser: 3, connections: 12 } });
+    await server.as('admin').createCache('watched');
+  });
+  after(() => server.close());
+
+  const basic = (role: string) => ({ Authorization: 'Basic ' + Buffer.from(`${role}:${role}-pw`).toString('base64') });
+
+  describe('GET /rest/v2/caches/{cache}?action=listen', () => {
+    it('answers 429 with a reason past listeners-per-user, 503 past listeners, and frees a place on close', async () => {
+      const url = `${server.url}/rest/v2/caches/watched?action=listen`;
+      const first = await SseReader.open(url, basic('admin'));
+      const second = await SseReader.open(url, basic('admin'));
+      const third = await fetch(url, { headers: basic('admin') });
+      expect(third.status).to.equal(429);
+      expect(await third.text()).to.contain('listeners-per-user');
+      const other = await SseReader.open(url, basic('deployer'));
+      const fourth = await fetch(url, { headers: basic('application') });
+      expect(fourth.status).to.equal(503);
+      expect(await fourth.text()).to.contain('limit listeners');
+      first.close();
+      await new Promise((r) => setTimeout(r, 200));
+      const again = await SseReader.open(url, basic('admin'));
+      expect(again.response.status).to.equal(200);
+      for (const s of [second, other, again]) s.close();
+    });
+  });
+
+  describe('connections', () => {
+    it('answers 429 with a reason on a user\'s connection past connections-per-user', async () => {
+      const sockets = await Promise.all([0, 1, 2, 3].map(() => raw(server.url,
+        `GET /rest/v2/caches HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('observer').Authorization}\r\nConnection: keep-alive\r\n\r\n`, 1500)));
+      const statuses = sockets.map((s) => s.status).sort();
+      expect(statuses.filter((s) => s === 200)).to.have.length(3);
+      const refused = sockets.find((s) => s.status === 429)!;
+      expect(refused.body).to.contain('connections-per-user');
+    });
+
+    it('answers 503 with a reason to a connection past the server-wide cap', async () => {
+      const { hostname, port } = new URL(server.url);
+      const held = await Promise.all(Array.from({ length: 12 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
+        const s = connect(Number(port), hostname, () => resolve(s));
+      })));
+      await new Promise((r) => setTimeout(r, 100));
+      const r = await raw(server.url, 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: x\r\n\r\n');
+      expect(r.status).to.equal(503);
+      expect(r.body).to.contain('limit connections');
+      for (const s of held) s.destroy();
+    });
+  });
+});
+
+describe('refusals: a client that goes away', () => {
+  it('is logged at debug, never as an error with a stack', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
+    const server = await startTestServer({ logLevel: 'debug', stdout: sink });
+    try {
+      await server.as('admin').createCache('aborted');
+      const { hostname, port } = new URL(server.url);
+      await new Promise<void>((resolve) => {
+        const s = connect(Number(port), hostname, () => {
+          s.write(`PUT /rest/v2/caches/aborted/k HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from('admin:admin-pw').toString('base64')}\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`);
+          setTimeout(() => { s.resetAndDestroy(); resolve(); }, 100);
+        });
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const parsed = lines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown });
+      expect(parsed.filter((l) => l.level >= 50), 'error entries').to.deep.equal([]);
+      expect(parsed.some((l) => l.level === 20 && /client/.test(l.msg))).to.equal(true);
+      expect((await server.as('admin').get('/rest/v2/caches/aborted/k')).status).to.equal(404);
+    } finally {
+      await server.close();
+    }
+  });
+});
