@@ -28,7 +28,10 @@ export class InvalidContentError extends GridError {
   constructor(message: string) { super(400, 'INVALID_CONTENT', message); }
 }
 
-/** Rules of the `___protobuf_metadata` cache (ProtobufMetadataManagerInterceptor; 500 as the original). */
+/**
+ * Rules of the `___protobuf_metadata` cache (ProtobufMetadataManagerInterceptor): the original's
+ * text, but 400 where the original answers 500 — a key or value the client chose is its mistake.
+ */
 export class ProtobufMetadataError extends GridError {
-  constructor(message: string) { super(500, 'PROTOBUF_METADATA', message); }
+  constructor(message: string) { super(400, 'PROTOBUF_METADATA', message); }
 }

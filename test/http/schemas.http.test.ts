@@ -111,12 +111,12 @@ describe('schemas /rest/v2/schemas', () => {
       expect((await admin.get(meta('broken.proto.errors'))).text).to.contain('Syntax error in broken.proto');
     });
 
-    it('refuses keys not ending with .proto (ISPN028009) and non-string values (ISPN028008)', async () => {
+    it('refuses keys not ending with .proto (ISPN028009) and non-string values (ISPN028008) with 400 (the original: 500)', async () => {
       const key = await admin.put(meta('notes.txt'), PERSON, { 'Content-Type': 'text/plain' });
-      expect(key.status).to.equal(500);
+      expect(key.status).to.equal(400);
       expect(key.text).to.equal('ISPN028009: The key must be a String ending with ".proto" : notes.txt');
       const value = await admin.put(meta('bytes.proto'), PERSON, { 'Content-Type': 'application/octet-stream' });
-      expect(value.status).to.equal(500);
+      expect(value.status).to.equal(400);
       expect(value.text).to.equal('ISPN028008: The value must be a String : class [B');
     });
   });
