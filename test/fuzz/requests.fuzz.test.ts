@@ -42,6 +42,11 @@ const REGRESSIONS: FuzzRequest[] = [
   // seed 20261123: keys of ___protobuf_metadata not ending in .proto answered 500 (the original's status)
   { method: 'PUT', path: '/rest/v2/caches/___protobuf_metadata/k2', as: 'admin', headers: { 'Content-Type': 'text/plain' }, body: Buffer.from('x') },
   { method: 'POST', path: '/rest/___protobuf_metadata/%00', as: 'application', headers: {} },
+  // seed 20261123, soak: a multipart upload cut short inside a part other than 'backup' crashed the process
+  {
+    method: 'POST', path: '/rest/v2/container/restores/fz-cut', as: 'admin', headers: { 'Content-Type': 'multipart/form-data; boundary=fzb' },
+    body: Buffer.from('--fzb\r\nContent-Disposition: form-data; name="x"; filename="x.zip"\r\nContent-Type: application/zip\r\n\r\nPK\u0003\u0004 not a zip\r\n'),
+  },
   // a name with NUL
   { method: 'POST', path: '/rest/v2/counters/a%00b', as: 'admin', headers: { 'Content-Type': 'application/json' }, body: Buffer.from('{"weak-counter":{}}') },
 ];

@@ -153,6 +153,8 @@ async function receiveUpload(ctx: GridContext, s: Services): Promise<{ path: str
   let resourcesText: string | undefined;
   const finished = new Promise<void>((resolve, reject) => {
     parser.on('file', (field: string, file: Readable & { truncated?: boolean }) => {
+      // a form cut short destroys its open part with an error: unheard, it would crash the process
+      file.on('error', () => undefined);
       if (field !== 'backup') return void file.resume();
       file.on('limit', () => { truncated = true; });
       saved = s.backups.saveUpload(file);
