@@ -37,11 +37,6 @@ export class InvalidBackupRequestError extends GridError {
   constructor(detail: string) { super(400, 'INVALID_BACKUP_REQUEST', detail); }
 }
 
-/** A backup or restore name that cannot be used as a file name (it names a folder on disk). */
-export class InvalidOperationNameError extends GridError {
-  constructor(name: string) { super(400, 'INVALID_OPERATION_NAME', `Invalid backup or restore name '${name}'`); }
-}
-
 /** HEAD/GET of a backup that failed. */
 export class BackupFailedError extends GridError {
   constructor() { super(500, 'BACKUP_FAILED', 'ISPN012042: Backup failed'); }
