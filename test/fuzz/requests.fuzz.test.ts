@@ -47,6 +47,9 @@ const REGRESSIONS: FuzzRequest[] = [
     method: 'POST', path: '/rest/v2/container/restores/fz-cut', as: 'admin', headers: { 'Content-Type': 'multipart/form-data; boundary=fzb' },
     body: Buffer.from('--fzb\r\nContent-Disposition: form-data; name="x"; filename="x.zip"\r\nContent-Type: application/zip\r\n\r\nPK\u0003\u0004 not a zip\r\n'),
   },
+  // seed 20261123, soak: downloading a backup named '€' answered 500 (a header cannot carry the name)
+  { method: 'POST', path: '/rest/v2/container/backups/%E2%82%AC', as: 'admin', headers: {} },
+  { method: 'GET', path: '/rest/v2/container/backups/%E2%82%AC', as: 'admin', headers: {} },
   // a name with NUL
   { method: 'POST', path: '/rest/v2/counters/a%00b', as: 'admin', headers: { 'Content-Type': 'application/json' }, body: Buffer.from('{"weak-counter":{}}') },
 ];

@@ -145,6 +145,18 @@ describe('refusals: every 4xx says why', () => {
       expect(r.text).to.contain('Invalid schema name');
     });
 
+    it('downloads a backup whose name is not ASCII (it answered 500: found by the fuzz soak)', async () => {
+      expect((await admin.post('/rest/v2/container/backups/%E2%82%AC')).status).to.equal(202);
+      let head = await admin.head('/rest/v2/container/backups/%E2%82%AC');
+      for (let i = 0; i < 200 && head.status === 202; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        head = await admin.head('/rest/v2/container/backups/%E2%82%AC');
+      }
+      const r = await admin.get('/rest/v2/container/backups/%E2%82%AC');
+      expect(r.status).to.equal(200);
+      expect(r.headers.get('content-disposition')).to.contain("filename*=UTF-8''%E2%82%AC.zip");
+    });
+
     it('still accepts names with dots, spaces and non-ASCII letters', async () => {
       expect((await admin.post('/rest/v2/caches/a.b%20c%C3%A4', '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
       expect((await admin.post('/rest/v2/schemas/pkg.v1', 'message A { optional string s = 1; }')).status).to.equal(201);

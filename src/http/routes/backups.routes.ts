@@ -51,6 +51,16 @@ export function backupRoutes(): RouteSpec[] {
   return routes;
 }
 
+/**
+ * `attachment; filename=<name>` as the original writes it; a name beyond printable ASCII (which a
+ * header cannot carry: it answered 500) goes in RFC 6266's `filename*` with an ASCII stand-in.
+ */
+function attachment(fileName: string): string {
+  if (/^[\x20-\x7e]*$/.test(fileName) && !/[";\\]/.test(fileName)) return `attachment; filename=${fileName}`;
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\;]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
 /** The container's own name is its only cache manager name; another name is a 404. */
 function checkManager(ctx: GridContext, s: Services): void {
   const name = ctx.params.manager;
@@ -75,7 +85,7 @@ function getBackup(ctx: GridContext, s: Services, download: boolean): void {
   const { path, fileName } = s.backups.archive(ctx.params.backup);
   ctx.status = 200;
   ctx.set('Content-Type', 'application/zip');
-  ctx.set('Content-Disposition', `attachment; filename=${fileName}`);
+  ctx.set('Content-Disposition', attachment(fileName));
   if (download) ctx.body = createReadStream(path);
 }
 
