@@ -364,7 +364,7 @@ describe('running-cache administration /rest/v2/caches (behavior-notes §6.2, §
     it('answers 400 without a role, 404 for an unknown role, 403 for non-ADMIN', async () => {
       expect((await admin.get('/rest/v2/caches?action=role-accessible')).status).to.equal(400);
       const unknown = await admin.get(consoleCalls.cachesForRole('nobody-has-this-role'));
-      expect([unknown.status, unknown.text]).to.deep.equal([404, '']);
+      expect([unknown.status, unknown.text]).to.deep.equal([404, 'Role not found']);
       expect((await server.as('deployer').get(consoleCalls.cachesForRole('observer'))).status).to.equal(403);
     });
 

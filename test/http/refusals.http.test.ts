@@ -39,7 +39,7 @@ describe('refusals: every 4xx says why', () => {
 
   describe("requests Node's HTTP parser refuses", () => {
     it('answers an unknown verb 403 with a reason', async () => {
-      const r = await raw(server.url, 'FROB /rest/v2/caches HTTP/1.1\r\nHost: x\r\n\r\n');
+      const r = await raw(server.url, 'FROB /rest/v2/caches HTTP/1.1\r\nHost: localhost\r\n\r\n');
       expect(r.status).to.equal(403);
       expect(r.body).to.contain('Unknown HTTP method');
     });
@@ -59,19 +59,19 @@ describe('refusals: every 4xx says why', () => {
     });
 
     it('answers oversized headers 413 with a reason', async () => {
-      const r = await raw(server.url, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`);
+      const r = await raw(server.url, `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`);
       expect(r.status).to.equal(413);
       expect(r.body).to.contain('too large');
     });
 
     it('answers an Expect other than 100-continue 417 with a reason', async () => {
-      const r = await raw(server.url, 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n');
+      const r = await raw(server.url, 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\n\r\n');
       expect(r.status).to.equal(417);
       expect(r.body).to.contain('100-continue');
     });
 
     it('closes a connection whose headers never finish (slowloris) with 408 and a reason', async () => {
-      const r = await raw(server.url, 'GET /rest/v2/caches HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n', 8000);
+      const r = await raw(server.url, 'GET /rest/v2/caches HTTP/1.1\r\nHost: localhost\r\nX-Slow: 1\r\n', 8000);
       expect(r.status).to.equal(408);
       expect(r.body).to.contain('not received in time');
     });
@@ -198,7 +198,7 @@ describe('refusals: caps on what one client holds open', () => {
   describe('connections', () => {
     it('answers 429 with a reason on a user\'s connection past connections-per-user', async () => {
       const sockets = await Promise.all([0, 1, 2, 3].map(() => raw(server.url,
-        `GET /rest/v2/caches HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('observer').Authorization}\r\nConnection: keep-alive\r\n\r\n`, 1500)));
+        `GET /rest/v2/caches HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${basic('observer').Authorization}\r\nConnection: keep-alive\r\n\r\n`, 1500)));
       const statuses = sockets.map((s) => s.status).sort();
       expect(statuses.filter((s) => s === 200)).to.have.length(3);
       const refused = sockets.find((s) => s.status === 429)!;
@@ -211,7 +211,7 @@ describe('refusals: caps on what one client holds open', () => {
         const s = connect(Number(port), hostname, () => resolve(s));
       })));
       await new Promise((r) => setTimeout(r, 100));
-      const r = await raw(server.url, 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: x\r\n\r\n');
+      const r = await raw(server.url, 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: localhost\r\n\r\n');
       expect(r.status).to.equal(503);
       expect(r.body).to.contain('limit connections');
       for (const s of held) s.destroy();
@@ -229,7 +229,7 @@ describe('refusals: a client that goes away', () => {
       const { hostname, port } = new URL(server.url);
       await new Promise<void>((resolve) => {
         const s = connect(Number(port), hostname, () => {
-          s.write(`PUT /rest/v2/caches/aborted/k HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from('admin:admin-pw').toString('base64')}\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`);
+          s.write(`PUT /rest/v2/caches/aborted/k HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic ${Buffer.from('admin:admin-pw').toString('base64')}\r\nContent-Length: 100000\r\n\r\n${'x'.repeat(1000)}`);
           setTimeout(() => { s.resetAndDestroy(); resolve(); }, 100);
         });
       });

