@@ -177,12 +177,27 @@ describe('fuzzing: seeded hostile requests from 16 clients against a real server
     rmSync(outside, { recursive: true, force: true });
   });
 
+  // what was being answered when the event loop last stalled: the suspects of a slow probe
+  const inFlight = new Set<FuzzRequest>();
+  const stalls: Array<{ ms: number; requests: string[] }> = [];
+  function watchStalls(): () => void {
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      const ms = now - last - 50;
+      last = now;
+      if (ms > 250) stalls.push({ ms: Math.round(ms), requests: [...inFlight].map(describeRequest) });
+    }, 50);
+    return () => clearInterval(timer);
+  }
+
   async function run(requests: Iterable<FuzzRequest>, agent: Agent, seen: { violations: string[]; statuses: Map<number, number>; sent: number; serverErrors: Set<string> }): Promise<void> {
     const queue = requests[Symbol.iterator]();
     await Promise.all(Array.from({ length: CLIENTS }, async () => {
       for (let next = queue.next(); !next.done; next = queue.next()) {
         const r = next.value;
-        let outcome = await send(server.url, agent, r);
+        inFlight.add(r);
+        let outcome = await send(server.url, agent, r).finally(() => inFlight.delete(r));
         if (outcome.status === -1) continue;
         // HEAD carries no body: a HEAD 500 is judged by the text its GET answers
         if (r.method === 'HEAD' && outcome.status === 500) outcome = { ...outcome, head: (await send(server.url, agent, { ...r, method: 'GET', body: undefined })).head };
@@ -211,6 +226,7 @@ describe('fuzzing: seeded hostile requests from 16 clients against a real server
     let maxRss = process.memoryUsage().rss;
     const sampler = setInterval(() => { maxRss = Math.max(maxRss, process.memoryUsage().rss); }, 200);
     const started = Date.now();
+    const stopWatching = watchStalls();
     const workingDir = readdirSync(process.cwd()).sort();
     try {
       for (let batch = 0; seen.sent < TOTAL; batch++) {
@@ -219,6 +235,7 @@ describe('fuzzing: seeded hostile requests from 16 clients against a real server
         if (seen.violations.length >= 25) break;
       }
     } finally {
+      stopWatching();
       clearInterval(sampler);
       agent.destroy();
     }
@@ -227,6 +244,9 @@ describe('fuzzing: seeded hostile requests from 16 clients against a real server
     console.log(`      fuzz: ${seen.sent} requests in ${seconds.toFixed(0)} s, seed ${SEED}; slowest health probe ${report.worstMs.toFixed(0)} ms `
       + `(${report.probes} probes); max RSS ${(maxRss / 1024 ** 2).toFixed(0)} MB; statuses ${JSON.stringify(Object.fromEntries([...seen.statuses].sort((a, b) => a[0] - b[0])))}; `
       + `5xx seen: ${JSON.stringify([...seen.serverErrors])}`);
+    for (const stall of stalls.sort((a, b) => b.ms - a.ms).slice(0, 3)) {
+      console.log(`      event loop stalled ${stall.ms} ms while answering:\n        ${stall.requests.map((r) => r.slice(0, 220)).join('\n        ')}`);
+    }
     expect(seen.violations, 'requests the oracle refuses (add each to REGRESSIONS once fixed)').to.deep.equal([]);
     expect(report.failures, 'health probes that failed').to.equal(0);
     expect(report.worstMs, 'slowest health probe (ms)').to.be.lessThan(STALL_BOUND_MS);
