@@ -145,8 +145,12 @@ function multipart(boundary: string, parts: Array<[string, Buffer | string]>, br
   return Buffer.concat(chunks);
 }
 
-/** Bodies for every kind of resource, and junk; zips come from a fixed pool (see the fuzz test). */
-function bodies(zips: Buffer[]): fc.Arbitrary<{ type?: string; body: Buffer }> {
+/**
+ * Bodies for every kind of resource, and junk; zips come from a fixed pool (see the fuzz test);
+ * backup `directory` and restore `location` values aim at `outside`, a folder nothing may write to.
+ */
+function bodies(zips: Buffer[], outside: string): fc.Arbitrary<{ type?: string; body: Buffer }> {
+  const places = [outside, `${outside}/x.zip`, '../../..', 'fz-dir', '/proc/self', '/proc/self/environ', '/dev/zero', ''];
   const text = (type: string | undefined, s: fc.Arbitrary<string>) => s.map((body) => ({ type, body: Buffer.from(body) }));
   return fc.oneof(
     { weight: 4, arbitrary: cacheConfig.map(({ type, body }) => ({ type, body: Buffer.from(body) })) },
@@ -158,6 +162,7 @@ function bodies(zips: Buffer[]): fc.Arbitrary<{ type?: string; body: Buffer }> {
     { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...zips), fc.constantFrom('backup', 'resources', 'x'), fc.boolean(), fc.constantFrom('fzb', 'other')).map(([zip, field, broken, b]) => ({ type: `multipart/form-data; boundary=${b === 'fzb' ? 'fzb' : 'mismatch'}`, body: multipart('fzb', [[field, zip]], broken) })) },
     { weight: 1, arbitrary: fc.constantFrom(...zips).map((zip) => ({ type: 'application/zip', body: zip })) },
     { weight: 1, arbitrary: text('application/json', fc.constantFrom('{"resources":{"caches":["*"]}}', '{"resources":{"caches":["fz-a"],"counters":["*"]}}', '{}', '{"resources":')) },
+    { weight: 1, arbitrary: text('application/json', fc.tuple(fc.constantFrom('directory', 'location'), fc.constantFrom(...places)).map(([k, v]) => JSON.stringify({ [k]: v }))) },
     { weight: 2, arbitrary: text(undefined, fc.string({ maxLength: 64 })) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 256 }).map((b) => ({ type: 'application/octet-stream', body: Buffer.from(b) })) },
   );
@@ -178,7 +183,7 @@ const HEADER_VALUES: Record<string, fc.Arbitrary<string>> = {
   'X-Fuzz': printable(40),
 };
 
-export function fuzzRequests(zips: Buffer[]): fc.Arbitrary<FuzzRequest> {
+export function fuzzRequests(zips: Buffer[], outside: string): fc.Arbitrary<FuzzRequest> {
   return fc.record({
     method: fc.oneof(
       { weight: 12, arbitrary: fc.constantFrom('GET', 'GET', 'GET', 'GET', 'HEAD', 'POST', 'POST', 'POST', 'PUT', 'PUT', 'PUT', 'DELETE') },
@@ -187,7 +192,7 @@ export function fuzzRequests(zips: Buffer[]): fc.Arbitrary<FuzzRequest> {
     path: fc.tuple(resourcePaths, queryPart).map(([p, q]) => p + q),
     as: fc.constantFrom<FuzzRequest['as']>('admin', 'admin', 'deployer', 'application', 'application', 'observer', 'monitor', 'anonymous', 'wrong-password'),
     headerNames: fc.subarray(Object.keys(HEADER_VALUES), { maxLength: 3 }),
-    body: fc.option(bodies(zips), { nil: undefined, freq: 3 }),
+    body: fc.option(bodies(zips, outside), { nil: undefined, freq: 3 }),
     overrideType: fc.option(fc.constantFrom('text/plain', 'application/json', 'application/xml', 'application/yaml', 'application/x-protostream', 'multipart/form-data', 'nonsense', ''), { nil: undefined, freq: 4 }),
   }).chain((r) => fc.tuple(...r.headerNames.map((n) => HEADER_VALUES[n])).map((values) => {
     const headers: Record<string, string> = {};
