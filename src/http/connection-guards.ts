@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Socket } from 'node:net';
+import type { Server as NetServer, Socket } from 'node:net';
 import type { Limits } from '../config/limits';
 import { TooManyForUserError, TooManyOpenError } from '../errors';
 import type { Logger } from '../util/logger';
@@ -18,17 +18,28 @@ export class ConnectionGuards {
 
   constructor(readonly limits: Limits, private readonly log: Logger) {}
 
-  /** Time-outs and the server-wide connection cap on a Node HTTP server. */
+  /** Time-outs and the server-wide connection cap on the plain port's HTTP server. */
   attach(server: Server): void {
     server.headersTimeout = this.limits.headersTimeout;
     server.requestTimeout = this.limits.requestTimeout;
     server.keepAliveTimeout = this.limits.keepAliveTimeout;
+    this.countConnections(server, (socket) => {
+      const body = `${new TooManyOpenError('connections', this.limits.connections, 'connections').message}\n`;
+      socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.destroySoon?.();
+    });
+  }
+
+  /** The same connection cap on the TLS port, whose sockets cannot carry a plain-text answer before the handshake. */
+  attachTls(server: NetServer): void {
+    this.countConnections(server, (socket) => socket.destroy());
+  }
+
+  private countConnections(server: NetServer, refuse: (socket: Socket) => void): void {
     server.on('connection', (socket: Socket) => {
       if (this.open >= this.limits.connections) {
         this.log.warn({ open: this.open, limit: this.limits.connections }, 'connection refused: too many open connections');
-        const body = `${new TooManyOpenError('connections', this.limits.connections, 'connections').message}\n`;
-        socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-        socket.destroySoon?.();
+        refuse(socket);
         return;
       }
       this.open++;

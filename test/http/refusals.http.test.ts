@@ -1,3 +1,4 @@
+import { connect as tlsConnect } from 'node:tls';
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
@@ -216,6 +217,34 @@ describe('refusals: caps on what one client holds open', () => {
       expect(r.body).to.contain('limit connections');
       for (const s of held) s.destroy();
     });
+  });
+});
+
+describe('refusals: the connection cap on the TLS port', () => {
+  it('counts TLS connections against the same server-wide cap and drops those past it before the handshake', async () => {
+    const server = await startTestServer({ tlsPort: 0, limits: { connections: 4 } });
+    try {
+      const { hostname, port } = new URL(server.running.tls!.url);
+      const held = await Promise.all(Array.from({ length: 4 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
+        const s = connect(Number(port), hostname, () => resolve(s));
+      })));
+      await new Promise((r) => setTimeout(r, 100));
+      const refused = await new Promise<string>((resolve) => {
+        const s = tlsConnect({ host: hostname, port: Number(port), rejectUnauthorized: false }, () => resolve('handshake'));
+        s.on('error', () => resolve('dropped'));
+        s.on('close', () => resolve('dropped'));
+      });
+      expect(refused).to.equal('dropped');
+      for (const s of held) s.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      const ok = await new Promise<string>((resolve) => {
+        const s = tlsConnect({ host: hostname, port: Number(port), rejectUnauthorized: false }, () => { s.end(); resolve('handshake'); });
+        s.on('error', () => resolve('dropped'));
+      });
+      expect(ok, 'a place frees when a connection closes').to.equal('handshake');
+    } finally {
+      await server.close();
+    }
   });
 });
 

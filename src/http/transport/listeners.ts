@@ -31,7 +31,10 @@ export class HttpListeners {
 
   constructor(handle: RequestHandler, private readonly opts: ListenOptions, log: Logger, guards: ConnectionGuards) {
     this.plain = createPlainServer(handle, this.sessions, this.pending, log, guards);
-    if (opts.tls) this.tls = createTlsServer(handle, opts.tls.identity, this.sessions, log, guards.limits.keepAliveTimeout);
+    if (opts.tls) {
+      this.tls = createTlsServer(handle, opts.tls.identity, this.sessions, log, guards.limits.keepAliveTimeout);
+      guards.attachTls(this.tls);
+    }
     for (const server of this.servers()) {
       server.on('connection', (socket: Socket) => {
         this.sockets.add(socket);
