@@ -50,7 +50,7 @@ describe('HTTP/2 limits against abusive clients', () => {
     expect(loop.max / 1e6, 'longest event-loop stall (ms)').to.be.below(1000);
   }
 
-  it('answers rapid resets (HEADERS then RST_STREAM, over and over) with GOAWAY ENHANCE_YOUR_CALM', async () => {
+  it('CVE-2023-44487: answers rapid resets (HEADERS then RST_STREAM, over and over) with GOAWAY ENHANCE_YOUR_CALM', async () => {
     await whileOthersWork(async () => {
       const attacker = await RawH2Client.open(port);
       let id = 1;
