@@ -13,3 +13,4 @@ export * from './task-errors';
 export * from './xsite-errors';
 export * from './backup-errors';
 export * from './browser-errors';
+export * from './query-errors';

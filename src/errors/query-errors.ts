@@ -1,0 +1,84 @@
+import { GridError } from './grid-error';
+
+/**
+ * A query the client got wrong (query-notes §3, §4). The HTTP layer answers 400 JSON
+ * `{"error":{"message":<endpoint's message>,"cause":<this message>}}`; the message is the
+ * original's text, ISPN id included where it has one.
+ */
+export class QueryError extends GridError {
+  constructor(code: string, message: string) { super(400, code, message); }
+}
+
+/** ISPN028526: the parser's messages, each `[rules]: line L:C detail` (§3.7). */
+export class IckleSyntaxError extends QueryError {
+  constructor(query: string, detail: string) {
+    super('QUERY_SYNTAX', `ISPN028526: Invalid query: ${query}; Parser error messages: [${detail}].`);
+  }
+}
+
+export class UnknownEntityError extends QueryError {
+  constructor(message: string) { super('UNKNOWN_ENTITY', message); }
+}
+
+export class UnknownPropertyError extends QueryError {
+  constructor(type: string, property: string) {
+    super('UNKNOWN_PROPERTY', `ISPN028501: The type ${type} does not have an accessible property named '${property}'.`);
+  }
+}
+
+export class UnknownAliasError extends QueryError {
+  constructor(alias: string) { super('UNKNOWN_ALIAS', `ISPN028502: Unknown alias: ${alias}.`); }
+}
+
+export class InvalidLiteralError extends QueryError {
+  constructor(message: string) { super('INVALID_LITERAL', message); }
+}
+
+export class MultipleTypesError extends QueryError {
+  constructor(names: string[]) { super('MULTIPLE_TYPES', `Can't target multiple types: [${names.join(', ')}]`); }
+}
+
+export class QueryParameterNotSetError extends QueryError {
+  constructor(name: string) { super('PARAMETER_NOT_SET', `ISPN014825: Query parameter '${name}' was not set`); }
+}
+
+/** A construct the original rejects with its own text (ISPN0285xx, ISPN0140xx). */
+export class InvalidQueryError extends QueryError {
+  constructor(message: string) { super('INVALID_QUERY', message); }
+}
+
+/** knn, geo and the parsed-but-unimplemented HQL forms (docs/compatibility.md). */
+export class QueryFeatureNotSupportedError extends QueryError {
+  constructor(what: string) { super('QUERY_NOT_SUPPORTED', `${what} is not supported by this server`); }
+}
+
+/** Full-text on a cache without indexing (query-notes §4). */
+export class FullTextNeedsIndexError extends QueryError {
+  constructor() { super('FULL_TEXT_NEEDS_INDEX', 'The cache must be indexed in order to use full-text queries.'); }
+}
+
+export class CacheNotQueryableError extends QueryError {
+  constructor(cache: string, storage: string) {
+    super('NOT_QUERYABLE', `ISPN028015: Cache '${cache}' with storage type '${storage}' cannot be queried. Please configure the cache encoding as 'application/x-protostream' or 'application/x-java-object'`);
+  }
+}
+
+/** ISPN028021 / ISPN028022: the cache's indexed-entities cannot be used (query-notes §6.3). */
+export class IndexedEntityError extends QueryError {
+  constructor(message: string) { super('INDEXED_ENTITY', message); }
+}
+
+/** Query-shaped request errors answered before any query runs (missing query, empty body). */
+export class SearchRequestError extends QueryError {
+  constructor(message: string) { super('SEARCH_REQUEST', message); }
+}
+
+/** ISPN012045: search admin on a cache without indexing (plain text, query-notes §7). */
+export class CacheNotIndexedError extends GridError {
+  constructor(cache: string) { super(400, 'CACHE_NOT_INDEXED', `ISPN012045: Cache '${cache}' is not indexed`); }
+}
+
+/** ISPN012046: deprecated search statistics need cache statistics. */
+export class CacheStatisticsDisabledError extends GridError {
+  constructor(cache: string) { super(400, 'STATISTICS_DISABLED', `ISPN012046: Cache '${cache}' does not have statistics enabled`); }
+}
