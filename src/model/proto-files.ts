@@ -54,7 +54,7 @@ export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
   for (const f of files) {
     if (errors.has(f.name)) continue;
     try {
-      pb().parse(f.content, root, OPTIONS);
+      pb().parse(commentsOnOwnLine(f.content), root, OPTIONS);
       for (const [type, id] of declaredTypeIds(f.content, parsed.get(f.name)?.pkg)) typeIds.set(type, id);
     } catch (err) {
       errors.set(f.name, `${f.name}: ${(err as Error).message}`);
@@ -92,6 +92,50 @@ function locate(content: string, token: string): string {
     if (at >= 0 && token !== '') return `${i + 1}:${at + 1}`;
   }
   return '1:1';
+}
+
+/**
+ * Leading comments carry the indexing annotations (query-notes §6.1), but protobufjs attaches a
+ * comment only from the lines before a declaration and prefers a trailing comment on the same
+ * line. So every block comment gets a line of its own (`/* @Indexed *∕ message X {` and
+ * `/* @Basic *∕ optional string a = 1;` keep their annotations) and trailing `//` comments are
+ * dropped. Strings are left alone; only line breaks and comments change.
+ */
+export function commentsOnOwnLine(content: string): string {
+  let out = '';
+  let code = false; // the current output line has code on it
+  let i = 0;
+  while (i < content.length) {
+    const c = content[i];
+    if (c === '\n') {
+      code = false;
+      out += c;
+      i++;
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < content.length && content[j] !== c && content[j] !== '\n') j += content[j] === '\\' ? 2 : 1;
+      out += content.slice(i, j + 1);
+      code = true;
+      i = j + 1;
+    } else if (content.startsWith('//', i)) {
+      const end = content.indexOf('\n', i);
+      const j = end < 0 ? content.length : end;
+      if (!code) out += content.slice(i, j);
+      i = j;
+    } else if (content.startsWith('/*', i)) {
+      const end = content.indexOf('*/', i + 2);
+      const j = end < 0 ? content.length : end + 2;
+      out += (code ? '\n' : '') + content.slice(i, j);
+      i = j;
+      code = false;
+      if (/^[ \t]*[^\s/]/.test(content.slice(i, i + 64))) out += '\n';
+    } else {
+      if (c !== ' ' && c !== '\t' && c !== '\r') code = true;
+      out += c;
+      i++;
+    }
+  }
+  return out;
 }
 
 /** `/** @TypeId(1001) *∕ message X` declares the numeric id a WrappedMessage may carry instead of the name. */

@@ -1,0 +1,99 @@
+import { InvalidLiteralError, QueryFeatureNotSupportedError, QueryParameterNotSetError } from '../../errors';
+import type { Scalar } from './analyzed-query';
+import type { LiteralExpr } from './ast';
+import type { ValueKind } from './entity-model';
+
+const INT_MIN = -(2 ** 31);
+const INT_MAX = 2 ** 31 - 1;
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
+/** The type a literal is converted to: a field's kind, plus its enum values when it is an enum. */
+export interface LiteralTarget {
+  kind: ValueKind;
+  enumValues?: Record<string, number>;
+  enumName?: string;
+}
+
+/** The literal's text as written (query-notes §3.5: the text is converted, not the token). */
+export function literalText(lit: LiteralExpr): string | undefined {
+  switch (lit.kind) {
+    case 'string': return lit.value;
+    case 'number': return lit.text;
+    case 'boolean': return String(lit.value);
+    case 'null': return undefined;
+    case 'param': throw new QueryParameterNotSetError(lit.name);
+    case 'positionalParam': throw new QueryFeatureNotSupportedError('Positional parameters');
+  }
+}
+
+/**
+ * Converts a literal to the compared field's type with Java's parsing rules (query-notes §3.5):
+ * `age = '25'` works, `age = 0x19` or `age = 25L` does not (ISPN028505).
+ */
+export function convertLiteral(text: string, target: LiteralTarget): Scalar {
+  switch (target.kind) {
+    case 'string': case 'bytes': return text;
+    case 'int': return parseInteger(text, BigInt(INT_MIN), BigInt(INT_MAX));
+    case 'long': return parseInteger(text, LONG_MIN, LONG_MAX);
+    case 'float': case 'double': return parseDouble(text);
+    case 'bool': return parseBoolean(text);
+    case 'enum': return parseEnum(text, target);
+    case 'message': throw new InvalidLiteralError(`ISPN028505: Invalid numeric literal '${text}'`);
+  }
+}
+
+function parseInteger(text: string, min: bigint, max: bigint): number {
+  if (!/^[+-]?\d+$/.test(text)) throw invalidNumber(text);
+  const v = BigInt(text);
+  if (v < min || v > max) throw invalidNumber(text);
+  return Number(v);
+}
+
+/** Double.parseDouble: optional sign, decimal or exponent form, f/d suffix, NaN, Infinity. */
+function parseDouble(text: string): number {
+  const m = /^\s*([+-]?)(NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?)[fFdD]?\s*$/.exec(text);
+  if (!m) throw invalidNumber(text);
+  if (m[2] === 'NaN') return NaN;
+  return Number(m[1] + m[2]);
+}
+
+/** `true`/`false` in any case; protobuf booleans also read integers, non-zero being true. */
+function parseBoolean(text: string): boolean {
+  const lower = text.toLowerCase();
+  if (lower === 'true' || lower === 'false') return lower === 'true';
+  if (/^[+-]?\d+$/.test(text)) return Number(text) !== 0;
+  throw new InvalidLiteralError(`ISPN028507: Invalid boolean literal '${text}'`);
+}
+
+/** An enum by its value name (exact case) or its number; the engine compares numbers (§5.1). */
+function parseEnum(text: string, target: LiteralTarget): number {
+  const byName = target.enumValues?.[text];
+  if (byName !== undefined) return byName;
+  if (/^[+-]?\d+$/.test(text)) return Number(text);
+  throw new InvalidLiteralError(`ISPN028508: Invalid enum literal '${text}' for enum type ${target.enumName ?? ''}`);
+}
+
+function invalidNumber(text: string): InvalidLiteralError {
+  return new InvalidLiteralError(`ISPN028505: Invalid numeric literal '${text}'`);
+}
+
+/**
+ * LIKE patterns (query-notes §3.3): `%` any run, `_` one character, backslash escapes the next
+ * character (an ESCAPE clause is accepted and ignored, as in the original).
+ */
+export function likeToRegExp(pattern: string): RegExp {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
+    else if (c === '%') source += '[^]*';
+    else if (c === '_') source += '[^]';
+    else source += escapeRegExp(c);
+  }
+  return new RegExp(`^${source}$`, 'u');
+}
+
+function escapeRegExp(c: string): string {
+  return /[.*+?^${}()|[\]\\/-]/.test(c) ? `\\${c}` : c;
+}
