@@ -36,7 +36,8 @@ export function convertLiteral(text: string, target: LiteralTarget): Scalar {
     case 'string': case 'bytes': return text;
     case 'int': return parseInteger(text, BigInt(INT_MIN), BigInt(INT_MAX));
     case 'long': return parseInteger(text, LONG_MIN, LONG_MAX);
-    case 'float': case 'double': return parseDouble(text);
+    case 'float': return Math.fround(parseDouble(text)); // compared with the stored float32, as Java's Float
+    case 'double': return parseDouble(text);
     case 'bool': return parseBoolean(text);
     case 'enum': return parseEnum(text, target);
     case 'message': throw new InvalidLiteralError(`ISPN028505: Invalid numeric literal '${text}'`);

@@ -1,0 +1,93 @@
+import { InvalidQueryError } from '../../errors';
+import type { Aggregate, Grouping, Scalar } from '../../model/ickle/analyzed-query';
+import { compareScalars } from './compare';
+import { compileAccessor, compileSingle } from './field-values';
+
+/** A grouping query's row: the grouped values, then the aggregate results. */
+export type GroupRow = Array<Scalar | null>;
+
+/** Groups a query may build in memory; more is refused rather than held (query-notes §5.6). */
+export const MAX_GROUPS = 100_000;
+
+interface Accumulator {
+  add(entity: object): void;
+  result(): Scalar | null;
+}
+
+/**
+ * In-memory grouping (query-notes §5.6): matching entities ⇒ groups ⇒ accumulated aggregates.
+ * COUNT(field) counts non-null values, COUNT(*) rows; SUM/AVG/MIN/MAX over no values give null.
+ */
+export class GroupTable {
+  private readonly groups = new Map<string, { keys: GroupRow; accumulators: Accumulator[] }>();
+  private readonly keyOf: Array<(e: object) => Scalar | null>;
+
+  constructor(private readonly grouping: Grouping) {
+    this.keyOf = grouping.groupBy.map(compileSingle);
+  }
+
+  add(entity: object): void {
+    const keys = this.keyOf.map((k) => k(entity));
+    const id = JSON.stringify(keys);
+    let g = this.groups.get(id);
+    if (!g) {
+      if (this.groups.size >= MAX_GROUPS) throw new InvalidQueryError(`The query makes more than ${MAX_GROUPS} groups; narrow it with a WHERE clause`);
+      g = { keys, accumulators: this.grouping.aggregates.map(accumulator) };
+      this.groups.set(id, g);
+    }
+    for (const a of g.accumulators) a.add(entity);
+  }
+
+  /** Rows in group-key order (the order the original's index aggregation returns). */
+  rows(): GroupRow[] {
+    const rows = [...this.groups.values()].map((g) => [...g.keys, ...g.accumulators.map((a) => a.result())]);
+    const n = this.grouping.groupBy.length;
+    return rows.sort((a, b) => {
+      for (let i = 0; i < n; i++) {
+        const x = a[i];
+        const y = b[i];
+        const c = x === null || y === null ? (x === y ? 0 : x === null ? -1 : 1) : compareScalars(x, y);
+        if (c) return c;
+      }
+      return 0;
+    });
+  }
+}
+
+function accumulator(a: Aggregate): Accumulator {
+  if (!a.ref) {
+    let n = 0;
+    return { add: () => void n++, result: () => n };
+  }
+  const values = compileAccessor(a.ref);
+  const kind = a.ref.leaf.kind;
+  switch (a.name) {
+    case 'COUNT': {
+      let n = 0;
+      return { add: (e) => void (n += values(e).length), result: () => n };
+    }
+    case 'SUM': case 'AVG': {
+      let sum = 0;
+      let n = 0;
+      return {
+        add: (e) => {
+          for (const v of values(e)) {
+            sum += Number(v);
+            n++;
+          }
+        },
+        result: () => (n === 0 ? null : a.name === 'AVG' ? sum / n : kind === 'float' || kind === 'double' ? sum : Math.trunc(sum)),
+      };
+    }
+    case 'MIN': case 'MAX': {
+      let best: Scalar | null = null;
+      const sign = a.name === 'MIN' ? -1 : 1;
+      return {
+        add: (e) => {
+          for (const v of values(e)) if (best === null || compareScalars(v, best) * sign > 0) best = v;
+        },
+        result: () => best,
+      };
+    }
+  }
+}

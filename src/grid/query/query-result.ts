@@ -1,0 +1,29 @@
+/** JSON text to be written as is (an entity's canonical JSON, the `*` projection). */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+/** A projection column: the v2 key (`COUNT(name)`) and the v1 key (`name`, query-notes §9). */
+export interface ResultColumn {
+  key: string;
+  legacyKey: string;
+}
+
+/** How a query ran, for `search/stats` (query-notes §7). */
+export type ExecutionKind = 'indexed' | 'hybrid' | 'non_indexed';
+
+/** What a query answers (query-notes §2): hits are entities, or rows of projected values. */
+export interface QueryResult {
+  hitCount: number;
+  hitCountExact: boolean;
+  /** undefined when the hits are whole entities. */
+  columns: ResultColumn[] | undefined;
+  hits: Array<RawJson | unknown[]>;
+  kind: ExecutionKind;
+}
+
+export interface Paging {
+  offset: number;
+  /** 0 = count only. */
+  maxResults: number;
+}

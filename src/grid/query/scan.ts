@@ -1,0 +1,20 @@
+import type { CacheEntry } from '../cache-entry';
+import type { ExecutableQuery, MatchRow } from './executable-query';
+import { TimeSlice } from './time-slice';
+
+/**
+ * The non-indexed plan (query-notes §5.1): every live entry is decoded and tested once, a few
+ * milliseconds at a time. `entries` streams the cache (a persistent cache page by page from the
+ * store), so the cache is never loaded whole; `visit` sees each match as it is found.
+ */
+export async function scanMatches(q: ExecutableQuery, entries: Iterable<CacheEntry>, visit: (row: MatchRow) => void | Promise<void>): Promise<void> {
+  const slice = new TimeSlice();
+  for (const e of entries) {
+    const row = q.match(e.key, e.value);
+    if (row) {
+      const pending = visit(row);
+      if (pending) await pending;
+    }
+    if (slice.due()) await slice.pause();
+  }
+}
