@@ -13,6 +13,8 @@ import { ContainerService, CONTAINER_NAME } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/digest-vault';
 import { EntryService } from './services/entry.service';
+import { QueryEngine } from './grid/query/query-engine';
+import { QueryService } from './services/query.service';
 import { migrateLegacyKeys } from './services/key-migration';
 import type { OffLoop } from './services/off-loop';
 import { RoleRegistry } from './services/role-registry';
@@ -94,6 +96,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
     counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
     bulk: new BulkService(schemas),
+    queries: new QueryService(new QueryEngine(schemas)),
     auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop }),
     roles,
     users,

@@ -27,6 +27,7 @@ import { legacyRoutes } from './routes/legacy.routes';
 import { loggingRoutes } from './routes/logging.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { schemaRoutes } from './routes/schemas.routes';
+import { searchRoutes } from './routes/search.routes';
 import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
 import { taskRoutes } from './routes/tasks.routes';
@@ -57,7 +58,7 @@ export function allRoutes(): RouteSpec[] {
     ...loggingRoutes(),
     ...perContainer(
       healthRoutes(), securityRoutes(),
-      needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
+      needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), searchRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
     ),
   ];
   return routes;

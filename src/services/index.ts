@@ -10,6 +10,7 @@ import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
 import type { LoggingService } from './logging.service';
 import type { MetricsService } from './metrics.service';
+import type { QueryService } from './query.service';
 import type { RoleRegistry } from './role-registry';
 import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
@@ -50,6 +51,7 @@ export interface Services {
   xsite: XSiteService;
   schemas: SchemaService;
   bulk: BulkService;
+  queries: QueryService;
   auth: AuthService;
   roles: RoleRegistry;
   users: UserService;

@@ -284,19 +284,6 @@ describe('caches /rest/v2/caches', () => {
     });
   });
 
-  describe('?action=search', () => {
-    it('answers 501 with a clear message until the query engine exists (v2 and v1)', async () => {
-      const name = fresh();
-      await admin.createCache(name);
-      for (const path of [`/rest/v2/caches/${name}?action=search&query=from%20X`, `/rest/${name}?action=search&query=from%20X`]) {
-        const r = await admin.get(path);
-        expect([r.status, r.text], path).to.deep.equal([501, 'Query (Ickle search) is not implemented by this server yet']);
-        expect((await admin.post(path, '{"query":"from X"}')).status).to.equal(501);
-      }
-      expect((await server.as('monitor').get(`/rest/v2/caches/${name}?action=search`)).status).to.equal(403);
-    });
-  });
-
   describe('stats, stats-reset and health', () => {
     it('reports -1 without statistics, real counts with, and resets (ADMIN only)', async () => {
       const off = fresh();

@@ -17,7 +17,6 @@ import { sendJson, sendStatus, sendText } from '../respond';
 import { BAD_CONFIG, CONFIG_BODY, DONE, H, json, M, OK_EMPTY, param, Q, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listenEntries } from '../event-streams';
-import { searchNotImplemented } from './legacy.routes';
 
 const CONFIG_FORMATS: Record<string, ConfigFormat> = { [JSON_TYPE]: 'json', [XML_TYPE]: 'xml', [YAML_TYPE]: 'yaml' };
 const CONFIG_TYPES: Record<ConfigFormat, string> = { json: JSON_TYPE, xml: XML_TYPE, yaml: YAML_TYPE };
@@ -69,7 +68,6 @@ export function cacheRoutes(): RouteSpec[] {
       doc: { summary: 'Statistics', responses: { 200: json('The statistics') } } },
     { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => statsReset(ctx, s),
       doc: { summary: 'Reset the statistics', responses: DONE } },
-    ...searchNotImplemented(c),
     { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx, s) => listenEntries(ctx, s),
       doc: { summary: 'Entry events as server-sent events, keys in the type Accept names (JSON or text)', query: [Q.includeCurrentState], responses: { 200: typed('Event stream', M.events) } } },
     { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)),

@@ -1,4 +1,3 @@
-import { NotImplementedError } from '../../errors';
 import { encodeHex } from '../../model/content-codecs';
 import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../model/media-type';
 import type { Services } from '../../services';
@@ -20,7 +19,7 @@ const CONTENT_TYPES: Record<KeyFormat, string> = {
 
 /**
  * The legacy v1 cache paths (spec 1 "Legacy v1 API", behavior-notes §18): list keys and clear.
- * Entry paths live with the v2 ones in entries.routes.ts; `?action=search` needs the query engine.
+ * Entry paths live with the v2 ones in entries.routes.ts; `?action=search` in search.routes.ts.
  */
 export function legacyRoutes(): RouteSpec[] {
   return [
@@ -28,17 +27,7 @@ export function legacyRoutes(): RouteSpec[] {
       doc: { summary: 'Every key, in the format Accept names (v1)', responses: { 200: typed('Lines of text or hex, XML, or `keys=[…]` for JSON', M.text, M.xml, M.json, M.octets) }, deprecated: true } },
     { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s),
       doc: { summary: 'Remove every entry (v1)', responses: { 200: 'Done' }, deprecated: true } },
-    ...searchNotImplemented('/rest/:cache'),
   ];
-}
-
-/** Ickle queries have no engine yet: say so rather than answer a misleading 400 for the action. */
-export function searchNotImplemented(path: string): RouteSpec[] {
-  return (['GET', 'POST'] as const).map((method) => ({
-    method, path, action: 'search', scope: 'cache' as const, permission: 'BULK_READ' as const,
-    handle: () => { throw new NotImplementedError('Query (Ickle search)'); },
-    doc: { summary: 'Ickle query (not implemented yet)', responses: { 501: 'Not implemented' }, deprecated: path.startsWith('/rest/:cache') },
-  }));
 }
 
 /** Keys are converted to text, or to octet-stream bytes for the hex listing. */

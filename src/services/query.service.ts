@@ -1,0 +1,74 @@
+import { CacheNotQueryableError, InvalidQueryError, SearchRequestError } from '../errors';
+import type { CacheHandle } from '../grid/cache-manager';
+import type { EntityNames, QueryEngine } from '../grid/query/query-engine';
+import type { QueryResult } from '../grid/query/query-result';
+import { querySettingsOf, type QuerySettings } from '../grid/query/query-settings';
+import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, PROTOSTREAM } from '../model/media-type';
+import { storageTypes } from './storage-types';
+
+/** A search as the endpoints read it; undefined numbers take the defaults (query-notes §1). */
+export interface SearchRequest {
+  query: string | undefined;
+  offset?: number;
+  maxResults?: number;
+  hitCountAccuracy?: number;
+}
+
+const DEFAULT_MAX_RESULTS = 10;
+
+/** What a cache's stored values can be queried as (query-notes §1), or undefined when not queryable. */
+export function entityNamesOf(h: CacheHandle): EntityNames | undefined {
+  const storage = essence(storageTypes(h).value);
+  if (storage === PROTOSTREAM || storage === APPLICATION_UNKNOWN) return 'protobuf';
+  if (storage === JAVA_OBJECT) return 'java';
+  return undefined;
+}
+
+/** Ickle search and delete-by-query over one cache (spec 1 "Query", query-notes §1, §5, §8). */
+export class QueryService {
+  constructor(private readonly engine: QueryEngine) {}
+
+  async search(h: CacheHandle, req: SearchRequest): Promise<QueryResult> {
+    if (!req.query) throw new SearchRequestError("Invalid search request, missing 'query' parameter");
+    const settings = querySettingsOf(h.definition, h.cache.settings);
+    const exec = this.engine.prepare(h.cache, settings, req.query, this.namesOf(h));
+    const offset = Math.max(0, req.offset ?? 0);
+    const maxResults = maxResultsOf(req.maxResults, settings);
+    if (exec.query.kind === 'delete') {
+      // query-notes §5.7: DELETE runs through search only with the cache's default paging
+      if (offset !== 0 || maxResults !== settings.defaultMaxResults) {
+        throw new InvalidQueryError('ISPN014057: DELETE statements cannot use paging (firstResult/maxResults)');
+      }
+      return removedResult(await this.engine.remove(h.cache, exec));
+    }
+    return this.engine.search(h.cache, exec, { offset, maxResults });
+  }
+
+  /** `?action=deleteByQuery` (query-notes §8): a DELETE statement; the count removed. */
+  async deleteByQuery(h: CacheHandle, query: string | undefined): Promise<QueryResult> {
+    if (!query || !/^delete/i.test(query)) {
+      throw new SearchRequestError("Invalid delete by query request, missing 'query' parameter or not 'DELETE' statement");
+    }
+    const settings = querySettingsOf(h.definition, h.cache.settings);
+    const exec = this.engine.prepare(h.cache, settings, query, this.namesOf(h));
+    return removedResult(await this.engine.remove(h.cache, exec));
+  }
+
+  private namesOf(h: CacheHandle): EntityNames {
+    const names = entityNamesOf(h);
+    if (!names) throw new CacheNotQueryableError(h.cache.name, essence(storageTypes(h).value));
+    return names;
+  }
+}
+
+/** max_results: REST's default 10, -1 the cache's default-max-results (query-notes §5.4). */
+function maxResultsOf(requested: number | undefined, settings: QuerySettings): number {
+  if (requested === undefined) return DEFAULT_MAX_RESULTS;
+  if (requested === -1) return settings.defaultMaxResults;
+  if (requested < 0) throw new InvalidQueryError(`maxResults must not be negative: ${requested}`);
+  return requested;
+}
+
+function removedResult(removed: number): QueryResult {
+  return { hitCount: removed, hitCountExact: true, columns: undefined, hits: [], kind: 'non_indexed' };
+}
