@@ -15,6 +15,8 @@ import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './se
 import { EntryService } from './services/entry.service';
 import { QueryEngine } from './grid/query/query-engine';
 import { QueryService } from './services/query.service';
+import { SearchAdminService } from './services/search-admin.service';
+import { Indexing } from './grid/query/indexing';
 import { migrateLegacyKeys } from './services/key-migration';
 import type { OffLoop } from './services/off-loop';
 import { RoleRegistry } from './services/role-registry';
@@ -80,7 +82,9 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const users = new UserService(store.users, clock, vault);
   reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
 
-  const manager = new CacheManager({ store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames });
+  const indexing = new Indexing(store, schemas);
+  const manager = new CacheManager({ store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing });
+  const queryEngine = new QueryEngine(schemas, indexing, clock);
   const roles = new RoleRegistry(store);
   const services: ContainerServices = {
     manager,
@@ -96,7 +100,8 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
     counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
     bulk: new BulkService(schemas),
-    queries: new QueryService(new QueryEngine(schemas)),
+    queries: new QueryService(queryEngine),
+    searchAdmin: new SearchAdminService(indexing, queryEngine),
     auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop }),
     roles,
     users,

@@ -23,6 +23,11 @@ export interface CacheManagerDeps {
   log: Logger;
   /** Names no cache or alias of this container may take: the tenants' names, in the default container (docs/configuration.md, Tenants). */
   reservedNames?: ReadonlySet<string>;
+  /** Attaches query indexes to indexed caches (src/grid/query/indexing.ts). */
+  indexing?: {
+    attach(cache: Cache, definition: CacheDefinition): void;
+    detach(cache: Cache): void;
+  };
 }
 
 /** A cache as the container knows it: the running cache plus how it was defined. */
@@ -250,6 +255,7 @@ export class CacheManager {
       if (!h || h.internal) return false;
       this.caches.delete(name);
       this.aliases.drop(name);
+      this.deps.indexing?.detach(h.cache);
       if (h.cache.id > 0) await this.deps.store.write({ kind: 'cache.delete', id: h.cache.id }).promise;
       this.deps.log.info({ cache: name }, 'cache removed');
       this.events.emit({ type: 'remove-cache', name });
@@ -288,6 +294,7 @@ export class CacheManager {
     for (const { h, name, definition, settings } of planned) {
       h.definition = definition;
       h.cache.reconfigure(settings);
+      this.deps.indexing?.attach(h.cache, definition);
       this.aliases.set(name, settings.aliases);
       this.deps.log.info({ cache: name }, 'cache updated');
       this.events.emit({ type: 'update-cache', name, definition });
@@ -317,6 +324,8 @@ export class CacheManager {
 
   private handle(id: number, name: string, definition: CacheDefinition, flags: { internal: boolean; volatile: boolean },
     settings = this.settingsOf(definition)): CacheHandle {
-    return { cache: new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats }), definition, ...flags, rebalancing: true };
+    const cache = new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats });
+    if (!flags.internal) this.deps.indexing?.attach(cache, definition);
+    return { cache, definition, ...flags, rebalancing: true };
   }
 }

@@ -8,6 +8,7 @@ import { Listeners } from '../util/listeners';
 import type { Commit, Store, StoredEntry, WriteOp } from '../store/store';
 import { type CacheEntry, type Inflight, isExpired } from './cache-entry';
 import { CacheStats } from './cache-stats';
+import type { ContentChange, ContentIndex } from './content-index';
 import { MemoryTier } from './memory-tier';
 
 export interface CacheDeps {
@@ -62,6 +63,7 @@ export class Cache {
   private readonly inflight = new Map<string, Inflight>();
   private readonly commitIds = new Map<Commit, string[]>();
   private clearing: Commit | undefined;
+  private contentIndex: ContentIndex | undefined;
 
   constructor(
     readonly id: number,
@@ -83,6 +85,11 @@ export class Cache {
 
   get memoryBytes(): number {
     return this.memory.usedBytes;
+  }
+
+  /** The query index that follows this cache's content (indexed caches only). */
+  attachIndex(index: ContentIndex | undefined): void {
+    this.contentIndex = index;
   }
 
   /** Applies changed settings of a compatible update (memory limits may evict at once). */
@@ -111,6 +118,24 @@ export class Cache {
     return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
   }
 
+  /**
+   * Like `peek`, but an entry that is only in the store is read without being brought into memory:
+   * queries read their hits this way, so a query over a big persistent cache does not fill memory.
+   */
+  lookup(key: Buffer): CacheEntry | undefined {
+    const id = idOf(key);
+    let e = this.memory.peek(id);
+    if (!e && this.currentSettings.persistent) {
+      const pending = this.inflight.get(id);
+      if (pending) e = pending.entry ?? undefined;
+      else if (!this.clearing || this.clearing.done) {
+        const row = this.deps.store.entries.find(this.id, key);
+        e = row && toEntry(row);
+      }
+    }
+    return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
+  }
+
   /** The commit a read of `key` must wait for, if the key's last write is not yet durable. */
   pendingCommit(key: Buffer): Commit | undefined {
     const c = this.inflight.get(idOf(key))?.commit;
@@ -126,6 +151,7 @@ export class Cache {
       throw new ContainerFullError(this.currentSettings.maxCount >= 0 ? this.currentSettings.maxCount : this.currentSettings.maxSizeBytes);
     }
     const existed = this.listeners.size > 0 && this.peek(key) !== undefined;
+    this.indexChange({ kind: 'put', entry });
     let commit: Commit | undefined;
     if (this.currentSettings.persistent) {
       if (!this.currentSettings.passivation) {
@@ -148,6 +174,7 @@ export class Cache {
   restore(stored: StoredEntry): WriteResult | undefined {
     const entry: CacheEntry = { ...stored, etag: etagOf(stored.value) };
     if (isExpired(entry, this.deps.clock.now())) return undefined;
+    this.indexChange({ kind: 'put', entry });
     const id = idOf(stored.key);
     let commit: Commit | undefined;
     if (this.currentSettings.persistent && !this.currentSettings.passivation) {
@@ -169,6 +196,7 @@ export class Cache {
     const id = idOf(key);
     const removed = this.peek(key);
     this.memory.delete(id);
+    if (removed || this.inflight.has(id)) this.indexChange({ kind: 'remove', key });
     let commit: Commit | undefined;
     if (this.currentSettings.persistent && (removed || this.inflight.has(id))) {
       commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
@@ -181,6 +209,7 @@ export class Cache {
   clear(): Commit | undefined {
     this.memory.clear();
     this.inflight.clear();
+    this.indexChange({ kind: 'clear' });
     if (!this.currentSettings.persistent) return undefined;
     const commit = this.deps.store.write({ kind: 'entry.clear', cacheId: this.id });
     this.clearing = commit;
@@ -239,9 +268,13 @@ export class Cache {
     for (const [id, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(id);
     for (const id of expired) {
       const e = this.memory.delete(id);
+      if (e && !this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key });
       if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     }
-    if (this.currentSettings.persistent) this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
+    if (this.currentSettings.persistent) {
+      this.indexChange({ kind: 'purgeExpired', now });
+      this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
+    }
     return expired.length;
   }
 
@@ -251,6 +284,11 @@ export class Cache {
     for (const [id, e] of this.memory.entries()) {
       this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
     }
+  }
+
+  /** The one place the cache tells its index what changed (src/grid/content-index.ts). */
+  private indexChange(change: ContentChange): void {
+    this.contentIndex?.apply(change);
   }
 
   /** Operation timing costs a clock read, so only caches with statistics pay it. */
@@ -281,6 +319,7 @@ export class Cache {
 
   private expire(id: string): void {
     const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? undefined;
+    if (e) this.indexChange({ kind: 'remove', key: e.key });
     if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     if (this.currentSettings.persistent && e) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
   }
@@ -288,6 +327,7 @@ export class Cache {
   private afterEviction(evicted: CacheEntry[]): void {
     for (const e of evicted) {
       this.stats.evicted();
+      if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key }); // the entry leaves the cache
       if (this.currentSettings.persistent && this.currentSettings.passivation) {
         this.writeStore(idOf(e.key), { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
       }

@@ -28,6 +28,7 @@ import { loggingRoutes } from './routes/logging.routes';
 import { openApiRoutes } from './routes/openapi.routes';
 import { schemaRoutes } from './routes/schemas.routes';
 import { searchRoutes } from './routes/search.routes';
+import { searchAdminRoutes } from './routes/search-admin.routes';
 import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
 import { taskRoutes } from './routes/tasks.routes';
@@ -58,7 +59,7 @@ export function allRoutes(): RouteSpec[] {
     ...loggingRoutes(),
     ...perContainer(
       healthRoutes(), securityRoutes(),
-      needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), searchRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
+      needContainer(containerRoutes(), cacheRoutes(), cacheAdminRoutes(), xsiteRoutes(), entryRoutes(), legacyRoutes(), searchRoutes(), searchAdminRoutes(), counterRoutes(), schemaRoutes(), taskRoutes(), backupRoutes()),
     ),
   ];
   return routes;

@@ -11,6 +11,7 @@ import type { EntryService } from './entry.service';
 import type { LoggingService } from './logging.service';
 import type { MetricsService } from './metrics.service';
 import type { QueryService } from './query.service';
+import type { SearchAdminService } from './search-admin.service';
 import type { RoleRegistry } from './role-registry';
 import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
@@ -52,6 +53,7 @@ export interface Services {
   schemas: SchemaService;
   bulk: BulkService;
   queries: QueryService;
+  searchAdmin: SearchAdminService;
   auth: AuthService;
   roles: RoleRegistry;
   users: UserService;

@@ -6,6 +6,8 @@ import { querySettingsOf, type QuerySettings } from '../grid/query/query-setting
 import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, PROTOSTREAM } from '../model/media-type';
 import { storageTypes } from './storage-types';
 
+export { RawJson, type QueryResult } from '../grid/query/query-result';
+
 /** A search as the endpoints read it; undefined numbers take the defaults (query-notes §1). */
 export interface SearchRequest {
   query: string | undefined;
@@ -41,7 +43,7 @@ export class QueryService {
       }
       return removedResult(await this.engine.remove(h.cache, exec));
     }
-    return this.engine.search(h.cache, exec, { offset, maxResults });
+    return this.engine.search(h.cache, exec, { offset, maxResults }, req.hitCountAccuracy ?? settings.hitCountAccuracy);
   }
 
   /** `?action=deleteByQuery` (query-notes §8): a DELETE statement; the count removed. */

@@ -15,11 +15,12 @@ import { SqliteSettingStore } from './sqlite-setting.store';
 import { SqliteTaskStore } from './sqlite-task.store';
 import { SqliteXSiteStore } from './sqlite-xsite.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
+import { SqliteIndexStore } from './sqlite-index.store';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
 import { SqliteSnapshot } from './sqlite-snapshot';
 import { type KeyRewrite, type KeyRewriteOutcome, rewriteKeys } from './sqlite-key-rewrite';
-import type { Store, StoreSnapshot } from './store';
+import type { Store, StoreSnapshot, VolatileIndexStore } from './store';
 
 /** `power`: synchronous=FULL, survives power loss. `process`: synchronous=NORMAL, survives kill -9. */
 export type Durability = 'power' | 'process';
@@ -68,6 +69,7 @@ export class SqliteStore implements Store {
   readonly tasks: SqliteTaskStore;
   readonly operations: SqliteOperationStore;
   readonly xsite: SqliteXSiteStore;
+  readonly indexes: SqliteIndexStore;
   private readonly committer: GroupCommitter;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
@@ -89,9 +91,13 @@ export class SqliteStore implements Store {
     this.tasks = new SqliteTaskStore(this.db);
     this.operations = new SqliteOperationStore(this.db);
     this.xsite = new SqliteXSiteStore(this.db);
+    this.indexes = new SqliteIndexStore(this.db);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
-    this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => this.failureListener(ops, err));
+    this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => {
+      this.indexes.forgetUncommitted();
+      this.failureListener(ops, err);
+    });
     const versionStmt = this.db.prepare('PRAGMA data_version').pluck();
     this.dataVersion = () => versionStmt.get() as number;
   }
@@ -118,6 +124,13 @@ export class SqliteStore implements Store {
     return this.dataVersion();
   }
 
+  /** An in-memory database with the same schema, for the indexes of caches without persistence. */
+  openVolatileIndexes(): VolatileIndexStore {
+    const db = new Database(':memory:');
+    migrate(db, migrationsDir());
+    return new SqliteIndexStore(db);
+  }
+
   openSnapshot(): StoreSnapshot {
     return new SqliteSnapshot(join(this.dataDir, DATABASE_FILE));
   }
@@ -135,7 +148,9 @@ export class SqliteStore implements Store {
       case 'entry.purgeExpired': this.entries.deleteExpired(op.cacheId, op.now); return;
       case 'cache.insert': return this.definitions.insertCache(op.record);
       case 'cache.updateConfig': return this.definitions.updateCacheConfig(op.name, op.config);
-      case 'cache.delete': return this.definitions.deleteCache(op.id);
+      case 'cache.delete':
+        this.indexes.dropCache(op.id);
+        return this.definitions.deleteCache(op.id);
       case 'template.upsert': return this.definitions.upsertTemplate(op.record);
       case 'template.delete': this.definitions.deleteTemplate(op.name); return;
       case 'counter.insert': return this.counters.insert(op.record);
@@ -153,6 +168,7 @@ export class SqliteStore implements Store {
       case 'operation.upsert': return this.operations.upsert(op.record);
       case 'operation.delete': return this.operations.delete(op.operation, op.name);
       case 'xsite.upsert': return this.xsite.upsert(op.record);
+      case 'index.put': case 'index.delete': case 'index.clear': case 'index.purgeExpired': return this.indexes.apply(op);
     }
   }
 }

@@ -4,11 +4,32 @@ import type {
 } from './records';
 import type { WriteOp } from './write-ops';
 import type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
+import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
 
 export type { Commit } from './group-commit';
 export type { WriteOp } from './write-ops';
 export type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
 export * from './records';
+export type * from './index-records';
+
+/** Reads of the query indexes (src/store/sqlite-index.store.ts); writes go through `write` or `apply`. */
+export interface IndexStore {
+  count(sel: IndexSelection, limit: number): { count: number; exact: boolean };
+  page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): IndexHit[];
+  batch(sel: IndexSelection, afterDocId: number, limit: number): IndexHit[];
+  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean): Array<{ value: IndexValue; n: number }>;
+  terms(cacheId: number, type: string, field: string, from: string, limit: number): string[];
+  values(cacheId: number, type: string, field: string, after: IndexValue | undefined, limit: number): IndexValue[];
+  stats(cacheId: number): IndexTypeStats[];
+  explain(sel: IndexSelection, sort: IndexSortKey[]): string[];
+}
+
+/** An index kept in memory (caches without persistence): written directly, lost at restart. */
+export interface VolatileIndexStore extends IndexStore {
+  apply(op: IndexWriteOp): void;
+  put(cacheId: number, doc: IndexDocument): void;
+  dropCache(cacheId: number): void;
+}
 
 /**
  * What the engine needs from a storage engine. Reads are synchronous and see committed data only;
@@ -67,6 +88,10 @@ export interface Store {
     find(name: string): string | undefined;
     upsert(name: string, value: string, updatedAt: number): void;
   };
+  /** The indexes of persistent caches, written in the same transactions as their entries. */
+  readonly indexes: IndexStore;
+  /** Indexes of memory-only caches: the same tables in an in-memory database. */
+  openVolatileIndexes(): VolatileIndexStore;
   write(op: WriteOp): Commit;
   /**
    * Runs the one-time data migration `name` that rewrites entry keys, in one transaction, unless it

@@ -1,6 +1,7 @@
 import type {
   CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, XSiteRecord,
 } from './records';
+import type { IndexWriteOp } from './index-records';
 
 /**
  * Every change the running server makes to the store, as data: the group committer applies a
@@ -31,4 +32,5 @@ export type WriteOp =
   | { kind: 'task.delete'; name: string }
   | { kind: 'operation.upsert'; record: OperationRecord }
   | { kind: 'operation.delete'; operation: OperationRecord['kind']; name: string }
-  | { kind: 'xsite.upsert'; record: XSiteRecord };
+  | { kind: 'xsite.upsert'; record: XSiteRecord }
+  | IndexWriteOp;

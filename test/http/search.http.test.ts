@@ -7,9 +7,12 @@ import { startTestServer, type TestServer } from '../support/server';
 const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
 
 /** The cache kinds of BaseRestSearchTest this server has (query-notes §10.1). */
+const INDEXED = { indexing: { enabled: true, 'indexed-entities': [PERSON] } };
 export const SEARCH_CACHES: Record<string, unknown> = {
   'people-heap': { 'local-cache': { ...PROTOSTREAM } },
   'people-store': { 'local-cache': { ...PROTOSTREAM, persistence: { 'file-store': {} } } },
+  'people-indexed': { 'local-cache': { ...PROTOSTREAM, statistics: true, ...INDEXED } },
+  'people-indexed-store': { 'local-cache': { ...PROTOSTREAM, statistics: true, ...INDEXED, persistence: { 'file-store': {} } } },
 };
 
 describe('search /rest/v2/caches/{cache}?action=search', () => {

@@ -54,3 +54,14 @@ export async function registerSchema(client: Client, name: string, content: stri
   expect(r.status, r.text).to.be.oneOf([200, 201]);
   expect(r.json<{ error: unknown }>().error, r.text).to.equal(null);
 }
+
+/** Stores many JSON values, `concurrency` requests at a time. */
+export async function putAllJson(client: Client, cache: string, entries: Array<[string, unknown]>, concurrency = 32): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < entries.length) {
+      const [key, value] = entries[next++];
+      await putJson(client, cache, key, value);
+    }
+  }));
+}

@@ -59,6 +59,36 @@ export class EntityReader {
   }
 }
 
+/** The type (name or id) and message bytes of a WrappedMessage holding a message; undefined otherwise. */
+export function readWrapped(value: Buffer): { type: string | number; body: Buffer } | undefined {
+  let pos = 0;
+  let type: string | number | undefined;
+  let body: Buffer | undefined;
+  while (pos < value.length) {
+    const tag = readVarint(value, pos);
+    if (!tag) return undefined;
+    pos = tag.next;
+    const field = tag.value >>> 3;
+    const wireType = tag.value & 7;
+    const v = readVarint(value, pos);
+    if (!v) return undefined;
+    if (wireType === 0) {
+      pos = v.next;
+      if (field === WRAPPED.typeId) type = v.value;
+      else return undefined;
+    } else if (wireType === 2) {
+      if (v.next + v.value > value.length) return undefined;
+      pos = v.next + v.value;
+      if (field === WRAPPED.typeName) type = value.toString('utf8', v.next, pos);
+      else if (field === WRAPPED.message) body = value.subarray(v.next, pos);
+      else return undefined;
+    } else {
+      return undefined;
+    }
+  }
+  return type !== undefined && body !== undefined ? { type, body } : undefined;
+}
+
 /** A varint of up to 32 bits (tags, lengths, type ids); undefined when truncated or longer. */
 function readVarint(b: Buffer, pos: number): { value: number; next: number } | undefined {
   let value = 0;

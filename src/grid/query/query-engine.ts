@@ -1,13 +1,19 @@
 import type { Type } from 'protobufjs';
+import { UnknownEntityError } from '../../errors';
 import type { EntityModel } from '../../model/ickle/entity-model';
 import { compileIckle } from '../../model/ickle/compile';
 import { findJavaEntity, findProtobufEntity } from '../../model/ickle/protobuf-entities';
 import type { ProtobufTypes } from '../../model/protostream-json';
-import type { Cache } from '../cache';
 import type { Commit } from '../../store/store';
+import type { Clock } from '../../util/clock';
+import type { Cache } from '../cache';
+import type { CacheIndex } from './cache-index';
 import { ExecutableQuery } from './executable-query';
+import { type EntityLoading, runIndexQuery } from './index-execution';
+import type { Indexing } from './indexing';
 import type { Paging, QueryResult } from './query-result';
 import type { QuerySettings } from './query-settings';
+import { QueryStatistics } from './query-stats';
 import { ResultCollector } from './result-collector';
 import { scanMatches } from './scan';
 
@@ -19,14 +25,17 @@ const REMOVE_BATCH = 1000;
 
 /**
  * Runs Ickle queries over caches. A query is parsed, checked and compiled once and remembered
- * (per cache, text and schema version); each run then streams the cache or asks its index.
+ * (per cache, text and schema version); each run then asks the cache's index (indexed or hybrid
+ * plan) or streams the cache (scan), and is timed for `search/stats`.
  */
 export class QueryEngine {
   private readonly memo = new Map<string, ExecutableQuery>();
+  private readonly statistics = new Map<number, QueryStatistics>();
 
-  constructor(private readonly types: ProtobufTypes) {}
+  constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock) {}
 
   prepare(cache: Cache, settings: QuerySettings, text: string, names: EntityNames): ExecutableQuery {
+    const index = this.indexing.of(cache);
     const id = `${cache.id}\0${names}\0${settings.indexed}\0${settings.indexedEntities.join(',')}\0${text}`;
     const known = this.memo.get(id);
     if (known && this.types.find(known.query.entity.name) === known.type) {
@@ -35,8 +44,8 @@ export class QueryEngine {
       return known;
     }
     const query = compileIckle(text, {
-      findEntity: (name) => (names === 'java' ? findJavaEntity(name) : findProtobufEntity(this.types, name)),
-      fullTextAvailable: (entity) => this.fullTextAvailable(settings, entity),
+      findEntity: (name) => (names === 'java' ? findJavaEntity(name) : this.checkIndexed(findProtobufEntity(this.types, name), index)),
+      fullTextAvailable: (entity) => index?.entity(entity.name) !== undefined,
     });
     const type = this.types.find(query.entity.name) as Type;
     const exec = new ExecutableQuery(query, type, this.types.typeIdOf(query.entity.name));
@@ -45,11 +54,16 @@ export class QueryEngine {
     return exec;
   }
 
-  async search(cache: Cache, exec: ExecutableQuery, paging: Paging): Promise<QueryResult> {
+  async search(cache: Cache, exec: ExecutableQuery, paging: Paging, accuracy: number): Promise<QueryResult> {
+    const started = process.hrtime.bigint();
     await cache.settled();
-    const collector = new ResultCollector(exec, paging);
-    await scanMatches(exec, cache.entries(), (row) => collector.add(row));
-    return collector.finish('non_indexed');
+    const index = this.indexing.of(cache);
+    const loading: EntityLoading = { loaded: 0, ns: 0 };
+    let result: QueryResult | undefined;
+    if (index?.entity(exec.query.entity.name)) result = await runIndexQuery(exec, index, paging, accuracy, this.clock.now(), loading);
+    result ??= await this.scan(cache, exec, paging);
+    this.record(cache, result, exec.query.text, Number(process.hrtime.bigint() - started), loading);
+    return result;
   }
 
   /** DELETE FROM …: removes every match through the cache (listeners and indexes follow); the count removed. */
@@ -71,7 +85,35 @@ export class QueryEngine {
     return removed;
   }
 
-  private fullTextAvailable(settings: QuerySettings, entity: EntityModel): boolean {
-    return settings.indexed && entity.indexed && settings.indexedEntities.includes(entity.name);
+  statisticsOf(cache: Cache): QueryStatistics {
+    let s = this.statistics.get(cache.id);
+    if (!s) this.statistics.set(cache.id, (s = new QueryStatistics()));
+    return s;
+  }
+
+  private async scan(cache: Cache, exec: ExecutableQuery, paging: Paging): Promise<QueryResult> {
+    const collector = new ResultCollector(exec, paging);
+    await scanMatches(exec, cache.entries(), (row) => collector.add(row));
+    return collector.finish('non_indexed');
+  }
+
+  /**
+   * Once the named type is known, an indexed cache checks its configured entities (ISPN028021/22
+   * at the first query, as the original); an @Indexed type it does not list is unknown to it
+   * (query-notes §4, the 16.x 400).
+   */
+  private checkIndexed(entity: EntityModel, index: CacheIndex | undefined): EntityModel {
+    if (index && entity.indexed && !index.entity(entity.name)) throw new UnknownEntityError(`ISPN028510: Unknown entity name ${entity.name}`);
+    index?.entities();
+    return entity;
+  }
+
+  private record(cache: Cache, result: QueryResult, text: string, ns: number, loading: EntityLoading): void {
+    const s = this.statisticsOf(cache);
+    (result.kind === 'indexed' ? s.indexed : result.kind === 'hybrid' ? s.hybrid : s.nonIndexed).record(ns, text);
+    if (loading.loaded) {
+      s.entityLoad.record(loading.ns);
+      s.entitiesLoaded += loading.loaded;
+    }
   }
 }

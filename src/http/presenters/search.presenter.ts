@@ -1,4 +1,4 @@
-import { RawJson, type QueryResult } from '../../grid/query/query-result';
+import { RawJson, type QueryResult } from '../../services/query.service';
 
 /**
  * Search results as JSON text (query-notes §2, §9). Entities are protostream's canonical JSON,

@@ -1,7 +1,6 @@
 import { BadRequestError, QueryError, SearchRequestError } from '../../errors';
-import type { QueryResult } from '../../grid/query/query-result';
 import type { Services } from '../../services';
-import type { SearchRequest } from '../../services/query.service';
+import type { QueryResult, SearchRequest } from '../../services/query.service';
 import { query } from '../params';
 import { presentLegacySearchResult, presentQueryError, presentSearchResult } from '../presenters/search.presenter';
 import { readText } from '../request-body';

@@ -36,6 +36,13 @@ export interface PropertyModel {
   embedded: boolean;
 }
 
+/** A message field whose target is @Indexed with at least one annotated field: indexed with its owner (§6.2). */
+export function isEmbedded(p: PropertyModel): boolean {
+  if (p.kind !== 'message' || !p.embedded || !p.message) return false;
+  const target = p.message();
+  return target.indexed && target.annotatedFields > 0;
+}
+
 export interface EntityModel {
   /** Full message name (`package.Message`). */
   name: string;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { Cache } from '../../../src/grid/cache';
+import { Indexing } from '../../../src/grid/query/indexing';
 import { QueryEngine } from '../../../src/grid/query/query-engine';
 import { RawJson } from '../../../src/grid/query/query-result';
 import { querySettingsOf } from '../../../src/grid/query/query-settings';
@@ -32,10 +33,10 @@ function put(cache: Cache, key: string, item: Record<string, unknown>): void {
 }
 
 describe('QueryEngine over a non-indexed cache (scan)', () => {
-  const engine = new QueryEngine(types);
+  const engine = new QueryEngine(types, new Indexing({} as Store, types), new ManualClock());
   const cache = memoryCache();
   const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
-  const run = (q: string, offset = 0, maxResults = 10) => engine.search(cache, engine.prepare(cache, settings, q, 'protobuf'), { offset, maxResults });
+  const run = (q: string, offset = 0, maxResults = 10) => engine.search(cache, engine.prepare(cache, settings, q, 'protobuf'), { offset, maxResults }, 10_000);
 
   before(() => {
     for (let i = 0; i < 20_000; i++) {

@@ -1,0 +1,150 @@
+import type { Type } from 'protobufjs';
+import { IndexedEntityError } from '../../errors';
+import type { EntityModel } from '../../model/ickle/entity-model';
+import { entityModelOf } from '../../model/ickle/entity-model';
+import type { ProtobufTypes } from '../../model/protostream-json';
+import { type Commit, expiresAt, type IndexStore, type IndexWriteOp, type StoredEntry } from '../../store/store';
+import type { Cache } from '../cache';
+import type { ContentChange, ContentIndex } from '../content-index';
+import { readWrapped } from './entity-reader';
+import { toIndexDocument } from './index-documents';
+import type { QuerySettings } from './query-settings';
+import { TimeSlice } from './time-slice';
+
+// loaded on first use, as elsewhere
+let pbModule: typeof import('protobufjs') | undefined;
+const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs') as typeof import('protobufjs'));
+
+/** Where a cache's index lives: the store's tables (persistent caches) or the in-memory ones. */
+export interface IndexTarget {
+  reads: IndexStore;
+  /** Applies or queues a change; persistent targets return the group commit it joins. */
+  write(op: IndexWriteOp): Commit | undefined;
+}
+
+const REINDEX_BATCH = 1000;
+
+/**
+ * The index of one indexed cache (query-notes §6): follows the cache's content, checks its
+ * indexed-entities (ISPN028021/ISPN028022), rebuilds on reindex and counts its failures.
+ */
+export class CacheIndex implements ContentIndex {
+  entityIndexingFailures = 0;
+  private validated: { types: Array<Type | undefined>; entities: EntityModel[] } | undefined;
+  private rebuilding: Promise<void> | undefined;
+  /** Keys the cache changed while a reindex runs: the reindex leaves them to the live path. */
+  private touched: Set<string> | undefined;
+  private cleared = false;
+
+  constructor(readonly cache: Cache, readonly settings: QuerySettings, readonly target: IndexTarget, private readonly types: ProtobufTypes) {}
+
+  get reindexing(): boolean {
+    return this.rebuilding !== undefined;
+  }
+
+  get reads(): IndexStore {
+    return this.target.reads;
+  }
+
+  apply(change: ContentChange): void {
+    if (change.kind === 'put') this.entities(); // refuse writes while the configuration cannot be indexed
+    if (this.settings.manual) return; // indexing-mode manual: only a reindex writes the index
+    if (this.touched) {
+      if (change.kind === 'clear') this.cleared = true;
+      else if (change.kind !== 'purgeExpired') this.touched.add(idOf(change.kind === 'put' ? change.entry.key : change.key));
+    }
+    switch (change.kind) {
+      case 'put': this.index(change.entry); return;
+      case 'remove': this.target.write({ kind: 'index.delete', cacheId: this.cache.id, key: change.key }); return;
+      case 'clear': this.target.write({ kind: 'index.clear', cacheId: this.cache.id }); return;
+      case 'purgeExpired': this.target.write({ kind: 'index.purgeExpired', cacheId: this.cache.id, now: change.now }); return;
+    }
+  }
+
+  /**
+   * The configured indexed entities, checked lazily as the original does at the first query or
+   * write (query-notes §6.3): each must be a registered message type, @Indexed, with an annotated field.
+   */
+  entities(): EntityModel[] {
+    const types = this.settings.indexedEntities.map((n) => this.types.find(n) as Type | undefined);
+    if (this.validated && types.every((t, i) => t === this.validated!.types[i])) return this.validated.entities;
+    const entities = this.settings.indexedEntities.map((name, i) => {
+      const t = types[i];
+      if (!t) throw new IndexedEntityError(`ISPN028022: The declared indexed type '${name}' is not known. Please register its proto schema file first`);
+      const model = t instanceof pb().Type ? entityModelOf(t) : undefined;
+      if (!model || !model.indexed || model.annotatedFields === 0) {
+        throw new IndexedEntityError(`ISPN028021: The configured indexed-entity type '${name}' must be indexed. Please annotate it with @Indexed and make sure at least one field has some indexing annotation, or remove it from the configuration.`);
+      }
+      return model;
+    });
+    this.validated = { types, entities };
+    return entities;
+  }
+
+  /** The indexed entity of this name, or undefined when the cache does not index it. */
+  entity(name: string): EntityModel | undefined {
+    return this.entities().find((e) => e.name === name);
+  }
+
+  /** `?action=clear`: the index emptied, the data kept. */
+  async clear(): Promise<void> {
+    this.entities();
+    await this.target.write({ kind: 'index.clear', cacheId: this.cache.id })?.promise;
+  }
+
+  /** `?action=reindex`: the index rebuilt from the cache's entries, a batch at a time; joins a running one. */
+  reindex(): Promise<void> {
+    this.entities();
+    this.rebuilding ??= this.rebuild().finally(() => {
+      this.rebuilding = undefined;
+      this.touched = undefined;
+    });
+    return this.rebuilding;
+  }
+
+  private async rebuild(): Promise<void> {
+    await this.cache.settled();
+    do {
+      this.touched = new Set();
+      this.cleared = false;
+      let commit = this.target.write({ kind: 'index.clear', cacheId: this.cache.id });
+      const slice = new TimeSlice();
+      let n = 0;
+      for (const e of this.cache.entries()) {
+        if (this.cleared) break;
+        if (this.touched.has(idOf(e.key))) continue;
+        commit = this.index(e) ?? commit;
+        if (++n % REINDEX_BATCH === 0 && commit) await commit.promise;
+        if (slice.due()) await slice.pause();
+      }
+      if (commit) await commit.promise;
+    } while (this.cleared);
+  }
+
+  /** Writes the entry's document, or removes a stale one when the value is not an indexed entity. */
+  private index(entry: StoredEntry): Commit | undefined {
+    const op = this.documentOp(entry);
+    return this.target.write(op);
+  }
+
+  private documentOp(entry: StoredEntry): IndexWriteOp {
+    const remove: IndexWriteOp = { kind: 'index.delete', cacheId: this.cache.id, key: entry.key };
+    const wrapped = readWrapped(entry.value);
+    if (!wrapped) return remove;
+    const name = typeof wrapped.type === 'number' ? this.types.nameOfTypeId(wrapped.type) : wrapped.type;
+    const entity = name === undefined ? undefined : this.entity(name);
+    const type = name === undefined ? undefined : this.types.find(name);
+    if (!entity || !(type instanceof pb().Type)) return remove;
+    try {
+      const message = type.decode(wrapped.body);
+      return { kind: 'index.put', cacheId: this.cache.id, doc: toIndexDocument(entity, message, entry.key, expiresAt(entry)) };
+    } catch {
+      this.entityIndexingFailures++;
+      return remove;
+    }
+  }
+}
+
+function idOf(key: Buffer): string {
+  return key.toString('latin1');
+}

@@ -1,0 +1,71 @@
+import { NotImplementedError } from '../../errors';
+import type { Services } from '../../services';
+import { query } from '../params';
+import { presentLegacyIndexStats, presentLegacyQueryStats, presentMetamodel, presentSearchStats } from '../presenters/search-admin.presenter';
+import { sendJson, sendStatus } from '../respond';
+import type { GridContext, RouteSpec } from '../route-spec';
+
+/**
+ * The search admin resource `/rest/v2/caches/{cache}/search/…` (query-notes §7): indexes and their
+ * statistics. Changes need ADMIN, reads MONITOR (behavior-notes §2.2: monitors read search stats).
+ */
+export function searchAdminRoutes(): RouteSpec[] {
+  const base = '/rest/v2/caches/:cache/search';
+  const indexes = `${base}/indexes`;
+  return [
+    { method: 'POST', path: indexes, action: 'reindex', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => reindex(ctx, s) },
+    { method: 'POST', path: indexes, action: 'mass-index', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => reindex(ctx, s) },
+    { method: 'POST', path: indexes, action: 'clear', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => clearIndex(ctx, s) },
+    { method: 'POST', path: indexes, action: 'updateSchema', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => updateSchema(ctx, s) },
+    { method: 'GET', path: `${indexes}/metamodel`, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => sendJson(ctx, presentMetamodel(s.searchAdmin.entities(ctx.state.cache))) },
+    { method: 'GET', path: `${base}/stats`, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s) },
+    { method: 'POST', path: `${base}/stats`, action: 'clear', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => clearStats(ctx, s) },
+    { method: 'GET', path: `${indexes}/stats`, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => legacyIndexStats(ctx, s) },
+    { method: 'GET', path: `${base}/query/stats`, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => legacyQueryStats(ctx, s) },
+    { method: 'POST', path: `${base}/query/stats`, action: 'clear', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => legacyClearQueryStats(ctx, s) },
+  ];
+}
+
+/** 204 once rebuilt; `mode=async` answers at once (`local` is accepted: this is one node). */
+async function reindex(ctx: GridContext, s: Services): Promise<void> {
+  await s.searchAdmin.reindex(ctx.state.cache, query(ctx, 'mode')?.toLowerCase() === 'async');
+  sendStatus(ctx, 204);
+}
+
+async function clearIndex(ctx: GridContext, s: Services): Promise<void> {
+  await s.searchAdmin.clear(ctx.state.cache);
+  sendStatus(ctx, 204);
+}
+
+function updateSchema(ctx: GridContext, s: Services): void {
+  s.searchAdmin.updateSchema(ctx.state.cache);
+  sendStatus(ctx, 204);
+}
+
+/** `scope=cluster` is this node's statistics: the server is one node. */
+function stats(ctx: GridContext, s: Services): void {
+  const h = ctx.state.cache;
+  sendJson(ctx, presentSearchStats(s.searchAdmin.queryStatistics(h), s.searchAdmin.indexStatistics(h)));
+}
+
+/** 200 with an empty body (query-notes §7), 404 when the cache has no statistics. */
+function clearStats(ctx: GridContext, s: Services): void {
+  if (query(ctx, 'scope') === 'cluster') throw new NotImplementedError('Clearing search statistics with scope=cluster (this server is one node)');
+  sendStatus(ctx, s.searchAdmin.clearStatistics(ctx.state.cache) ? 200 : 404);
+}
+
+function legacyIndexStats(ctx: GridContext, s: Services): void {
+  s.searchAdmin.checkLegacyStatistics(ctx.state.cache);
+  sendJson(ctx, presentLegacyIndexStats(s.searchAdmin.indexStatistics(ctx.state.cache)));
+}
+
+function legacyQueryStats(ctx: GridContext, s: Services): void {
+  s.searchAdmin.checkLegacyStatistics(ctx.state.cache);
+  sendJson(ctx, presentLegacyQueryStats(s.searchAdmin.queryStatistics(ctx.state.cache)));
+}
+
+function legacyClearQueryStats(ctx: GridContext, s: Services): void {
+  s.searchAdmin.checkLegacyStatistics(ctx.state.cache);
+  s.searchAdmin.clearStatistics(ctx.state.cache);
+  sendStatus(ctx, 204);
+}

@@ -1,0 +1,76 @@
+/**
+ * What the query engine hands the index store: documents to write and filters to answer, in terms
+ * of entity type names and field paths. The store maps them to its tables and SQL.
+ */
+
+/** An indexed value: booleans are stored as 0/1, bytes as base64 text. */
+export type IndexValue = string | number | boolean;
+
+/** An entry as the index holds it. */
+export interface IndexDocument {
+  key: Buffer;
+  /** The entity type's full name. */
+  type: string;
+  /** The entry's absolute expiry (as the entries table has it), null when it cannot expire. */
+  expiresAt: number | null;
+  /** Searchable, sortable or aggregable values by field path; repeated fields give several pairs. */
+  values: Array<[path: string, value: IndexValue]>;
+  /** Analyzed fields: the analyzer's tokens of each value. */
+  texts: Array<[path: string, tokens: string[][]]>;
+}
+
+/** A full-text search over one analyzed field, after analysis and any term expansion. */
+export type TextSearch =
+  /** Any of these terms (one term, or a fuzzy/wildcard/regexp expansion). */
+  | { kind: 'terms'; field: string; terms: string[] }
+  /** The words in order; `slop` extra positions allowed between them. */
+  | { kind: 'phrase'; field: string; terms: string[]; slop: number }
+  /** Every term starting with `prefix`. */
+  | { kind: 'prefix'; field: string; prefix: string };
+
+export type IndexFilter =
+  | { kind: 'all' }
+  | { kind: 'none' }
+  | { kind: 'and' | 'or'; items: IndexFilter[] }
+  | { kind: 'not'; item: IndexFilter }
+  | { kind: 'eq'; field: string; value: IndexValue }
+  | { kind: 'in'; field: string; values: IndexValue[] }
+  | { kind: 'range'; field: string; lower?: IndexValue; upper?: IndexValue; includeLower: boolean; includeUpper: boolean }
+  /** `pattern` in GLOB syntax; `prefix` its literal start, for the index range. */
+  | { kind: 'glob'; field: string; pattern: string; prefix: string }
+  | { kind: 'exists'; field: string }
+  | { kind: 'text'; search: TextSearch };
+
+/** Which documents: one cache's documents of one type, live at `now`, matching `filter`. */
+export interface IndexSelection {
+  cacheId: number;
+  type: string;
+  filter: IndexFilter;
+  now: number;
+}
+
+export interface IndexSortKey {
+  field: string;
+  descending: boolean;
+}
+
+/** A page of matching documents; `score` is the full-text relevance, 1 without full-text. */
+export interface IndexHit {
+  docId: number;
+  key: Buffer;
+  score: number;
+}
+
+export interface IndexTypeStats {
+  type: string;
+  count: number;
+  /** An estimate of the bytes the type's documents take in the index. */
+  size: number;
+}
+
+/** Changes to the index, as the write path carries them (same transaction as the entry). */
+export type IndexWriteOp =
+  | { kind: 'index.put'; cacheId: number; doc: IndexDocument }
+  | { kind: 'index.delete'; cacheId: number; key: Buffer }
+  | { kind: 'index.clear'; cacheId: number }
+  | { kind: 'index.purgeExpired'; cacheId: number; now: number };

@@ -1,0 +1,150 @@
+import type { IndexFilter, IndexValue, TextSearch } from './index-records';
+
+export interface Sql {
+  sql: string;
+  params: unknown[];
+}
+
+/** A candidate subquery, how selective its kind usually is, and the leaf it answers exactly. */
+export interface Driver {
+  sql: Sql;
+  priority: number;
+  leaf: IndexFilter | undefined;
+}
+
+/** How well a filter narrows the documents when it drives the query (lower is better). */
+const PRIORITY: Partial<Record<IndexFilter['kind'], number>> = { none: 0, eq: 1, in: 2, text: 3, range: 4, glob: 4, exists: 6 };
+
+/** JS numbers bind as REAL in better-sqlite3; integers are stored as INTEGER (smaller, exact). */
+export function sqlValue(v: IndexValue): unknown {
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  return v;
+}
+
+/** A token as stored: `<field_id>x<hex of its UTF-8 bytes>`; FTS5 keeps it byte for byte. */
+export function textToken(fieldId: number, term: string): string {
+  return `${fieldId}x${Buffer.from(term, 'utf8').toString('hex')}`;
+}
+
+/** Between the values of a repeated field, so a phrase never spans two values. */
+export function valueGap(fieldId: number): string {
+  return `${fieldId}y`;
+}
+
+/**
+ * Translates an index filter to SQL over index_docs (alias `d`), index_values and index_text.
+ * A `driver` is a subquery of candidate doc_ids (a superset of the matches) read through an
+ * index; the full filter is then checked per candidate with correlated EXISTS probes, each one
+ * B-tree seek on (doc_id, field_id) or (field_id, value, doc_id).
+ */
+export class FilterSql {
+  constructor(private readonly fieldId: (path: string) => number) {}
+
+  /**
+   * The best candidate subquery, or undefined when only a walk over the type's documents will do.
+   * `leaf` is the filter part the driver answers exactly, when it is the filter or one of its top AND
+   * items: the remaining condition need not check it again.
+   */
+  driver(f: IndexFilter): Driver | undefined {
+    switch (f.kind) {
+      case 'all': case 'not': return undefined;
+      case 'none': return { sql: { sql: 'SELECT doc_id FROM index_docs WHERE 0', params: [] }, priority: 0, leaf: f };
+      case 'and': {
+        let best: Driver | undefined;
+        for (const item of f.items) {
+          const d = this.driver(item);
+          if (d && (!best || d.priority < best.priority)) best = d.leaf === item ? d : { ...d, leaf: undefined };
+        }
+        return best;
+      }
+      case 'or': {
+        const parts = f.items.map((i) => this.driver(i));
+        if (parts.some((p) => !p)) return undefined;
+        const sql = parts.map((p) => p!.sql.sql).join(' UNION ');
+        return { sql: { sql, params: parts.flatMap((p) => p!.sql.params) }, priority: Math.max(...parts.map((p) => p!.priority)) + 1, leaf: undefined };
+      }
+      case 'text': return { sql: { sql: 'SELECT rowid AS doc_id FROM index_text WHERE index_text MATCH ?', params: [this.match(f.search)] }, priority: PRIORITY.text!, leaf: f };
+      case 'eq': return { sql: { sql: 'SELECT doc_id FROM index_values WHERE field_id = ? AND value = ?', params: [this.fieldId(f.field), sqlValue(f.value)] }, priority: PRIORITY.eq!, leaf: f };
+      default: {
+        const v = this.valueCondition(f, 'value');
+        return { sql: { sql: `SELECT DISTINCT doc_id FROM index_values WHERE field_id = ?${v.sql}`, params: [this.fieldId(f.field), ...v.params] }, priority: PRIORITY[f.kind]!, leaf: f };
+      }
+    }
+  }
+
+  /** What remains to check of `f` once `leaf` drove the query. */
+  static without(f: IndexFilter, leaf: IndexFilter | undefined): IndexFilter {
+    if (!leaf) return f;
+    if (f === leaf) return { kind: 'all' };
+    if (f.kind !== 'and') return f;
+    const rest = f.items.filter((i) => i !== leaf);
+    return rest.length === 0 ? { kind: 'all' } : rest.length === 1 ? rest[0] : { kind: 'and', items: rest };
+  }
+
+  /** The filter as a condition on the document id expression `doc` (`d.doc_id`). */
+  condition(f: IndexFilter, doc: string): Sql {
+    switch (f.kind) {
+      case 'all': return { sql: '1', params: [] };
+      case 'none': return { sql: '0', params: [] };
+      case 'and': case 'or': {
+        const parts = f.items.map((i) => this.condition(i, doc));
+        return { sql: `(${parts.map((p) => p.sql).join(f.kind === 'and' ? ' AND ' : ' OR ')})`, params: parts.flatMap((p) => p.params) };
+      }
+      case 'not': {
+        const inner = this.condition(f.item, doc);
+        return { sql: `NOT ${inner.sql}`, params: inner.params };
+      }
+      case 'text': return { sql: `${doc} IN (SELECT rowid FROM index_text WHERE index_text MATCH ?)`, params: [this.match(f.search)] };
+      case 'eq': return { sql: `EXISTS (SELECT 1 FROM index_values v WHERE v.field_id = ? AND v.value = ? AND v.doc_id = ${doc})`, params: [this.fieldId(f.field), sqlValue(f.value)] };
+      default: {
+        const v = this.valueCondition(f, 'v.value');
+        return { sql: `EXISTS (SELECT 1 FROM index_values v WHERE v.doc_id = ${doc} AND v.field_id = ?${v.sql})`, params: [this.fieldId(f.field), ...v.params] };
+      }
+    }
+  }
+
+  /** The FTS5 expression of a search (tokens quoted, so FTS5 reads them as they are). */
+  match(s: TextSearch): string {
+    const id = this.fieldId(s.field);
+    const quote = (t: string): string => `"${textToken(id, t)}"`;
+    switch (s.kind) {
+      case 'terms': return s.terms.length === 1 ? quote(s.terms[0]) : `(${s.terms.map(quote).join(' OR ')})`;
+      case 'phrase': return s.slop > 0 ? `NEAR(${s.terms.map(quote).join(' ')}, ${s.slop})` : `"${s.terms.map((t) => textToken(id, t)).join(' ')}"`;
+      case 'prefix': return `"${textToken(id, s.prefix)}" *`;
+    }
+  }
+
+  private valueCondition(f: IndexFilter, column: string): Sql {
+    switch (f.kind) {
+      case 'in': return { sql: ` AND ${column} IN (${f.values.map(() => '?').join(', ')})`, params: f.values.map(sqlValue) };
+      case 'range': {
+        let sql = '';
+        const params: unknown[] = [];
+        if (f.lower !== undefined) {
+          sql += ` AND ${column} ${f.includeLower ? '>=' : '>'} ?`;
+          params.push(sqlValue(f.lower));
+        }
+        if (f.upper !== undefined) {
+          sql += ` AND ${column} ${f.includeUpper ? '<=' : '<'} ?`;
+          params.push(sqlValue(f.upper));
+        }
+        return { sql, params };
+      }
+      case 'glob': {
+        const upper = prefixEnd(f.prefix);
+        if (f.prefix === '') return { sql: ` AND typeof(${column}) = 'text' AND ${column} GLOB ?`, params: [f.pattern] };
+        return { sql: ` AND ${column} >= ?${upper ? ` AND ${column} < ?` : ''} AND ${column} GLOB ?`, params: upper ? [f.prefix, upper, f.pattern] : [f.prefix, f.pattern] };
+      }
+      default: return { sql: '', params: [] }; // exists
+    }
+  }
+}
+
+/** The smallest string after every string starting with `prefix` (its last code point plus one). */
+function prefixEnd(prefix: string): string | undefined {
+  const points = [...prefix];
+  const last = points.pop()!.codePointAt(0)!;
+  if (last >= 0x10ffff) return undefined;
+  return points.join('') + String.fromCodePoint(last + 1 === 0xd800 ? 0xe000 : last + 1);
+}

@@ -1,0 +1,266 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
+import { FilterSql, type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
+
+/**
+ * Query indexes in SQLite (migration 0011): documents, B-tree values and FTS5 text. SQL and row
+ * mapping only; the query engine decides what to index and which filter to ask for. Type and field
+ * ids are cached; the cache is dropped when a transaction fails (`forgetUncommitted`).
+ */
+export class SqliteIndexStore {
+  private readonly typeIds = new Map<string, number>();
+  private readonly fieldIds = new Map<string, number>();
+  private readonly stmts: Record<string, Statement>;
+
+  constructor(private readonly db: Database) {
+    const p = (sql: string): Statement => db.prepare(sql);
+    this.stmts = {
+      findType: p('SELECT type_id FROM index_types WHERE cache_id = ? AND name = ?').pluck(),
+      insertType: p('INSERT INTO index_types (cache_id, name) VALUES (?, ?)'),
+      findField: p('SELECT field_id FROM index_fields WHERE type_id = ? AND path = ?').pluck(),
+      insertField: p('INSERT INTO index_fields (type_id, path) VALUES (?, ?)'),
+      findDoc: p('SELECT doc_id, has_text FROM index_docs WHERE cache_id = ? AND key = ?'),
+      insertDoc: p('INSERT INTO index_docs (cache_id, type_id, key, expires_at, has_text) VALUES (?, ?, ?, ?, ?)'),
+      updateDoc: p('UPDATE index_docs SET type_id = ?, expires_at = ?, has_text = ? WHERE doc_id = ?'),
+      deleteDoc: p('DELETE FROM index_docs WHERE doc_id = ?'),
+      deleteValues: p('DELETE FROM index_values WHERE doc_id = ?'),
+      insertValue: p('INSERT OR IGNORE INTO index_values (field_id, value, doc_id) VALUES (?, ?, ?)'),
+      insertText: p('INSERT INTO index_text (rowid, body) VALUES (?, ?)'),
+      deleteText: p('DELETE FROM index_text WHERE rowid = ?'),
+      anyExpired: p('SELECT 1 FROM index_docs WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ? LIMIT 1').pluck(),
+      vocabulary: p('SELECT term FROM index_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?').pluck(),
+      distinctValues: p('SELECT DISTINCT value FROM index_values WHERE field_id = ? AND value > ? ORDER BY value LIMIT ?').pluck(),
+      distinctFirst: p('SELECT DISTINCT value FROM index_values WHERE field_id = ? ORDER BY value LIMIT ?').pluck(),
+      typesOf: p('SELECT type_id, name FROM index_types WHERE cache_id = ?'),
+      countType: p('SELECT count(*) FROM index_docs WHERE type_id = ?').pluck(),
+      sampleDocs: p('SELECT avg(length(key)) AS key_bytes, avg((SELECT count(*) FROM index_values v WHERE v.doc_id = d.doc_id)) AS values_per_doc FROM (SELECT doc_id, key FROM index_docs WHERE type_id = ? LIMIT 100) d'),
+    };
+  }
+
+  apply(op: IndexWriteOp): void {
+    switch (op.kind) {
+      case 'index.put': return this.put(op.cacheId, op.doc);
+      case 'index.delete': return this.delete(op.cacheId, op.key);
+      case 'index.clear': return this.clear(op.cacheId);
+      case 'index.purgeExpired': return this.purgeExpired(op.cacheId, op.now);
+    }
+  }
+
+  put(cacheId: number, doc: IndexDocument): void {
+    const typeId = this.ensureType(cacheId, doc.type);
+    const hasText = doc.texts.length > 0 ? 1 : 0;
+    const existing = this.stmts.findDoc.get(cacheId, doc.key) as { doc_id: number; has_text: number } | undefined;
+    let docId: number;
+    if (existing) {
+      docId = existing.doc_id;
+      this.stmts.deleteValues.run(docId);
+      if (existing.has_text) this.stmts.deleteText.run(docId);
+      this.stmts.updateDoc.run(typeId, doc.expiresAt, hasText, docId);
+    } else {
+      docId = Number(this.stmts.insertDoc.run(cacheId, typeId, doc.key, doc.expiresAt, hasText).lastInsertRowid);
+    }
+    for (const [path, value] of doc.values) this.stmts.insertValue.run(this.ensureField(typeId, path), sqlValue(value), docId);
+    if (hasText) this.stmts.insertText.run(docId, this.textBody(typeId, doc.texts));
+  }
+
+  delete(cacheId: number, key: Buffer): void {
+    const existing = this.stmts.findDoc.get(cacheId, key) as { doc_id: number; has_text: number } | undefined;
+    if (!existing) return;
+    this.stmts.deleteValues.run(existing.doc_id);
+    if (existing.has_text) this.stmts.deleteText.run(existing.doc_id);
+    this.stmts.deleteDoc.run(existing.doc_id);
+  }
+
+  clear(cacheId: number): void {
+    this.deleteDocs('cache_id = ?', [cacheId]);
+  }
+
+  purgeExpired(cacheId: number, now: number): void {
+    this.deleteDocs('cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?', [cacheId, now]);
+  }
+
+  /** A removed cache: its documents and its type and field names. */
+  dropCache(cacheId: number): void {
+    this.clear(cacheId);
+    this.db.prepare('DELETE FROM index_fields WHERE type_id IN (SELECT type_id FROM index_types WHERE cache_id = ?)').run(cacheId);
+    this.db.prepare('DELETE FROM index_types WHERE cache_id = ?').run(cacheId);
+    this.forgetUncommitted();
+  }
+
+  /** Ids cached from a transaction that rolled back may not exist: read them again. */
+  forgetUncommitted(): void {
+    this.typeIds.clear();
+    this.fieldIds.clear();
+  }
+
+  /** Matching documents up to `limit` (the hit count accuracy), and whether there are more. */
+  count(sel: IndexSelection, limit: number): { count: number; exact: boolean } {
+    const q = this.select(sel, 'd.doc_id', []);
+    const n = this.db.prepare(`SELECT count(*) FROM (${q.sql} LIMIT ?)`).pluck().get(...q.params, limit + 1) as number;
+    return n > limit ? { count: limit, exact: false } : { count: n, exact: true };
+  }
+
+  /** One page of matches: sorted by `sort` (nulls first ascending), else by relevance then index order. */
+  page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): IndexHit[] {
+    const order = this.orderBy(sel, sort);
+    const q = this.select(sel, `d.doc_id AS docId, d.key AS key, ${order.score} AS score`, order.joins);
+    const rows = this.db.prepare(`${q.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`).all(...q.params, ...order.params, limit, offset) as IndexHit[];
+    return rows;
+  }
+
+  /** Matches after `afterDocId` in doc_id order, a batch at a time (hybrid plans stream these). */
+  batch(sel: IndexSelection, afterDocId: number, limit: number): IndexHit[] {
+    const q = this.select({ ...sel }, 'd.doc_id AS docId, d.key AS key, 1.0 AS score', [], `d.doc_id > ${Math.floor(afterDocId)}`);
+    return this.db.prepare(`${q.sql} ORDER BY d.doc_id LIMIT ?`).all(...q.params, limit) as IndexHit[];
+  }
+
+  /**
+   * COUNT per value of a single-valued field over the matches (native aggregation, query-notes
+   * §5.6): from the driver's candidates when there is one, else along the field's B-tree.
+   */
+  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean): Array<{ value: IndexValue; n: number }> {
+    const typeId = this.typeId(sel.cacheId, sel.type);
+    const fields = new FilterSql((p) => this.fieldId(typeId, p));
+    const filter = countField ? { kind: 'and' as const, items: [sel.filter, { kind: 'exists' as const, field: countField }] } : sel.filter;
+    const driver = fields.driver(filter);
+    const rest = FilterSql.without(filter, driver?.leaf);
+    const cond = rest.kind === 'all' ? { sql: '1', params: [] } : fields.condition(rest, 'g.doc_id');
+    const live = this.liveCondition(sel, 'g.doc_id');
+    const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_values g ON g.doc_id = s.doc_id AND g.field_id = ?` : 'index_values g';
+    const where = driver ? '' : 'g.field_id = ? AND ';
+    const sql = `SELECT g.value AS value, count(*) AS n FROM ${from} WHERE ${where}${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'}`;
+    return this.db.prepare(sql).all(...(driver?.sql.params ?? []), this.fieldId(typeId, field), ...cond.params, ...live.params) as Array<{ value: IndexValue; n: number }>;
+  }
+
+  /** Terms of an analyzed field from `from` (inclusive), in order: the vocabulary fuzzy and regexp queries expand over. */
+  terms(cacheId: number, type: string, field: string, from: string, limit: number): string[] {
+    const id = this.fieldId(this.typeId(cacheId, type), field);
+    const prefix = textToken(id, '');
+    const rows = this.stmts.vocabulary.all(textToken(id, from), `${id}y`, limit) as string[];
+    return rows.map((t) => Buffer.from(t.slice(prefix.length), 'hex').toString('utf8'));
+  }
+
+  /** Distinct values of a field after `after` (undefined: from the start), in index order. */
+  values(cacheId: number, type: string, field: string, after: IndexValue | undefined, limit: number): IndexValue[] {
+    const id = this.fieldId(this.typeId(cacheId, type), field);
+    return (after === undefined ? this.stmts.distinctFirst.all(id, limit) : this.stmts.distinctValues.all(id, sqlValue(after), limit)) as IndexValue[];
+  }
+
+  stats(cacheId: number): IndexTypeStats[] {
+    const types = this.stmts.typesOf.all(cacheId) as Array<{ type_id: number; name: string }>;
+    return types.map((t) => {
+      const count = this.stmts.countType.get(t.type_id) as number;
+      const sample = this.stmts.sampleDocs.get(t.type_id) as { key_bytes: number | null; values_per_doc: number | null };
+      const perDoc = 48 + (sample.key_bytes ?? 0) + (sample.values_per_doc ?? 0) * 40;
+      return { type: t.name, count, size: 4096 + Math.round(count * perDoc) };
+    });
+  }
+
+  /** The query plan SQLite chooses for a selection (tests prove the index is used). */
+  explain(sel: IndexSelection, sort: IndexSortKey[]): string[] {
+    const order = this.orderBy(sel, sort);
+    const q = this.select(sel, 'd.doc_id', order.joins);
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql} ORDER BY ${order.sql}`).all(...q.params, ...order.params) as Array<{ detail: string }>;
+    return rows.map((r) => r.detail);
+  }
+
+  /**
+   * The matching documents of a selection as SQL over `d` (index_docs). With a driver the
+   * candidates come first (CROSS JOIN fixes that order: SQLite has no statistics to choose it) and
+   * each is checked with what the driver did not answer; without one, the type's documents are walked.
+   */
+  private select(sel: IndexSelection, columns: string, joins: Sql[], extra?: string): Sql {
+    const typeId = this.typeId(sel.cacheId, sel.type);
+    const fields = new FilterSql((p) => this.fieldId(typeId, p));
+    const driver = fields.driver(sel.filter);
+    const rest = FilterSql.without(sel.filter, driver?.leaf);
+    const cond = rest.kind === 'all' ? { sql: '1', params: [] } : fields.condition(rest, 'd.doc_id');
+    const live = this.liveCondition(sel, 'd.doc_id');
+    const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
+    const joinSql = joins.map((j) => ` ${j.sql}`).join('');
+    const sql = `SELECT ${columns} FROM ${from}${joinSql} WHERE d.type_id = ? AND ${cond.sql}${live.sql}${extra ? ` AND ${extra}` : ''}`;
+    return { sql, params: [...(driver?.sql.params ?? []), ...joins.flatMap((j) => j.params), typeId, ...cond.params, ...live.params] };
+  }
+
+  /** Expired documents are filtered only when some exist (the reaper purges them regularly). */
+  private liveCondition(sel: IndexSelection, doc: string): Sql {
+    if (!this.stmts.anyExpired.get(sel.cacheId, sel.now)) return { sql: '', params: [] };
+    return { sql: ` AND ${doc} NOT IN (SELECT doc_id FROM index_docs WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?)`, params: [sel.cacheId, sel.now] };
+  }
+
+  private orderBy(sel: IndexSelection, sort: IndexSortKey[]): { sql: string; params: unknown[]; joins: Sql[]; score: string } {
+    const typeId = this.typeId(sel.cacheId, sel.type);
+    const joins: Sql[] = sort.map((k, i) => ({ sql: `LEFT JOIN index_values o${i} ON o${i}.field_id = ? AND o${i}.doc_id = d.doc_id`, params: [this.fieldId(typeId, k.field)] }));
+    const match = textMatches(sel, (p) => this.fieldId(typeId, p));
+    if (match) joins.push({ sql: 'LEFT JOIN (SELECT rowid AS doc_id, -bm25(index_text) AS score FROM index_text WHERE index_text MATCH ?) sc ON sc.doc_id = d.doc_id', params: [match] });
+    const score = match ? 'coalesce(sc.score, 0.0)' : '1.0';
+    const keys = sort.map((k, i) => `o${i}.value ${k.descending ? 'DESC' : 'ASC'}`);
+    if (!sort.length && match) keys.push('score DESC');
+    keys.push('d.doc_id');
+    return { sql: keys.join(', '), params: [], joins, score };
+  }
+
+  private deleteDocs(where: string, params: unknown[]): void {
+    this.db.prepare(`DELETE FROM index_values WHERE doc_id IN (SELECT doc_id FROM index_docs WHERE ${where})`).run(...params);
+    this.db.prepare(`DELETE FROM index_text WHERE rowid IN (SELECT doc_id FROM index_docs WHERE ${where} AND has_text = 1)`).run(...params);
+    this.db.prepare(`DELETE FROM index_docs WHERE ${where}`).run(...params);
+  }
+
+  private textBody(typeId: number, texts: IndexDocument['texts']): string {
+    const parts: string[] = [];
+    for (const [path, values] of texts) {
+      const id = this.ensureField(typeId, path);
+      values.forEach((tokens, i) => {
+        if (i > 0) parts.push(valueGap(id));
+        for (const t of tokens) parts.push(textToken(id, t));
+      });
+    }
+    return parts.join(' ');
+  }
+
+  private typeId(cacheId: number, name: string): number {
+    const k = `${cacheId}\0${name}`;
+    const known = this.typeIds.get(k);
+    if (known !== undefined) return known;
+    const id = this.stmts.findType.get(cacheId, name) as number | undefined;
+    if (id !== undefined) this.typeIds.set(k, id);
+    return id ?? -1;
+  }
+
+  private ensureType(cacheId: number, name: string): number {
+    const id = this.typeId(cacheId, name);
+    if (id >= 0) return id;
+    const created = Number(this.stmts.insertType.run(cacheId, name).lastInsertRowid);
+    this.typeIds.set(`${cacheId}\0${name}`, created);
+    return created;
+  }
+
+  private fieldId(typeId: number, path: string): number {
+    const k = `${typeId}\0${path}`;
+    const known = this.fieldIds.get(k);
+    if (known !== undefined) return known;
+    const id = this.stmts.findField.get(typeId, path) as number | undefined;
+    if (id !== undefined) this.fieldIds.set(k, id);
+    return id ?? -1;
+  }
+
+  private ensureField(typeId: number, path: string): number {
+    const id = this.fieldId(typeId, path);
+    if (id >= 0) return id;
+    const created = Number(this.stmts.insertField.run(typeId, path).lastInsertRowid);
+    this.fieldIds.set(`${typeId}\0${path}`, created);
+    return created;
+  }
+}
+
+/** The positive full-text searches of a filter, OR-ed, for the relevance score (bm25). */
+function textMatches(sel: IndexSelection, fieldId: (p: string) => number): string | undefined {
+  const found: string[] = [];
+  const fields = new FilterSql(fieldId);
+  const walk = (f: IndexSelection['filter']): void => {
+    if (f.kind === 'text') found.push(fields.match(f.search));
+    else if (f.kind === 'and' || f.kind === 'or') f.items.forEach(walk);
+  };
+  walk(sel.filter);
+  return found.length ? found.map((m) => `(${m})`).join(' OR ') : undefined;
+}

@@ -1,0 +1,164 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { Client, type Reply } from '../support/client';
+import { spawnServer, waitForExit } from '../support/process';
+import { GAME_PROTO, PERSON, PERSON_PROTO, people } from '../support/query-fixtures';
+import { putAllJson, putJson, registerSchema, searchOk } from '../support/search';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { ManualClock } from '../../src/util/clock';
+
+const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
+const INDEXING = { indexing: { enabled: true, 'indexed-entities': ['Game'] } };
+const KINDS: Record<string, unknown> = {
+  memory: { 'local-cache': { ...PROTOSTREAM, ...INDEXING } },
+  persistent: { 'local-cache': { ...PROTOSTREAM, ...INDEXING, persistence: { 'file-store': {} } } },
+  passivating: { 'local-cache': { ...PROTOSTREAM, ...INDEXING, memory: { 'max-count': '5' }, persistence: { passivation: true, 'file-store': {} } } },
+};
+
+const game = (name: string, description: string) => ({ _type: 'Game', name, description });
+const names = async (client: Client, cache: string, where: string): Promise<string[]> =>
+  (await searchOk(client, cache, `select name from Game where ${where} order by name`, { max_results: 1000 })).hits.map((h) => String(h.hit.name));
+
+describe('index maintenance: the index follows every change of the cache', () => {
+  let server: TestServer;
+  let admin: Client;
+  const clock = new ManualClock();
+
+  before(async () => {
+    server = await startTestServer({ clock });
+    admin = server.as('admin');
+    await registerSchema(admin, 'game.proto', GAME_PROTO);
+    await registerSchema(admin, 'person.proto', PERSON_PROTO);
+  });
+  after(() => server.close());
+
+  for (const [kind, config] of Object.entries(KINDS)) {
+    describe(`PUT, DELETE, clear and expiry on a ${kind} indexed cache`, () => {
+      const cache = `maint-${kind}`;
+      before(() => admin.createCache(cache, config));
+
+      it('replaces what a key indexed when it is written again (BaseRestSearchTest: PUT key 10 twice)', async () => {
+        await putJson(admin, cache, '10', game('first', 'an old story'));
+        await putJson(admin, cache, '10', game('second', 'a new story'));
+        expect(await names(admin, cache, "description : 'new'")).to.deep.equal(['second']);
+        expect(await names(admin, cache, "description : 'old' or name = 'first'")).to.deep.equal([]);
+        expect(JSON.parse((await admin.get(`/rest/v2/caches/${cache}/10`, { Accept: 'application/json' })).text).name).to.equal('second');
+      });
+
+      it('forgets removed entries, and a cleared cache', async () => {
+        await putAllJson(admin, cache, Array.from({ length: 12 }, (_, i) => [`r${i}`, game(`r${i}`, 'removable')]));
+        expect(await names(admin, cache, "description : 'removable'")).to.have.length(12);
+        expect((await admin.delete(`/rest/v2/caches/${cache}/r3`)).status).to.equal(204);
+        expect(await names(admin, cache, "description : 'removable'")).to.not.include('r3');
+        expect((await admin.post(`/rest/v2/caches/${cache}?action=clear`)).status).to.equal(204);
+        expect(await names(admin, cache, "description : 'removable' or name is not null")).to.deep.equal([]);
+      });
+
+      it('stops finding an entry once it expires (DistributedQueryExpiredEntitiesTest)', async () => {
+        await putJson(admin, cache, 'mortal', game('mortal', 'enlightenment'), { timeToLiveSeconds: '60' });
+        expect(await names(admin, cache, "description : 'enlightenment'")).to.deep.equal(['mortal']);
+        clock.advance(61_000);
+        expect(await names(admin, cache, "description : 'enlightenment'")).to.deep.equal([]);
+        expect((await searchOk(admin, cache, "from Game where description : 'enlightenment'", { max_results: 0 })).hit_count).to.equal(0);
+        server.running.services.manager.reapExpired();
+        expect(await names(admin, cache, "description : 'enlightenment'")).to.deep.equal([]);
+      });
+    });
+  }
+
+  it('drops entries evicted from a bounded memory-only cache from its index', async () => {
+    await admin.createCache('bounded', { 'local-cache': { ...PROTOSTREAM, ...INDEXING, memory: { 'max-count': '3' } } });
+    for (let i = 0; i < 5; i++) await putJson(admin, 'bounded', `b${i}`, game(`b${i}`, 'bounded'));
+    expect(await names(admin, 'bounded', "description : 'bounded'")).to.deep.equal(['b2', 'b3', 'b4']);
+  });
+
+  it('keeps passivated entries findable: they stay in the cache', async () => {
+    await admin.createCache('passive', KINDS.passivating);
+    await putAllJson(admin, 'passive', Array.from({ length: 10 }, (_, i) => [`p${i}`, game(`p${i}`, 'passive')]), 1);
+    expect(await names(admin, 'passive', "description : 'passive'")).to.have.length(10);
+  });
+
+  it('starts a re-created cache with an empty index', async () => {
+    await admin.createCache('recreated', KINDS.persistent);
+    await putJson(admin, 'recreated', 'x', game('x', 'ghost'));
+    expect((await admin.delete('/rest/v2/caches/recreated')).status).to.equal(200);
+    await admin.createCache('recreated', KINDS.persistent);
+    expect(await names(admin, 'recreated', "description : 'ghost'")).to.deep.equal([]);
+  });
+});
+
+describe('indexes across kill -9 and restart (bin/grid start)', function () {
+  this.timeout(60_000);
+
+  it('keeps a persistent cache index consistent with its entries; a memory-only one starts empty', async () => {
+    const dataDir = tempDir();
+    try {
+      let proc = await spawnServer(['--data', dataDir], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+      let client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      await registerSchema(client, 'game.proto', GAME_PROTO);
+      await client.createCache('durable', KINDS.persistent);
+      await client.createCache('volatile', KINDS.memory);
+      await putAllJson(client, 'durable', Array.from({ length: 200 }, (_, i) => [`d${i}`, game(`d${i}`, i % 2 ? 'odd one' : 'even one')]));
+      await putJson(client, 'volatile', 'v', game('v', 'odd one'));
+      expect((await client.delete('/rest/v2/caches/durable/d1')).status).to.equal(204);
+      proc.child.kill('SIGKILL');
+      await waitForExit(proc.child);
+
+      proc = await spawnServer(['--data', dataDir]);
+      client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      try {
+        expect((await searchOk(client, 'durable', "from Game where description : 'odd'", { max_results: 0 })).hit_count).to.equal(99);
+        expect((await searchOk(client, 'durable', "from Game where name = 'd1' or name = 'd3'")).hits.map((h) => h.hit.name)).to.deep.equal(['d3']);
+        expect((await searchOk(client, 'volatile', "from Game where description : 'odd'")).hit_count).to.equal(0);
+      } finally {
+        proc.child.kill('SIGTERM');
+        await waitForExit(proc.child);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('indexes after backup and restore', function () {
+  this.timeout(60_000);
+
+  async function until(probe: () => Promise<Reply>): Promise<Reply> {
+    for (let i = 0; i < 400; i++) {
+      const r = await probe();
+      if (r.status !== 202) return r;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('still in progress');
+  }
+
+  it('rebuilds the index of an indexed cache restored into a fresh server', async () => {
+    const source = await startTestServer();
+    const target = await startTestServer();
+    try {
+      const a = source.as('admin');
+      await registerSchema(a, 'person.proto', PERSON_PROTO);
+      await a.createCache('restored', { 'local-cache': { ...PROTOSTREAM, indexing: { enabled: true, 'indexed-entities': [PERSON] }, persistence: { 'file-store': {} } } });
+      await putAllJson(a, 'restored', people());
+      expect((await a.post('/rest/v2/container/backups/b', '{}', { 'Content-Type': 'application/json' })).status).to.equal(202);
+      expect((await until(() => a.head('/rest/v2/container/backups/b'))).status).to.equal(200);
+      const zip = (await a.get('/rest/v2/container/backups/b')).bytes;
+
+      const form = new FormData();
+      form.append('backup', new Blob([zip], { type: 'application/zip' }), 'backup.zip');
+      const upload = await fetch(`${target.url}/rest/v2/container/restores/r`, {
+        method: 'POST', body: form, headers: { Authorization: 'Basic ' + Buffer.from('admin:admin-pw').toString('base64') },
+      });
+      expect(upload.status).to.equal(202);
+      const t = target.as('admin');
+      expect((await until(() => t.head('/rest/v2/container/restores/r'))).status).to.equal(201);
+      const r = await searchOk(t, 'restored', `from ${PERSON} p where p.surname = 'Cage'`);
+      expect([r.hit_count, r.hits[0].hit.name]).to.deep.equal([1, 'Luke']);
+      const stats = (await t.get('/rest/v2/caches/restored/search/stats')).json<any>();
+      expect(stats.index.types[PERSON].count).to.equal(50);
+    } finally {
+      await source.close();
+      await target.close();
+    }
+  });
+});
