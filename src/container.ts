@@ -82,7 +82,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const users = new UserService(store.users, clock, vault);
   reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
 
-  const indexing = new Indexing(store, schemas);
+  const indexing = new Indexing(store, schemas, log('grid.query'));
   const manager = new CacheManager({ store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing });
   const queryEngine = new QueryEngine(schemas, indexing, clock);
   const roles = new RoleRegistry(store);

@@ -1,5 +1,7 @@
+import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, type Reply } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { GAME_PROTO, PERSON, PERSON_PROTO, people } from '../support/query-fixtures';
@@ -116,6 +118,33 @@ describe('indexes across kill -9 and restart (bin/grid start)', function () {
       }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('indexes of data directories from before indexing', function () {
+  this.timeout(60_000);
+
+  it('builds, at start, the index of a persistent cache whose stored entries were never indexed', async () => {
+    const dataDir = tempDir();
+    let server = await startTestServer({ dataDir });
+    try {
+      await registerSchema(server.as('admin'), 'game.proto', GAME_PROTO);
+      await server.as('admin').createCache('old', KINDS.persistent);
+      await putAllJson(server.as('admin'), 'old', Array.from({ length: 30 }, (_, i) => [`o${i}`, game(`o${i}`, 'from before')]));
+      await server.close({ keepData: true });
+      const db = new Database(join(dataDir, 'grid.db'));
+      db.exec('DELETE FROM index_values; DELETE FROM index_text; DELETE FROM index_docs; DELETE FROM index_fields; DELETE FROM index_types');
+      db.close();
+      server = await startTestServer({ dataDir });
+      let count = 0;
+      for (let i = 0; i < 200 && count !== 30; i++) {
+        count = (await searchOk(server.as('admin'), 'old', "from Game where description : 'before'", { max_results: 0 })).hit_count;
+        if (count !== 30) await new Promise((r) => setTimeout(r, 25));
+      }
+      expect(count).to.equal(30);
+    } finally {
+      await server.close();
     }
   });
 });

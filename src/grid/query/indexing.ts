@@ -1,6 +1,7 @@
 import type { CacheDefinition } from '../../model/cache-config';
 import type { ProtobufTypes } from '../../model/protostream-json';
 import type { Store, VolatileIndexStore } from '../../store/store';
+import type { Logger } from '../../util/logger';
 import type { Cache } from '../cache';
 import { CacheIndex, type IndexTarget } from './cache-index';
 import { querySettingsOf } from './query-settings';
@@ -14,7 +15,7 @@ export class Indexing {
   private volatile: VolatileIndexStore | undefined;
   private readonly indexes = new Map<number, CacheIndex>();
 
-  constructor(private readonly store: Store, private readonly types: ProtobufTypes) {}
+  constructor(private readonly store: Store, private readonly types: ProtobufTypes, private readonly log?: Logger) {}
 
   attach(cache: Cache, definition: CacheDefinition): void {
     const settings = querySettingsOf(definition, cache.settings);
@@ -25,6 +26,25 @@ export class Indexing {
     const index = new CacheIndex(cache, settings, this.targetOf(cache), this.types);
     this.indexes.set(cache.id, index);
     cache.attachIndex(index);
+    if (cache.settings.persistent && this.neverIndexed(cache)) this.rebuildInBackground(index);
+  }
+
+  /**
+   * Stored entries but no index at all: a data directory from before indexing existed. Documents
+   * register their type, so a cleared index (types kept) is not mistaken for one never built.
+   */
+  private neverIndexed(cache: Cache): boolean {
+    return this.store.indexes.stats(cache.id).length === 0 && this.store.entries.count(cache.id, Date.now()) > 0;
+  }
+
+  private rebuildInBackground(index: CacheIndex): void {
+    setImmediate(() => {
+      this.log?.info({ cache: index.cache.name }, 'building the query index of stored entries');
+      index.reindex().then(
+        () => this.log?.info({ cache: index.cache.name }, 'query index built'),
+        (err: unknown) => this.log?.warn({ cache: index.cache.name, err: (err as Error).message }, 'query index not built; POST search/indexes?action=reindex once the schema is registered'),
+      );
+    });
   }
 
   /** A removed cache: its in-memory index goes (a persistent one is dropped with the cache's rows). */
