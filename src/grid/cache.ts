@@ -36,6 +36,7 @@ export interface RemoveResult {
 }
 
 const PAGE = 1000;
+const SCAN_PAGE = 2000;
 
 function toEntry(row: StoredEntry): CacheEntry {
   return { ...row, etag: etagOf(row.value) };
@@ -258,6 +259,33 @@ export class Cache {
       }
       if (page.length < PAGE) return;
       after = page[page.length - 1].key;
+    }
+  }
+
+  /**
+   * Every live entry's key and value, for queries: like `entries()` without building entries. An
+   * unbounded memory tier is walked live (no copy of a big cache); a write-through cache's committed
+   * rows come straight from the store, a page at a time (call `settled()` first).
+   */
+  *scan(): Generator<{ key: Buffer; value: Buffer }> {
+    const now = this.deps.clock.now();
+    if (!this.currentSettings.persistent || this.currentSettings.passivation) {
+      if (this.memory.bounded || this.currentSettings.persistent) {
+        yield* this.entries();
+        return;
+      }
+      for (const [, e] of this.memory.entries()) if (!isExpired(e, now)) yield e;
+      return;
+    }
+    let after: Buffer = Buffer.alloc(0);
+    for (;;) {
+      const page = this.deps.store.entries.scan(this.id, after, SCAN_PAGE);
+      for (const [key, value, expiresAt] of page) {
+        if (expiresAt === null || expiresAt > now) yield { key, value };
+        else if (this.peek(key)) yield { key, value }; // max-idle refreshed in memory since the write
+      }
+      if (page.length < SCAN_PAGE) return;
+      after = page[page.length - 1][0];
     }
   }
 

@@ -27,7 +27,9 @@ export function describeRoot(root: Root): ProtoDescriptor[] {
   pushChildren(root, '');
   while (stack.length > 0) {
     const { parent, object } = stack.pop()!;
-    const { nested: _nested, ...json } = object.toJSON() as Record<string, unknown>;
+    // comments carry the indexing annotations the query engine reads (docs/query.md)
+    const toJson = object.toJSON as (this: ReflectionObject, options?: { keepComments?: boolean }) => Record<string, unknown>;
+    const { nested: _nested, ...json } = toJson.call(object, { keepComments: true });
     out.push({ parent, name: object.name, json: JSON.stringify(json) });
     if (object instanceof pb().Namespace) pushChildren(object, parent ? `${parent}.${object.name}` : object.name);
   }

@@ -13,6 +13,8 @@ export interface ProtobufTypes {
   /** A message or enum by full name (`package.Name`). */
   find(name: string): Type | Enum | undefined;
   typeIdOf(name: string): number | undefined;
+  /** Changes whenever the registered types do (lets callers keep what they looked up until then). */
+  readonly version?: number;
   nameOfTypeId(id: number): string | undefined;
 }
 

@@ -48,6 +48,7 @@ const EMPTY: Registry = { errors: new Map(), root: undefined, types: [], typeIds
 export class SchemaService implements ProtobufTypes {
   private files = new Map<string, SchemaRecord>();
   private registry: Registry = EMPTY;
+  private registryVersion = 0;
   private changes: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -110,6 +111,11 @@ export class SchemaService implements ProtobufTypes {
     return this.registry.types;
   }
 
+  /** Changes whenever the registered types do (the query engine keeps its lookups per version). */
+  get version(): number {
+    return this.registryVersion;
+  }
+
   find(name: string): Type | Enum | undefined {
     return this.registry.root && findType(this.registry.root, name);
   }
@@ -159,6 +165,7 @@ export class SchemaService implements ProtobufTypes {
     if (files.size === 0) {
       this.files = files;
       this.registry = EMPTY;
+      this.registryVersion++;
       return;
     }
     const sorted = [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ name, content }) => ({ name, content }));
@@ -166,6 +173,7 @@ export class SchemaService implements ProtobufTypes {
     const registry = await buildRegistry(check);
     this.files = files;
     this.registry = registry;
+    this.registryVersion++;
   }
 
   private serialized<T>(change: () => Promise<T>): Promise<T> {

@@ -26,6 +26,7 @@ export class SqliteEntryStore {
   private readonly countLive: Statement;
   private readonly pageAfter: Statement;
   private readonly pageFirst: Statement;
+  private readonly scanAfter: Statement;
   private readonly upsertStmt: Statement;
   private readonly deleteStmt: Statement;
   private readonly clearStmt: Statement;
@@ -36,6 +37,7 @@ export class SqliteEntryStore {
     this.countLive = db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ? AND (expires_at IS NULL OR expires_at > ?)');
     this.pageFirst = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? ORDER BY key LIMIT ?`);
     this.pageAfter = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key > ? ORDER BY key LIMIT ?`);
+    this.scanAfter = db.prepare('SELECT key, value, expires_at FROM entries WHERE cache_id = ? AND key > ? ORDER BY key LIMIT ?').raw(true);
     this.upsertStmt = db.prepare(`INSERT OR REPLACE INTO entries (${COLUMNS}, cache_id, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.deleteStmt = db.prepare('DELETE FROM entries WHERE cache_id = ? AND key = ?');
     this.clearStmt = db.prepare('DELETE FROM entries WHERE cache_id = ?');
@@ -56,6 +58,14 @@ export class SqliteEntryStore {
   list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[] {
     const rows = (afterKey ? this.pageAfter.all(cacheId, afterKey, limit) : this.pageFirst.all(cacheId, limit)) as EntryRow[];
     return rows.map(toStoredEntry);
+  }
+
+  /**
+   * Key, value and absolute expiry of one page of rows after `afterKey` (empty = from the start),
+   * as raw rows: what a query's scan reads, without building entries.
+   */
+  scan(cacheId: number, afterKey: Buffer, limit: number): Array<[Buffer, Buffer, number | null]> {
+    return this.scanAfter.all(cacheId, afterKey, limit) as Array<[Buffer, Buffer, number | null]>;
   }
 
   upsert(cacheId: number, e: StoredEntry): void {

@@ -11,6 +11,7 @@ export class SqliteIndexStore {
   private readonly typeIds = new Map<string, number>();
   private readonly fieldIds = new Map<string, number>();
   private readonly stmts: Record<string, Statement>;
+  private readonly valueInserts = new Map<number, Statement>();
 
   constructor(private readonly db: Database) {
     const p = (sql: string): Statement => db.prepare(sql);
@@ -24,7 +25,6 @@ export class SqliteIndexStore {
       updateDoc: p('UPDATE index_docs SET type_id = ?, expires_at = ?, has_text = ? WHERE doc_id = ?'),
       deleteDoc: p('DELETE FROM index_docs WHERE doc_id = ?'),
       deleteValues: p('DELETE FROM index_values WHERE doc_id = ?'),
-      insertValue: p('INSERT OR IGNORE INTO index_values (field_id, value, doc_id) VALUES (?, ?, ?)'),
       insertText: p('INSERT INTO index_text (rowid, body) VALUES (?, ?)'),
       deleteText: p('DELETE FROM index_text WHERE rowid = ?'),
       anyExpired: p('SELECT 1 FROM index_docs WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ? LIMIT 1').pluck(),
@@ -59,7 +59,7 @@ export class SqliteIndexStore {
     } else {
       docId = Number(this.stmts.insertDoc.run(cacheId, typeId, doc.key, doc.expiresAt, hasText).lastInsertRowid);
     }
-    for (const [path, value] of doc.values) this.stmts.insertValue.run(this.ensureField(typeId, path), sqlValue(value), docId);
+    if (doc.values.length) this.insertValues(typeId, docId, doc.values);
     if (hasText) this.stmts.insertText.run(docId, this.textBody(typeId, doc.texts));
   }
 
@@ -204,6 +204,23 @@ export class SqliteIndexStore {
     this.db.prepare(`DELETE FROM index_values WHERE doc_id IN (SELECT doc_id FROM index_docs WHERE ${where})`).run(...params);
     this.db.prepare(`DELETE FROM index_text WHERE rowid IN (SELECT doc_id FROM index_docs WHERE ${where} AND has_text = 1)`).run(...params);
     this.db.prepare(`DELETE FROM index_docs WHERE ${where}`).run(...params);
+  }
+
+  /** One multi-row INSERT per document (statements cached per row count): fewer calls into SQLite. */
+  private insertValues(typeId: number, docId: number, values: IndexDocument['values']): void {
+    const n = values.length;
+    let stmt = this.valueInserts.get(n);
+    if (!stmt) {
+      stmt = this.db.prepare(`INSERT OR IGNORE INTO index_values (field_id, value, doc_id) VALUES ${Array(n).fill('(?, ?, ?)').join(', ')}`);
+      if (n <= 64) this.valueInserts.set(n, stmt);
+    }
+    const params: unknown[] = new Array(n * 3);
+    for (let i = 0; i < n; i++) {
+      params[i * 3] = this.ensureField(typeId, values[i][0]);
+      params[i * 3 + 1] = sqlValue(values[i][1]);
+      params[i * 3 + 2] = docId;
+    }
+    stmt.run(...params);
   }
 
   private textBody(typeId: number, texts: IndexDocument['texts']): string {

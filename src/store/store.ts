@@ -48,6 +48,7 @@ export interface Store {
     find(cacheId: number, key: Buffer): StoredEntry | undefined;
     count(cacheId: number, now: number): number;
     list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[];
+    scan(cacheId: number, afterKey: Buffer, limit: number): Array<[Buffer, Buffer, number | null]>;
   };
   readonly definitions: {
     listCaches(): CacheRecord[];

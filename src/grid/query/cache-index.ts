@@ -30,7 +30,7 @@ const REINDEX_BATCH = 1000;
  */
 export class CacheIndex implements ContentIndex {
   entityIndexingFailures = 0;
-  private validated: { types: Array<Type | undefined>; entities: EntityModel[] } | undefined;
+  private validated: { version: number | undefined; types: Array<Type | undefined>; entities: EntityModel[] } | undefined;
   private rebuilding: Promise<void> | undefined;
   /** Keys the cache changed while a reindex runs: the reindex leaves them to the live path. */
   private touched: Set<string> | undefined;
@@ -66,6 +66,8 @@ export class CacheIndex implements ContentIndex {
    * write (query-notes §6.3): each must be a registered message type, @Indexed, with an annotated field.
    */
   entities(): EntityModel[] {
+    const version = this.types.version;
+    if (version !== undefined && this.validated?.version === version) return this.validated.entities;
     const types = this.settings.indexedEntities.map((n) => this.types.find(n) as Type | undefined);
     if (this.validated && types.every((t, i) => t === this.validated!.types[i])) return this.validated.entities;
     const entities = this.settings.indexedEntities.map((name, i) => {
@@ -77,7 +79,7 @@ export class CacheIndex implements ContentIndex {
       }
       return model;
     });
-    this.validated = { types, entities };
+    this.validated = { version, types, entities };
     return entities;
   }
 

@@ -185,9 +185,41 @@ function combine(kind: 'and' | 'or', items: IndexFilter[]): IndexFilter {
   const absorbing = kind === 'and' ? 'none' : 'all';
   const neutral = kind === 'and' ? 'all' : 'none';
   if (items.some((i) => i.kind === absorbing)) return kind === 'and' ? NONE : ALL;
-  const rest = items.filter((i) => i.kind !== neutral);
+  let rest = items.filter((i) => i.kind !== neutral);
+  if (kind === 'and') rest = mergeRanges(rest);
   if (rest.length === 0) return kind === 'and' ? ALL : NONE;
   return rest.length === 1 ? rest[0] : { kind, items: rest };
+}
+
+/**
+ * `a >= x AND a < y` (and BETWEEN) become one range on the field: one B-tree range instead of a
+ * half-open one that would drive the query over half the documents.
+ */
+function mergeRanges(items: IndexFilter[]): IndexFilter[] {
+  const out: IndexFilter[] = [];
+  const byField = new Map<string, Extract<IndexFilter, { kind: 'range' }>>();
+  for (const item of items) {
+    if (item.kind !== 'range') {
+      out.push(item);
+      continue;
+    }
+    const known = byField.get(item.field);
+    if (!known) {
+      const copy = { ...item };
+      byField.set(item.field, copy);
+      out.push(copy);
+      continue;
+    }
+    if (item.lower !== undefined && (known.lower === undefined || item.lower > known.lower || (item.lower === known.lower && !item.includeLower))) {
+      known.lower = item.lower;
+      known.includeLower = item.includeLower;
+    }
+    if (item.upper !== undefined && (known.upper === undefined || item.upper < known.upper || (item.upper === known.upper && !item.includeUpper))) {
+      known.upper = item.upper;
+      known.includeUpper = item.includeUpper;
+    }
+  }
+  return out;
 }
 
 function negate(f: IndexFilter): IndexFilter {

@@ -75,7 +75,7 @@ export class QueryEngine {
       await Promise.all(pending.map((c) => c.promise));
       pending = [];
     };
-    await scanMatches(exec, cache.entries(), async (row) => {
+    await scanMatches(exec, cache.scan(), async (row) => {
       const { removed: was, commit } = cache.remove(row.key);
       if (was) removed++;
       if (commit && !pending.includes(commit)) pending.push(commit);
@@ -93,7 +93,7 @@ export class QueryEngine {
 
   private async scan(cache: Cache, exec: ExecutableQuery, paging: Paging): Promise<QueryResult> {
     const collector = new ResultCollector(exec, paging);
-    await scanMatches(exec, cache.entries(), (row) => collector.add(row));
+    await scanMatches(exec, cache.scan(), (row) => collector.add(row));
     return collector.finish('non_indexed');
   }
 

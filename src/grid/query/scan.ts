@@ -1,4 +1,3 @@
-import type { CacheEntry } from '../cache-entry';
 import type { ExecutableQuery, MatchRow } from './executable-query';
 import { TimeSlice } from './time-slice';
 
@@ -7,7 +6,7 @@ import { TimeSlice } from './time-slice';
  * milliseconds at a time. `entries` streams the cache (a persistent cache page by page from the
  * store), so the cache is never loaded whole; `visit` sees each match as it is found.
  */
-export async function scanMatches(q: ExecutableQuery, entries: Iterable<CacheEntry>, visit: (row: MatchRow) => void | Promise<void>): Promise<void> {
+export async function scanMatches(q: ExecutableQuery, entries: Iterable<{ key: Buffer; value: Buffer }>, visit: (row: MatchRow) => void | Promise<void>): Promise<void> {
   const slice = new TimeSlice();
   for (const e of entries) {
     const row = q.match(e.key, e.value);

@@ -15,13 +15,24 @@ const STOP_WORDS: ReadonlySet<string> = new Set([
 
 let segmenter: Intl.Segmenter | undefined;
 
+/**
+ * ASCII letters and digits among spaces and characters that always break words in UAX #29 (no
+ * `.`, `,`, `;`, `:`, `'` or `_`, which can join): the words are exactly the letter-digit runs, found
+ * without the segmenter (the common case on the write path).
+ */
+const SIMPLE_TEXT = /^[A-Za-z0-9\s!"#$%&()*+\-/<=>?@[\\\]^`{|}~]*$/;
+
 function words(text: string): string[] {
-  segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
   const out: string[] = [];
-  for (const s of segmenter.segment(text)) {
-    if (!s.isWordLike) continue;
-    for (let i = 0; i < s.segment.length; i += MAX_TOKEN_LENGTH) out.push(s.segment.slice(i, i + MAX_TOKEN_LENGTH));
+  const push = (word: string): void => {
+    for (let i = 0; i < word.length; i += MAX_TOKEN_LENGTH) out.push(word.slice(i, i + MAX_TOKEN_LENGTH));
+  };
+  if (SIMPLE_TEXT.test(text)) {
+    for (const w of text.match(/[A-Za-z0-9]+/g) ?? []) push(w);
+    return out;
   }
+  segmenter ??= new Intl.Segmenter('en', { granularity: 'word' });
+  for (const s of segmenter.segment(text)) if (s.isWordLike) push(s.segment);
   return out;
 }
 

@@ -1,0 +1,138 @@
+'use strict';
+// node bench/query.js (after npm run build): the query figures of issue 11.
+// Starts grid in this process on a fresh data dir, loads BENCH_ENTRIES (1M) Person-like entries
+// into a persistent indexed cache and a persistent non-indexed one (memory tier bounded, so the
+// store holds them), then measures over HTTP: equality, range and full-text queries (p50),
+// COUNT ... GROUP BY, indexed vs non-indexed PUT throughput, scan rate with the longest event-loop
+// block, and RSS growth during queries over all entries.
+const { mkdtempSync, rmSync, readFileSync } = require('node:fs');
+const { tmpdir } = require('node:os');
+const { join } = require('node:path');
+const { monitorEventLoopDelay } = require('node:perf_hooks');
+
+const ROOT = join(__dirname, '..');
+const { startServer } = require(join(ROOT, 'dist/src/main'));
+const { resolveConfig } = require(join(ROOT, 'dist/src/config/server-config'));
+
+const ENTRIES = Number(process.env.BENCH_ENTRIES || 1_000_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES || 200);
+const PUTS = Number(process.env.BENCH_PUTS || 20_000);
+const TYPE = 'bench.Person';
+const SCHEMA = `package bench;
+/* @Indexed */
+message Person {
+  /* @Basic(sortable = true) */ optional int32 id = 1;
+  /* @Keyword(sortable = true) */ optional string name = 2;
+  /* @Basic */ optional string surname = 3;
+  /* @Basic(sortable = true, aggregable = true) */ optional int32 age = 4;
+  /* @Basic(aggregable = true) */ optional string city = 5;
+  /* @Text */ optional string bio = 6;
+}`;
+const WORDS = 100_000;
+const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' }, memory: { 'max-count': '10000' }, persistence: { 'file-store': {} } };
+
+function person(i) {
+  const words = [];
+  for (let w = 0; w < 8; w++) words.push(`w${(i * 7919 + w * 104729) % WORDS}`);
+  return { _type: TYPE, id: i, name: `name${i}`, surname: `surname${i % 1000}`, age: i % 100, city: `city${i % 50}`, bio: words.join(' ') };
+}
+
+const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-query-'));
+  const config = resolveConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent', authEnabled: false, durability: 'power' }, {});
+  const server = await startServer(config, { announce: () => undefined });
+  const s = server.services;
+  const http = async (method, path, body) => {
+    const r = await fetch(server.url + path, { method, body, headers: body ? { 'Content-Type': 'application/json' } : {} });
+    const text = await r.text();
+    if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+    return text;
+  };
+  try {
+    await http('PUT', '/rest/v2/schemas/bench.proto', SCHEMA);
+    await http('POST', '/rest/v2/caches/indexed', JSON.stringify({ 'local-cache': { ...PROTOSTREAM, indexing: { enabled: true, 'indexed-entities': [TYPE] } } }));
+    await http('POST', '/rest/v2/caches/plain', JSON.stringify({ 'local-cache': { ...PROTOSTREAM } }));
+
+    // loading in process (1M HTTP round trips would measure the loader, not the query engine)
+    const { parseMediaType } = require(join(ROOT, 'dist/src/model/media-type'));
+    const contentType = parseMediaType('application/json');
+    for (const cache of ['indexed', 'plain']) {
+      const h = s.manager.require(cache);
+      const t0 = performance.now();
+      for (let i = 0; i < ENTRIES; i += 5000) {
+        const writes = [];
+        for (let j = i; j < Math.min(ENTRIES, i + 5000); j++) {
+          writes.push(s.entries.put(h, { key: Buffer.from(`p${j}`), value: Buffer.from(JSON.stringify(person(j))), contentType }));
+        }
+        await Promise.all(writes);
+      }
+      console.log(`loaded ${ENTRIES} into ${cache} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    }
+
+    const search = (cache, query, extra = '') => http('GET', `/rest/v2/caches/${cache}?action=search&query=${encodeURIComponent(query)}${extra}`);
+    const latency = async (label, make) => {
+      const times = [];
+      let hits = 0;
+      for (let i = 0; i < SAMPLES; i++) {
+        const t0 = performance.now();
+        const body = JSON.parse(await make(i));
+        times.push(performance.now() - t0);
+        hits = Math.max(hits, body.hits.length);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`${label}: p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms (≤ ${hits} hits)`);
+    };
+    await latency('equality', (i) => search('indexed', `from ${TYPE} where name = 'name${(i * 4999) % ENTRIES}'`));
+    await latency('range', (i) => search('indexed', `from ${TYPE} where id >= ${(i * 4999) % ENTRIES} and id < ${((i * 4999) % ENTRIES) + 10}`));
+    await latency('full-text term', (i) => search('indexed', `from ${TYPE} where bio : 'w${(i * 37) % WORDS}'`));
+    const groupTimes = [];
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      await search('indexed', `select city, count(*) from ${TYPE} group by city`, '&max_results=100');
+      groupTimes.push(performance.now() - t0);
+    }
+    groupTimes.sort((a, b) => a - b);
+    console.log(`COUNT GROUP BY city over ${ENTRIES}: p50 ${pct(groupTimes, 50).toFixed(1)} ms`);
+
+    // PUT throughput over HTTP, 32 concurrent clients, indexed vs not
+    for (const cache of ['plain', 'indexed']) {
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(Array.from({ length: 32 }, async () => {
+        while (next < PUTS) {
+          const i = next++;
+          await http('PUT', `/rest/v2/caches/${cache}/u${i}`, JSON.stringify(person(ENTRIES + i)));
+        }
+      }));
+      console.log(`PUT ${cache}: ${Math.round(PUTS / ((performance.now() - t0) / 1000))} req/s`);
+    }
+
+    // scan of the non-indexed cache: rate, longest event-loop block, RSS growth
+    const loop = monitorEventLoopDelay({ resolution: 1 });
+    const rss0 = rssMb();
+    let rssMax = rss0;
+    const sampler = setInterval(() => { rssMax = Math.max(rssMax, rssMb()); }, 20);
+    loop.enable();
+    const t0 = performance.now();
+    const scanned = JSON.parse(await search('plain', `from ${TYPE} where age = 1000`));
+    const scanMs = performance.now() - t0;
+    loop.disable();
+    const total = ENTRIES + PUTS;
+    console.log(`scan of ${total} (hit_count ${scanned.hit_count}): ${(scanMs / 1000).toFixed(2)} s, ${Math.round(total / (scanMs / 1000))} entries/s, longest event-loop block ${(loop.max / 1e6).toFixed(1)} ms`);
+    await search('plain', `select city, count(*), avg(age) from ${TYPE} group by city`);
+    await search('indexed', `select surname, count(*) from ${TYPE} where age < 50 group by surname`, '&max_results=5');
+    clearInterval(sampler);
+    console.log(`RSS during queries over all entries: +${(rssMax - rss0).toFixed(1)} MB (from ${rss0.toFixed(0)} MB)`);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
