@@ -203,9 +203,10 @@ describe('search on indexed caches (query-notes §10.2, §10.3)', function () {
       await admin.delete('/rest/v2/caches/games/g99');
     });
 
-    it('refuses fuzziness above 2 and a fuzzy wildcard with 400', async () => {
+    it('refuses fuzziness above 2, a fuzzy wildcard and a regexp that could backtrack exponentially with 400', async () => {
       expect((await searchError(admin, 'games', "from Game where description : 'bla'~3")).cause).to.equal('maxEdits must be between 0 and 2: 3');
       expect((await searchError(admin, 'games', "from Game where description : 'bl*'~1")).cause).to.equal('ISPN014036: Prefix, wildcard or regexp queries cannot be fuzzy: bl*');
+      expect((await searchError(admin, 'games', 'from Game where description : /(a+)+b/')).cause).to.match(/^The regular expression \/\(a\+\)\+b\/ is not supported/);
     });
 
     it('answers knn and geo with 400 "not supported"', async () => {

@@ -37,8 +37,8 @@ export function compileCondition<S>(c: Condition, access: (t: Target) => (s: S) 
     }
     case 'like': {
       const get = access(c.target);
-      const re = c.regexp;
-      return (s) => get(s).some((v) => re.test(String(v)));
+      const matches = c.matches;
+      return (s) => get(s).some((v) => matches(String(v)));
     }
     case 'isNull': {
       const get = access(c.target);

@@ -4,7 +4,8 @@ import { analyzeText, normalizeKeyword } from '../../model/ickle/text-analyzers'
 import type { IndexFilter, IndexValue } from '../../store/store';
 import type { CacheIndex } from './cache-index';
 import type { IndexLayout } from './index-documents';
-import { editDistance, luceneRegExp, wildcardRegExp } from './text-match';
+import { compileWildcard, termRegExp } from '../../model/ickle/wildcard';
+import { editDistance } from './text-match';
 import { TimeSlice } from './time-slice';
 
 /** The exact index filter of a condition, if every part is indexed, and an index superset of it. */
@@ -94,11 +95,11 @@ export class IndexFilterBuilder {
         const pattern = fold(match.pattern);
         const prefix = literalPrefix(pattern);
         if (/^[^*?\\]*\*$/.test(pattern)) return { kind: 'text', search: { kind: 'prefix', field: ref.key, prefix } };
-        const re = wildcardRegExp(pattern);
-        return terms(await this.expand(ref.key, prefix, (t) => re.test(t), (t) => !t.startsWith(prefix)));
+        const matches = compileWildcard(pattern, '*', '?');
+        return terms(await this.expand(ref.key, prefix, matches, (t) => !t.startsWith(prefix)));
       }
       case 'regexp': {
-        const re = luceneRegExp(match.pattern);
+        const re = termRegExp(match.pattern);
         return terms(await this.expand(ref.key, '', (t) => re.test(t), () => false));
       }
       case 'range': {
@@ -125,7 +126,7 @@ export class IndexFilterBuilder {
       }
       case 'wildcard': return wildcardGlob(key, norm(match.pattern));
       case 'regexp': {
-        const re = luceneRegExp(match.pattern);
+        const re = termRegExp(match.pattern);
         const values: string[] = [];
         let from = '';
         for (;;) {

@@ -1,6 +1,6 @@
-import { InvalidQueryError } from '../../errors';
 import type { FieldRef, Scalar, TextMatch } from '../../model/ickle/analyzed-query';
 import { analyzeText, normalizeKeyword } from '../../model/ickle/text-analyzers';
+import { compileWildcard, termRegExp } from '../../model/ickle/wildcard';
 import { compareScalars } from './compare';
 
 /** Analyzers whose output is lower case: wildcard and range terms are lowercased for them too. */
@@ -25,11 +25,11 @@ export function compileTextMatch(field: FieldRef, match: TextMatch): (value: Sca
       return (v) => tokensOf(v).includes(term);
     }
     case 'wildcard': {
-      const re = wildcardRegExp(fold(match.pattern));
-      return (v) => tokensOf(v).some((t) => re.test(t));
+      const matches = compileWildcard(fold(match.pattern), '*', '?');
+      return (v) => tokensOf(v).some(matches);
     }
     case 'regexp': {
-      const re = luceneRegExp(match.pattern);
+      const re = termRegExp(match.pattern);
       return (v) => tokensOf(v).some((t) => re.test(t));
     }
     case 'range': {
@@ -50,32 +50,6 @@ export function compileTextMatch(field: FieldRef, match: TextMatch): (value: Sca
       return leaf.flags.analyzed ? (v) => tokensOf(v).some(within) : within;
     }
   }
-}
-
-/** `*` any run, `?` one character, backslash escapes (Lucene WildcardQuery). */
-export function wildcardRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) source += escape(pattern[++i]);
-    else if (c === '*') source += '[^]*';
-    else if (c === '?') source += '[^]';
-    else source += escape(c);
-  }
-  return new RegExp(`^${source}$`, 'u');
-}
-
-/** A Lucene regexp matches a whole term; its syntax is close to JavaScript's for common patterns. */
-export function luceneRegExp(pattern: string): RegExp {
-  try {
-    return new RegExp(`^(?:${pattern})$`, 'u');
-  } catch {
-    throw new InvalidQueryError(`Invalid regular expression: /${pattern}/`);
-  }
-}
-
-function escape(c: string): string {
-  return /[.*+?^${}()|[\]\\/-]/.test(c) ? `\\${c}` : c;
 }
 
 /** The words of `query` in order, with at most `slop` extra positions between them. */

@@ -1,7 +1,8 @@
 import { FullTextNeedsIndexError, InvalidQueryError, QueryFeatureNotSupportedError, QueryParameterNotSetError } from '../../errors';
 import type { Condition, FieldRef, Scalar, Target, TextMatch } from './analyzed-query';
 import type { Expr, FullTextQuery, LiteralExpr, Predicate } from './ast';
-import { convertLiteral, likeToRegExp, literalText, type LiteralTarget } from './literals';
+import { convertLiteral, literalText, type LiteralTarget } from './literals';
+import { compileWildcard } from './wildcard';
 import type { Scope } from './resolve-path';
 import { analyzeText } from './text-analyzers';
 
@@ -43,7 +44,7 @@ export function toCondition(p: Predicate, ctx: ConditionContext): Condition {
     case 'like': {
       const { target } = operand(p.operand, ctx, 'relational');
       const pattern = String(required(valueOf(p.pattern, { kind: 'string' }), p.pattern));
-      return { kind: 'like', target, pattern, regexp: likeToRegExp(pattern) };
+      return { kind: 'like', target, pattern, matches: compileWildcard(pattern, '%', '_') };
     }
     case 'isNull': return { kind: 'isNull', target: operand(p.operand, ctx, 'null').target };
     case 'value': return constant(p.operand);

@@ -46,8 +46,8 @@ export type Condition =
   | { kind: 'not'; item: Condition }
   | { kind: 'compare'; target: Target; op: '=' | '<' | '<=' | '>' | '>='; value: Scalar }
   | { kind: 'in'; target: Target; values: Scalar[] }
-  /** `%` and `_` already turned into a RegExp source; the escape character is backslash (§3.3). */
-  | { kind: 'like'; target: Target; pattern: string; regexp: RegExp }
+  /** `%` and `_` compiled to a linear-time matcher; the escape character is backslash (§3.3). */
+  | { kind: 'like'; target: Target; pattern: string; matches: (text: string) => boolean }
   | { kind: 'isNull'; target: Target }
   | { kind: 'text'; field: FieldRef; match: TextMatch; boost: number };
 

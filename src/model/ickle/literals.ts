@@ -78,23 +78,3 @@ function parseEnum(text: string, target: LiteralTarget): number {
 function invalidNumber(text: string): InvalidLiteralError {
   return new InvalidLiteralError(`ISPN028505: Invalid numeric literal '${text}'`);
 }
-
-/**
- * LIKE patterns (query-notes §3.3): `%` any run, `_` one character, backslash escapes the next
- * character (an ESCAPE clause is accepted and ignored, as in the original).
- */
-export function likeToRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]);
-    else if (c === '%') source += '[^]*';
-    else if (c === '_') source += '[^]';
-    else source += escapeRegExp(c);
-  }
-  return new RegExp(`^${source}$`, 'u');
-}
-
-function escapeRegExp(c: string): string {
-  return /[.*+?^${}()|[\]\\/-]/.test(c) ? `\\${c}` : c;
-}

@@ -58,7 +58,7 @@ function cond(c: Condition): string {
     case 'not': return `(not ${cond(c.item)})`;
     case 'compare': return `(${c.op} ${'key' in c.target ? c.target.key : `#${c.target.column}`} ${JSON.stringify(c.value)})`;
     case 'in': return `(in ${'key' in c.target ? c.target.key : '#'} ${c.values.map((v) => JSON.stringify(v)).join(' ')})`;
-    case 'like': return `(like ${'key' in c.target ? c.target.key : '#'} ${c.regexp.source})`;
+    case 'like': return `(like ${'key' in c.target ? c.target.key : '#'} ${c.pattern})`;
     case 'isNull': return `(null ${'key' in c.target ? c.target.key : '#'})`;
     case 'text': return `(text ${c.field.key} ${c.match.kind}${'text' in c.match ? `:${c.match.text}` : ''}${c.boost !== 1 ? `^${c.boost}` : ''})`;
   }
