@@ -17,6 +17,8 @@ export interface SearchRequest {
 }
 
 const DEFAULT_MAX_RESULTS = 10;
+/** Longer queries are refused before parsing: no real query comes near it, and compiling is work per character. */
+export const MAX_QUERY_LENGTH = 100_000;
 
 /** What a cache's stored values can be queried as (query-notes §1), or undefined when not queryable. */
 export function entityNamesOf(h: CacheHandle): EntityNames | undefined {
@@ -33,7 +35,7 @@ export class QueryService {
   async search(h: CacheHandle, req: SearchRequest): Promise<QueryResult> {
     if (!req.query) throw new SearchRequestError("Invalid search request, missing 'query' parameter");
     const settings = querySettingsOf(h.definition, h.cache.settings);
-    const exec = this.engine.prepare(h.cache, settings, req.query, this.namesOf(h));
+    const exec = this.engine.prepare(h.cache, settings, checkLength(req.query), this.namesOf(h));
     const offset = Math.max(0, req.offset ?? 0);
     const maxResults = maxResultsOf(req.maxResults, settings);
     if (exec.query.kind === 'delete') {
@@ -52,7 +54,7 @@ export class QueryService {
       throw new SearchRequestError("Invalid delete by query request, missing 'query' parameter or not 'DELETE' statement");
     }
     const settings = querySettingsOf(h.definition, h.cache.settings);
-    const exec = this.engine.prepare(h.cache, settings, query, this.namesOf(h));
+    const exec = this.engine.prepare(h.cache, settings, checkLength(query), this.namesOf(h));
     return removedResult(await this.engine.remove(h.cache, exec));
   }
 
@@ -69,6 +71,11 @@ function maxResultsOf(requested: number | undefined, settings: QuerySettings): n
   if (requested === -1) return settings.defaultMaxResults;
   if (requested < 0) throw new InvalidQueryError(`maxResults must not be negative: ${requested}`);
   return requested;
+}
+
+function checkLength(query: string): string {
+  if (query.length > MAX_QUERY_LENGTH) throw new InvalidQueryError(`The query is longer than ${MAX_QUERY_LENGTH} characters`);
+  return query;
 }
 
 function removedResult(removed: number): QueryResult {

@@ -102,6 +102,12 @@ describe('search /rest/v2/caches/{cache}?action=search', () => {
       expect(bad.headers.get('content-type')).to.contain('text/plain');
     });
 
+    it('refuses a query longer than 100,000 characters before parsing it', async () => {
+      const long = `from ${PERSON} where name in (${Array.from({ length: 20_000 }, (_, i) => `'n${i}'`).join(',')})`;
+      const r = await admin.post('/rest/v2/caches/people-heap?action=search', JSON.stringify({ query: long }));
+      expect([r.status, r.json()]).to.deep.equal([400, { error: { message: 'Error executing search', cause: 'The query is longer than 100000 characters' } }]);
+    });
+
     it('reports syntax errors with line and column (ISPN028526)', async () => {
       const error = await searchError(admin, 'people-heap', `select p.* from ${PERSON} p`);
       expect(error.message).to.equal('Error executing search');
