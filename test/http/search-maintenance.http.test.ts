@@ -191,3 +191,28 @@ describe('indexes after backup and restore', function () {
     }
   });
 });
+
+describe('queries and indexes per tenant (/rest/<tenant>/…)', () => {
+  it('keeps each container\'s indexes apart, over v2 and v1 paths', async () => {
+    const server = await startTestServer({ tenants: [{ name: 't1' }] });
+    try {
+      const admin = server.as('admin');
+      for (const prefix of ['/rest', '/rest/t1']) {
+        expect((await admin.put(`${prefix}/v2/schemas/game.proto`, GAME_PROTO)).status).to.be.oneOf([200, 201]);
+        const r = await admin.post(`${prefix}/v2/caches/games`, JSON.stringify(KINDS.persistent), { 'Content-Type': 'application/json' });
+        expect(r.status, r.text).to.equal(200);
+        const put = await admin.put(`${prefix}/v2/caches/games/g`, JSON.stringify(game(prefix === '/rest' ? 'home' : 'tenant', 'shared words')), { 'Content-Type': 'application/json' });
+        expect(put.status).to.equal(204);
+      }
+      const q = encodeURIComponent("from Game where description : 'words'");
+      const home = (await admin.get(`/rest/v2/caches/games?action=search&query=${q}`)).json<{ hits: Array<{ hit: { name: string } }> }>();
+      const tenant = (await admin.get(`/rest/t1/v2/caches/games?action=search&query=${q}`)).json<{ hits: Array<{ hit: { name: string } }> }>();
+      expect([home.hits.map((h) => h.hit.name), tenant.hits.map((h) => h.hit.name)]).to.deep.equal([['home'], ['tenant']]);
+      const v1 = (await admin.get(`/rest/t1/games?action=search&query=${q}`)).json<{ total_results: number; hits: Array<{ hit: { name: string } }> }>();
+      expect([v1.total_results, v1.hits[0].hit.name]).to.deep.equal([1, 'tenant']);
+      expect((await admin.get('/rest/t1/v2/caches/games/search/stats')).json<any>().index.types.Game.count).to.equal(1);
+    } finally {
+      await server.close();
+    }
+  });
+});
