@@ -36,7 +36,7 @@ export interface RemoveResult {
 }
 
 const PAGE = 1000;
-const SCAN_PAGE = 2000;
+const SCAN_PAGE = 500;
 
 function toEntry(row: StoredEntry): CacheEntry {
   return { ...row, etag: etagOf(row.value) };
@@ -135,6 +135,26 @@ export class Cache {
       }
     }
     return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
+  }
+
+  /** `lookup` for a batch of keys: those found only in the store are read with one query. */
+  lookupMany(keys: Buffer[]): Array<CacheEntry | undefined> {
+    const now = this.deps.clock.now();
+    const found: Array<CacheEntry | undefined> = keys.map((key) => {
+      const id = idOf(key);
+      return this.memory.peek(id) ?? (this.inflight.has(id) ? this.inflight.get(id)!.entry ?? undefined : undefined);
+    });
+    const fromStore = this.currentSettings.persistent && (!this.clearing || this.clearing.done)
+      ? keys.filter((key, i) => !found[i] && !this.inflight.has(idOf(key)))
+      : [];
+    if (fromStore.length) {
+      const rows = new Map(this.deps.store.entries.findMany(this.id, fromStore).map((r) => [idOf(r.key), r]));
+      keys.forEach((key, i) => {
+        const row = !found[i] && rows.get(idOf(key));
+        if (row) found[i] = toEntry(row);
+      });
+    }
+    return found.map((e) => (e && !isExpired(e, now) ? e : undefined));
   }
 
   /** The commit a read of `key` must wait for, if the key's last write is not yet durable. */

@@ -27,12 +27,13 @@ export class SqliteEntryStore {
   private readonly pageAfter: Statement;
   private readonly pageFirst: Statement;
   private readonly scanAfter: Statement;
+  private readonly byKeys = new Map<number, Statement>();
   private readonly upsertStmt: Statement;
   private readonly deleteStmt: Statement;
   private readonly clearStmt: Statement;
   private readonly purgeStmt: Statement;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.byKey = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key = ?`);
     this.countLive = db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ? AND (expires_at IS NULL OR expires_at > ?)');
     this.pageFirst = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? ORDER BY key LIMIT ?`);
@@ -58,6 +59,17 @@ export class SqliteEntryStore {
   list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[] {
     const rows = (afterKey ? this.pageAfter.all(cacheId, afterKey, limit) : this.pageFirst.all(cacheId, limit)) as EntryRow[];
     return rows.map(toStoredEntry);
+  }
+
+  /** The rows of these keys that exist, in no particular order (query hits are read a batch at a time). */
+  findMany(cacheId: number, keys: Buffer[]): StoredEntry[] {
+    if (keys.length === 0) return [];
+    let stmt = this.byKeys.get(keys.length);
+    if (!stmt) {
+      stmt = this.db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key IN (${keys.map(() => '?').join(', ')})`);
+      if (keys.length <= 1000) this.byKeys.set(keys.length, stmt);
+    }
+    return (stmt.all(cacheId, ...keys) as EntryRow[]).map(toStoredEntry);
   }
 
   /**

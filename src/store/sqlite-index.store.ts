@@ -2,6 +2,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
 import { FilterSql, type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
 
+/** Documents one streaming statement looks at, at most: bounds how long it holds the event loop. */
+const BATCH_WINDOW = 20_000;
+
 /**
  * Query indexes in SQLite (migration 0011): documents, B-tree values and FTS5 text. SQL and row
  * mapping only; the query engine decides what to index and which filter to ask for. Type and field
@@ -27,6 +30,7 @@ export class SqliteIndexStore {
       deleteValues: p('DELETE FROM index_values WHERE doc_id = ?'),
       insertText: p('INSERT INTO index_text (rowid, body) VALUES (?, ?)'),
       deleteText: p('DELETE FROM index_text WHERE rowid = ?'),
+      lastDoc: p('SELECT max(doc_id) FROM index_docs WHERE type_id = ?').pluck(),
       anyExpired: p('SELECT 1 FROM index_docs WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ? LIMIT 1').pluck(),
       vocabulary: p('SELECT term FROM index_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?').pluck(),
       distinctValues: p('SELECT DISTINCT value FROM index_values WHERE field_id = ? AND value > ? ORDER BY value LIMIT ?').pluck(),
@@ -108,10 +112,31 @@ export class SqliteIndexStore {
     return rows;
   }
 
-  /** Matches after `afterDocId` in doc_id order, a batch at a time (hybrid plans stream these). */
-  batch(sel: IndexSelection, afterDocId: number, limit: number): IndexHit[] {
-    const q = this.select({ ...sel }, 'd.doc_id AS docId, d.key AS key, 1.0 AS score', [], `d.doc_id > ${Math.floor(afterDocId)}`);
-    return this.db.prepare(`${q.sql} ORDER BY d.doc_id LIMIT ?`).all(...q.params, limit) as IndexHit[];
+  /**
+   * Matches with doc_id in (afterDocId, afterDocId + BATCH_WINDOW], up to `limit`, in doc_id order,
+   * and where the next batch starts (undefined at the end): plans that stream every candidate
+   * read them this way, each statement bounded by the window. Equality and full-text drivers keep
+   * doc_id order, so they drive each window; others are checked per document of the window.
+   */
+  batch(sel: IndexSelection, afterDocId: number, limit: number): { hits: IndexHit[]; next: number | undefined } {
+    const typeId = this.typeId(sel.cacheId, sel.type);
+    const fields = new FilterSql((p) => this.fieldId(typeId, p));
+    const low = Math.floor(afterDocId);
+    const high = low + BATCH_WINDOW;
+    const driver = fields.driver(sel.filter);
+    const ordered = driver?.leaf && (driver.leaf.kind === 'eq' || driver.leaf.kind === 'text') ? driver : undefined;
+    const windowed = ordered && (ordered.leaf!.kind === 'eq'
+      ? { sql: `${ordered.sql.sql} AND doc_id > ? AND doc_id <= ?`, params: [...ordered.sql.params, low, high] }
+      : { sql: `${ordered.sql.sql} AND rowid > ? AND rowid <= ?`, params: [...ordered.sql.params, low, high] });
+    const rest = FilterSql.without(sel.filter, ordered?.leaf);
+    const cond = rest.kind === 'all' ? { sql: '1', params: [] } : fields.condition(rest, 'd.doc_id');
+    const live = this.liveCondition(sel, 'd.doc_id');
+    const from = windowed ? `(${windowed.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
+    const sql = `SELECT d.doc_id AS docId, d.key AS key, 1.0 AS score FROM ${from} WHERE d.type_id = ? AND d.doc_id > ? AND d.doc_id <= ? AND ${cond.sql}${live.sql} ORDER BY d.doc_id LIMIT ?`;
+    const hits = this.db.prepare(sql).all(...(windowed?.params ?? []), typeId, low, high, ...cond.params, ...live.params, limit) as IndexHit[];
+    if (hits.length === limit) return { hits, next: hits[hits.length - 1].docId };
+    const last = this.stmts.lastDoc.get(typeId) as number | null;
+    return { hits, next: last !== null && high < last ? high : undefined };
   }
 
   /**

@@ -16,7 +16,7 @@ export type * from './index-records';
 export interface IndexStore {
   count(sel: IndexSelection, limit: number): { count: number; exact: boolean };
   page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): IndexHit[];
-  batch(sel: IndexSelection, afterDocId: number, limit: number): IndexHit[];
+  batch(sel: IndexSelection, afterDocId: number, limit: number): { hits: IndexHit[]; next: number | undefined };
   groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean): Array<{ value: IndexValue; n: number }>;
   terms(cacheId: number, type: string, field: string, from: string, limit: number): string[];
   values(cacheId: number, type: string, field: string, after: IndexValue | undefined, limit: number): IndexValue[];
@@ -49,6 +49,7 @@ export interface Store {
     count(cacheId: number, now: number): number;
     list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[];
     scan(cacheId: number, afterKey: Buffer, limit: number): Array<[Buffer, Buffer, number | null]>;
+    findMany(cacheId: number, keys: Buffer[]): StoredEntry[];
   };
   readonly definitions: {
     listCaches(): CacheRecord[];

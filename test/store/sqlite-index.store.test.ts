@@ -64,6 +64,24 @@ describe('SqliteIndexStore (query indexes in SQLite)', () => {
     expect(store.indexes.page(sel({ kind: 'all' }), [{ field: 'age', descending: true }], 10, 2).map((h) => h.key.toString())).to.deep.equal(['k1099', 'k1199']);
   });
 
+  it('streams every match once in bounded doc_id windows, ordered drivers or not', () => {
+    const stream = (filter: IndexSelection['filter']): string[] => {
+      const keys: string[] = [];
+      let after: number | undefined = 0;
+      while (after !== undefined) {
+        const { hits, next } = store.indexes.batch(sel(filter), after, 7);
+        keys.push(...hits.map((h) => h.key.toString()));
+        after = next;
+      }
+      return keys;
+    };
+    expect(stream({ kind: 'eq', field: 'age', value: 42 })).to.have.length(20);
+    const range = stream({ kind: 'range', field: 'age', lower: 10, upper: 13, includeLower: true, includeUpper: false });
+    expect(new Set(range).size).to.equal(60);
+    expect(range).to.have.length(60);
+    expect(stream({ kind: 'text', search: { kind: 'terms', field: 'bio', terms: ['coffee'] } })).to.have.length(1000);
+  });
+
   it('negates with NOT EXISTS, so documents without the field match NOT', () => {
     expect(store.indexes.count(sel({ kind: 'not', item: { kind: 'exists', field: 'missing' } }), 10_000).count).to.equal(2000);
     expect(store.indexes.count(sel({ kind: 'not', item: { kind: 'eq', field: 'age', value: 3 } }), 10_000).count).to.equal(1980);

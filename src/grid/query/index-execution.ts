@@ -42,7 +42,7 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
   if (kind === 'indexed' && sortInIndex) {
     const sort = q.orderBy.map((k) => ({ field: (k.target as FieldRef).key, descending: k.descending }));
     const hits = paging.maxResults > 0 ? index.reads.page(sel, sort, paging.offset, paging.maxResults) : [];
-    const rows = hits.map((h) => load(exec, index, h, loading)).filter((r): r is MatchRow => r !== undefined);
+    const rows = loadAll(exec, index, hits, loading);
     return { hitCount: count.count, hitCountExact: count.exact, columns: exec.columns, hits: rows.map((r) => exec.hit(r)), kind };
   }
   const collector = new ResultCollector(exec, paging);
@@ -57,27 +57,31 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
 /** Every candidate of the selection, in index order, loaded and (hybrid) checked; `visit` returns true to stop. */
 async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: IndexSelection, check: boolean, loading: EntityLoading, visit: (row: MatchRow) => boolean | void): Promise<void> {
   const slice = new TimeSlice();
-  let after = 0;
-  for (;;) {
-    const hits = index.reads.batch(sel, after, BATCH);
-    for (const h of hits) {
-      const row = load(exec, index, h, loading);
-      if (row && (!check || exec.where(row.entity)) && visit(row)) return;
+  let after: number | undefined = 0;
+  while (after !== undefined) {
+    const { hits, next } = index.reads.batch(sel, after, BATCH);
+    const rows = loadAll(exec, index, hits, loading);
+    for (const row of rows) {
+      if ((!check || exec.where(row.entity)) && visit(row)) return;
       if (slice.due()) await slice.pause();
     }
-    if (hits.length < BATCH) return;
-    after = hits[hits.length - 1].docId;
+    after = next;
+    if (slice.spent()) await slice.pause();
   }
 }
 
-/** A hit's entry, read without bringing it into memory; stale documents (entry gone) are skipped. */
-function load(exec: ExecutableQuery, index: CacheIndex, hit: IndexHit, loading: EntityLoading): MatchRow | undefined {
+/** The hits' entries, read without bringing them into memory; stale documents (entry gone) are skipped. */
+function loadAll(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit[], loading: EntityLoading): MatchRow[] {
   const started = process.hrtime.bigint();
-  const entry = index.cache.lookup(hit.key);
-  const entity = entry && exec.reader.read(entry.value);
-  loading.loaded++;
+  const entries = index.cache.lookupMany(hits.map((h) => h.key));
+  const rows: MatchRow[] = [];
+  hits.forEach((hit, i) => {
+    const entity = entries[i] && exec.reader.read(entries[i]!.value);
+    if (entity) rows.push(exec.row(hit.key, entity, hit.score));
+  });
+  loading.loaded += hits.length;
   loading.ns += Number(process.hrtime.bigint() - started);
-  return entity ? exec.row(hit.key, entity, hit.score) : undefined;
+  return rows;
 }
 
 

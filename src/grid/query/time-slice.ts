@@ -14,6 +14,11 @@ export class TimeSlice {
     return performance.now() - this.started >= this.budgetMs;
   }
 
+  /** True once the budget is spent, checked now (after a long single step such as a statement). */
+  spent(): boolean {
+    return performance.now() - this.started >= this.budgetMs;
+  }
+
   async pause(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.started = performance.now();
