@@ -16,6 +16,18 @@ export class CorsOriginRefusedError extends GridError {
   }
 }
 
+/**
+ * A request from an origin a CORS rule matches, but that the rule does not allow: a method outside
+ * its `allowed-methods`, or credentials the browser attached by itself when the rule has no
+ * `allow-credentials`. Browsers check both only in a preflight, which simple requests (a form POST,
+ * `fetch` in `no-cors` mode) skip, so the server has to refuse them itself.
+ */
+export class CorsRequestRefusedError extends GridError {
+  constructor(origin: string, rule: string, what: string) {
+    super(403, 'CORS_REQUEST_REFUSED', `Origin '${quote(origin)}' may not ${what}: CORS rule '${quote(rule)}' does not allow it`);
+  }
+}
+
 /** A `Host` the server does not answer to (DNS rebinding protection, docs/security.md#browsers). */
 export class HostNotAllowedError extends GridError {
   constructor(host: string) {

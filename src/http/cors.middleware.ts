@@ -1,6 +1,6 @@
 import cors from '@koa/cors';
 import type Koa from 'koa';
-import { CorsOriginRefusedError } from '../errors';
+import { CorsOriginRefusedError, CorsRequestRefusedError } from '../errors';
 
 /** A CORS rule as configured (spec 1 "CORS"; the same shape as the config file's `cors-rule`). */
 export interface CorsRule {
@@ -43,23 +43,34 @@ function allowEverything(name: string, origins: readonly string[]): CorsRule {
   };
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
 /** `http|https` × `127.0.0.1|localhost|[::1]` × a port; the port is checked apart (the REST port is known per request). */
 const LOCALHOST_ORIGIN = /^https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):(\d+)$/;
 /** The original's console development port, allowed beside the REST port. */
 const CONSOLE_DEV_PORT = 9000;
 
 interface CompiledRule {
+  name: string;
   matches(origin: string, localPort: number | undefined): boolean;
   /** @koa/cors configured for the rule: writes the headers and answers the preflight. */
   apply: Koa.Middleware;
   /** Without configured allowed-headers the preflight allows none beyond the CORS-safelisted ones. */
   hasAllowedHeaders: boolean;
+  /** Why the rule refuses this actual request, or undefined when it allows it. */
+  refusal(ctx: Koa.Context): string | undefined;
 }
 
 function compile(rule: CorsRule, matches?: CompiledRule['matches']): CompiledRule {
   const any = rule.allowedOrigins.includes('*');
   const listed = new Set(rule.allowedOrigins);
+  const methods = new Set(rule.allowedMethods.map((m) => m.toUpperCase()));
+  if (methods.has('GET')) methods.add('HEAD');
+  // A page can set Authorization itself only when the preflight allowed the header; without that,
+  // an Authorization on a request from this origin is the browser's own cached credentials.
+  const pageMaySendAuthorization = rule.allowedHeaders.some((h) => h.toLowerCase() === 'authorization');
   return {
+    name: rule.name,
     matches: matches ?? ((origin) => any || listed.has(origin)),
     apply: cors({
       // `*` only for an any-origin rule without credentials; otherwise the request's origin is echoed.
@@ -74,6 +85,14 @@ function compile(rule: CorsRule, matches?: CompiledRule['matches']): CompiledRul
       privateNetworkAccess: true,
     }),
     hasAllowedHeaders: rule.allowedHeaders.length > 0,
+    refusal: (ctx) => {
+      if (!methods.has(ctx.method)) return `send ${ctx.method} requests`;
+      // GET and HEAD change nothing, and the browser hides their answer from the page anyway
+      if (!rule.allowCredentials && !pageMaySendAuthorization && !SAFE_METHODS.has(ctx.method) && ctx.get('Authorization')) {
+        return `send ${ctx.method} requests with the browser's credentials`;
+      }
+      return undefined;
+    },
   };
 }
 
@@ -94,8 +113,11 @@ function compileAll(settings: CorsSettings): CompiledRule[] {
  * `Origin` pass untouched. Otherwise the first rule whose origins match applies: a preflight
  * (OPTIONS + Origin + Access-Control-Request-Method) is answered here, 200 with an empty body,
  * with the rule's headers (none when no rule matched); an actual request gets the allow-origin,
- * `Vary: Origin`, credentials and exposed headers. An origin no rule allows and that is not the
- * server's own is refused with 403 before any handler runs, whatever the method.
+ * `Vary: Origin`, credentials and exposed headers, unless it uses a method outside the rule's
+ * `allowed-methods` or carries credentials a rule without `allow-credentials` never let the page
+ * send (403: browsers enforce both only in preflights, which simple requests skip). An origin no
+ * rule allows and that is not the server's own is refused with 403 before any handler runs,
+ * whatever the method.
  */
 export function corsMiddleware(settings: CorsSettings = {}): Koa.Middleware {
   const rules = compileAll(settings);
@@ -105,7 +127,11 @@ export function corsMiddleware(settings: CorsSettings = {}): Koa.Middleware {
     const localPort = ctx.req.socket.localPort;
     const rule = rules.find((r) => r.matches(origin, localPort));
     if (ctx.method === 'OPTIONS' && ctx.get('Access-Control-Request-Method')) return answerPreflight(ctx, rule);
-    if (rule) return rule.apply(ctx, next);
+    if (rule) {
+      const refusal = rule.refusal(ctx);
+      if (refusal !== undefined) throw new CorsRequestRefusedError(origin, rule.name, refusal);
+      return rule.apply(ctx, next);
+    }
     if (origin === `${ctx.protocol}://${ctx.host}`) return next();
     throw new CorsOriginRefusedError(origin);
   };

@@ -314,3 +314,52 @@ describe('CORS: origins no rule allows', () => {
     expect(options.headers.get('access-control-allow-origin'), 'OPTIONS without Origin is no preflight').to.equal(null);
   });
 });
+
+describe('CORS: a matched rule limits actual requests too (simple requests skip the preflight)', () => {
+  const rules: CorsRuleConfig[] = [
+    { name: 'writer', allowCredentials: false, allowedOrigins: ['https://writer.example'], allowedMethods: ['GET', 'PUT'], allowedHeaders: [], exposeHeaders: [] },
+    { name: 'token', allowCredentials: false, allowedOrigins: ['https://token.example'], allowedMethods: ['PUT'], allowedHeaders: ['Authorization', 'Content-Type'], exposeHeaders: [] },
+    { name: 'public-read', allowCredentials: false, allowedOrigins: ['*'], allowedMethods: ['GET'], allowedHeaders: [], exposeHeaders: [] },
+  ];
+  let server: TestServer;
+  let admin: Client;
+
+  before(async () => {
+    server = await startTestServer({ corsRules: rules });
+    admin = server.as('admin');
+    await givenEntry(admin);
+  });
+  after(() => server.close());
+
+  it('refuses a method outside allowed-methods with 403 and a reason; nothing runs', async () => {
+    // a cross-site <form method="post" enctype="text/plain"> with the browser's cached credentials
+    const created = await admin.post('/rest/v2/caches/csrf', '{"local-cache":{}}', { Origin: 'https://evil.example', 'Content-Type': 'text/plain' });
+    expect(created.status).to.equal(403);
+    expect(created.text).to.equal("Origin 'https://evil.example' may not send POST requests: CORS rule 'public-read' does not allow it");
+    const removed = await admin.request('DELETE', ENTRY, { headers: { Origin: 'https://evil.example' } });
+    expect(removed.status).to.equal(403);
+    expect((await admin.head('/rest/v2/caches/csrf')).status).to.equal(404);
+    expect((await admin.get(ENTRY)).text).to.equal('v');
+  });
+
+  it('serves the methods the rule lists, and HEAD with GET', async () => {
+    const r = await admin.get(ENTRY, { Origin: 'https://evil.example' });
+    expect(r.status).to.equal(200);
+    expect(r.headers.get('access-control-allow-origin')).to.equal('*');
+    expect((await admin.head(ENTRY, { Origin: 'https://evil.example' })).status).to.equal(200);
+  });
+
+  it('refuses a state-changing request carrying credentials the page could not have set (no allow-credentials)', async () => {
+    const r = await admin.put(ENTRY, 'x', { Origin: 'https://writer.example', 'Content-Type': 'text/plain' });
+    expect(r.status).to.equal(403);
+    expect(r.text).to.equal("Origin 'https://writer.example' may not send PUT requests with the browser's credentials: CORS rule 'writer' does not allow it");
+    expect((await admin.get(ENTRY)).text).to.equal('v');
+    expect((await admin.get(ENTRY, { Origin: 'https://writer.example' })).status, 'GET changes nothing').to.equal(200);
+  });
+
+  it('lets a page send its own Authorization header when the rule allows that header', async () => {
+    const r = await admin.put(ENTRY, 'y', { Origin: 'https://token.example', 'Content-Type': 'text/plain' });
+    expect(r.status).to.equal(204);
+    expect((await admin.get(ENTRY)).text).to.equal('y');
+  });
+});
