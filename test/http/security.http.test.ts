@@ -17,7 +17,17 @@ describe('security /rest/v2/security and /rest/v2/login', () => {
   it('GET /login?action=config answers anonymously', async () => {
     const r = await server.anonymous().get('/rest/v2/login?action=config');
     expect(r.status).to.equal(200);
-    expect(r.json()).to.include({ mode: 'HTTP' });
+    // the original's shape: one "<MECHANISM>": "true" per mechanism; the web console reads DIGEST
+    expect(r.json()).to.deep.equal({ mode: 'HTTP', DIGEST: 'true', 'DIGEST-SHA-256': 'true', BASIC: 'true', ready: 'true' });
+  });
+
+  it('GET /login?action=config without authentication has only mode and ready (the console then skips its login)', async () => {
+    const open = await startTestServer({ authEnabled: false });
+    try {
+      expect((await open.anonymous().get('/rest/v2/login?action=config')).json()).to.deep.equal({ mode: 'HTTP', ready: 'true' });
+    } finally {
+      await open.close();
+    }
   });
 
   it('GET /security/user/acl lists the subject, global and per-cache permissions of the caller', async () => {

@@ -20,7 +20,7 @@ export function securityRoutes(): RouteSpec[] {
   const perms = '/rest/v2/security/permissions/:role';
   return [
     { method: 'GET', path: '/rest/v2/login', action: 'config', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => sendJson(ctx, loginConfig(s)),
-      doc: { summary: 'How clients log in: HTTP authentication and its mechanisms', responses: { 200: json('{mode, ready, mechanisms}') } } },
+      doc: { summary: 'How clients log in: HTTP authentication and its mechanisms', responses: { 200: json('{mode, ready, and "<MECHANISM>": "true" per mechanism offered}') } } },
     { method: 'GET', path: '/rest/v2/security/user/acl', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, acl(ctx.state.subject, s)),
       doc: { summary: 'The caller\'s principals and permissions, globally and per cache', responses: { 200: json('{subject, global, caches}') } } },
     { method: 'POST', path: '/rest/v2/security/cache', action: 'flush', permission: 'ADMIN', handle: (ctx, s) => { s.auth.forget(); sendStatus(ctx, 204); },
@@ -56,9 +56,15 @@ export function securityRoutes(): RouteSpec[] {
   ];
 }
 
-/** How clients log in: HTTP authentication with these mechanisms (no OpenID Connect). */
+/**
+ * How clients log in, in the original's shape (Server.getLoginConfiguration): `mode` HTTP (no
+ * OpenID Connect here), one `"<MECHANISM>": "true"` per mechanism offered, and `ready`. Without
+ * authentication only `mode` and `ready` are left, which is how the web console tells that it
+ * needs no login.
+ */
 function loginConfig(s: Services): Record<string, string> {
-  return { mode: 'HTTP', ready: 'true', mechanisms: s.authEnabled ? s.auth.mechanismNames().join(' ') : '' };
+  const mechanisms = s.authEnabled ? s.auth.mechanismNames() : [];
+  return { mode: 'HTTP', ...Object.fromEntries(mechanisms.map((m) => [m, 'true'])), ready: 'true' };
 }
 
 /** Permission names a mask covers, composites included, in the original's enum order. */
