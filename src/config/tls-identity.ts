@@ -61,8 +61,14 @@ function identity(options: SecureContextOptions, source: string, origin: TlsIden
     if (!cert || !('fingerprint256' in cert)) throw new Error('no certificate found');
     return { options, fingerprint: cert.fingerprint256, source, origin };
   } catch (err) {
-    const hint = /mac verify|bad decrypt|wrong tag/i.test((err as Error).message) ? ' (wrong password?)' : '';
-    throw new ConfigError(`cannot use TLS certificate ${source}: ${(err as Error).message}${hint}`);
+    const message = (err as Error).message;
+    const hint = /mac verify|bad decrypt|wrong tag/i.test(message) ? ' (wrong password?)'
+      // RC2/3DES-encrypted keystores (older Java keytool, `openssl pkcs12 -legacy`): OpenSSL 3 reads them no more
+      : /unsupported pkcs12 pfx/i.test(message) ? ' (a legacy PKCS#12 encryption such as RC2-40: convert the keystore with'
+        + ' `openssl pkcs12 -legacy -in OLD.p12 -nodes -out both.pem` then `openssl pkcs12 -export -in both.pem -out NEW.p12`'
+        + ' and delete both.pem, or use --tls-cert and --tls-key)'
+      : '';
+    throw new ConfigError(`cannot use TLS certificate ${source}: ${message}${hint}`);
   } finally {
     socket?.destroy();
   }

@@ -153,6 +153,20 @@ describe('the TLS port (--tls-port)', () => {
       expect(r.status).to.equal(2);
       expect(r.stderr).to.include('cannot use TLS certificate').and.include('wrong password?');
     });
+
+    it('refuses a keystore in a legacy encryption (older keytool, RC2-40) with a way to convert it', function () {
+      const legacy = join(dir, 'legacy.p12');
+      const pem = join(dir, 'legacy-src.pem');
+      writeFileSync(pem, execFileSync('openssl', ['pkcs12', '-in', keystore, '-nodes', '-passin', 'pass:p12-secret']));
+      try {
+        execFileSync('openssl', ['pkcs12', '-export', '-legacy', '-in', pem, '-out', legacy, '-passout', 'pass:p12-secret'], { stdio: 'ignore' });
+      } catch {
+        this.skip(); // this openssl cannot write the legacy format
+      }
+      const r = runGrid(['start', '--data', join(dir, 'data-legacy'), '--port', '0', '--tls-port', '0', '--tls-keystore', legacy, '--tls-keystore-password', 'p12-secret']);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.include(`cannot use TLS certificate ${legacy}`).and.include('legacy PKCS#12').and.include('openssl pkcs12 -legacy');
+    });
   });
 
   describe('headers and connectors', () => {
