@@ -69,13 +69,15 @@ export function readFormParts(ctx: Context, limits: FormLimits): Promise<FormPar
       if (index !== undefined) parts[index] = { name, text: value, contentType: info.mimeType };
     });
     parser.on('file', (name: string, file: Readable, info: { mimeType: string }) => {
+      // heard before anything can stop reading: a part cut short by finish() is destroyed with an
+      // error, and an unheard stream error would crash the process (errors are the parser's to report)
+      file.on('error', () => undefined);
       const index = begin();
       if (index === undefined) return void file.resume();
       const chunks: Buffer[] = [];
       file.on('data', (chunk: Buffer) => chunks.push(chunk));
       file.on('limit', () => finish(new PayloadTooLargeError()));
       file.on('end', () => { parts[index] = { name, text: Buffer.concat(chunks).toString('utf8'), contentType: info.mimeType }; });
-      file.on('error', () => undefined); // reported by the parser
     });
     parser.on('close', () => finish());
     parser.on('error', () => finish(limits.malformed()));

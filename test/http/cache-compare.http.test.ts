@@ -93,6 +93,17 @@ describe('POST /rest/v2/caches?action=compare', () => {
     expect012033(await admin.post(COMPARE, Buffer.from(LOCAL_JSON)), 'no Content-Type');
   });
 
+  it('answers 400 ISPN012033 to three file parts (curl -F a=@x -F b=@y -F c=@z) and keeps serving', async () => {
+    const file = (name: string) => ({ name, content: LOCAL_JSON, filename: `${name}.json`, contentType: 'application/json' });
+    const r = await compare(admin, [file('one'), file('two'), file('three')]);
+    expect(r.status).to.equal(400);
+    expect(r.text).to.equal('ISPN012033: Wrong content: expecting multipart/form-data with two parts');
+    // the third part, cut short when reading stopped, used to crash the process with an unheard stream error
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await admin.get('/rest/v2/caches')).status).to.equal(200);
+    expect((await compare(admin, [file('one'), file('two')])).status).to.equal(204);
+  });
+
   it('answers 400 with the parser message for a part that is not a valid configuration', async () => {
     const r = await compare(admin, two(LOCAL_JSON, json({ 'local-cache': { expiration: { lifespan: 'soon' } } })));
     expect(r.status).to.equal(400);
