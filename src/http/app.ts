@@ -4,6 +4,7 @@ import type { CacheHandle, Services } from '../services';
 import { ANONYMOUS, ANONYMOUS_ADMIN } from '../services/auth.service';
 import { authorize } from '../services/authorization';
 import type { Logger } from '../util/logger';
+import { browserHeaders } from './browser-headers';
 import { compressResponse } from './compression';
 import { corsMiddleware, type CorsSettings } from './cors.middleware';
 import { hostCheckMiddleware } from './host-check.middleware';
@@ -33,17 +34,6 @@ import { securityRoutes } from './routes/security.routes';
 import { serverRoutes } from './routes/server.routes';
 import { taskRoutes } from './routes/tasks.routes';
 import { xsiteRoutes } from './routes/xsite.routes';
-
-/** Sent on every answer to a browser (behavior-notes §1.3), errors included. */
-const BROWSER_HEADERS = {
-  'X-Frame-Options': 'sameorigin',
-  'X-XSS-Protection': '1; mode=block',
-  'X-Content-Type-Options': 'nosniff',
-  // the original's policy (InvocationHelper): no inline script, no eval; data: for fonts and images
-  'Content-Security-Policy': "default-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'self'; object-src 'none'",
-};
-/** Added to those over TLS only: browsers ignore it over plain HTTP (RFC 6797 §8.1). */
-const BROWSER_TLS_HEADERS = { 'Strict-Transport-Security': 'max-age=31536000 ; includeSubDomains' };
 
 /**
  * Every route table of the server; the router takes literal segments before parameters. Rows of
@@ -105,7 +95,7 @@ export function createApp(
     const id = ++requestId;
     ctx.state.log = log;
     ctx.state.guards = guards;
-    if (ctx.get('user-agent').startsWith('Mozilla')) ctx.set(ctx.secure ? { ...BROWSER_HEADERS, ...BROWSER_TLS_HEADERS } : BROWSER_HEADERS);
+    if (ctx.get('user-agent').startsWith('Mozilla')) ctx.set(browserHeaders(ctx.path, ctx.secure));
     try {
       await next();
       await discardUnreadBody(ctx, defaults.bodyLimit);

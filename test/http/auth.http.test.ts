@@ -164,7 +164,7 @@ describe('routing', () => {
       expect(r.headers.get('x-content-type-options')).to.equal('nosniff');
       // the original's policy: scripts only from the server itself, never inline or eval'd
       expect(r.headers.get('content-security-policy')).to.equal(
-        "default-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'self'; object-src 'none'");
+        "default-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'self'; object-src 'none'; sandbox");
     }
     expect((await admin.get('/rest/v2/caches', { 'User-Agent': 'curl/8' })).headers.get('x-frame-options')).to.equal(null);
   });

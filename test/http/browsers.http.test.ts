@@ -120,3 +120,39 @@ describe('Browsers: allowed-hosts *', () => {
     expect((await requestWithHost(server.url, 'GET', '/rest/v2/caches', { Host: 'anything.example', Authorization: basic })).status).to.equal(200);
   });
 });
+
+describe('Browsers: what an API answer opened in a browser may do', () => {
+  let server: TestServer;
+  const BROWSER = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)', Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+  // what an application user (WRITE) can store: an XHTML document, served back as application/xml
+  const XHTML = '<html xmlns="http://www.w3.org/1999/xhtml"><body><script>fetch("/rest/v2/server?action=stop", {method: "POST"})</script></body></html>';
+
+  before(async () => {
+    server = await startTestServer();
+    await server.as('admin').createCache('docs', { 'local-cache': { encoding: { 'media-type': 'application/xml' } } });
+    expect((await server.as('application').put('/rest/v2/caches/docs/page', XHTML, { 'Content-Type': 'application/xml' })).status).to.equal(204);
+  });
+  after(() => server.close());
+
+  it('an entry a writer stored as XHTML is a sandboxed document: no script, no form, no origin', async () => {
+    const r = await server.as('admin').get('/rest/v2/caches/docs/page', BROWSER);
+    expect(r.status).to.equal(200);
+    expect(r.headers.get('content-type')).to.match(/xml/);
+    // no script-src: scripts fall back to default-src 'self', never inline; sandbox: no origin at all
+    expect(r.headers.get('content-security-policy')).to.equal(
+      "default-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'self'; object-src 'none'; sandbox");
+  });
+
+  it('errors of the API are sandboxed too', async () => {
+    const r = await server.anonymous().get('/rest/v2/caches/docs/page', BROWSER);
+    expect(r.status).to.equal(401);
+    expect(r.headers.get('content-security-policy')).to.match(/; sandbox$/);
+  });
+
+  it('the pages grid serves as applications (Swagger UI) keep their scripts: same policy, no sandbox', async () => {
+    const r = await server.anonymous().get('/swagger-ui/', BROWSER);
+    expect(r.status).to.equal(200);
+    expect(r.headers.get('content-security-policy')).to.equal(
+      "default-src 'self' data:; style-src 'self' 'unsafe-inline'; base-uri 'self'; form-action 'self'; frame-src 'self'; frame-ancestors 'self'; object-src 'none'");
+  });
+});
