@@ -133,7 +133,8 @@ export function createApp(
     gctx.state.subject = !s.authEnabled ? ANONYMOUS_ADMIN
       : route.anonymous ? ANONYMOUS
       : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl, ctx.req.socket.remoteAddress);
-    if (!route.anonymous && s.authEnabled) guards.claim(ctx.req.socket, gctx.state.subject.name);
+    gctx.state.tenant = tenant;
+    if (!route.anonymous && s.authEnabled) guards.claim(ctx.req.socket, { tenant, user: gctx.state.subject.name });
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
     const named = params[route.cacheParam ?? 'cache'];

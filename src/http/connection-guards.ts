@@ -5,6 +5,22 @@ import { TooManyForUserError, TooManyOpenError } from '../errors';
 import type { Logger } from '../util/logger';
 
 /**
+ * Whose quota a request counts against: a user of one container. Every container (the default
+ * one and each tenant's) has its own users, so `admin` of tenant t1 and `admin` of the default
+ * container are two holders and never share a quota.
+ */
+export interface Holder {
+  /** The tenant's name; undefined for the default container. */
+  tenant?: string;
+  user: string;
+}
+
+/** One map key per holder: tenant names hold no NUL, so the first NUL ends the tenant. */
+function keyOf(holder: Holder): string {
+  return `${holder.tenant ?? ''}\u0000${holder.user}`;
+}
+
+/**
  * What one client can hold open: connections (server-wide, and per user once a request on the
  * connection authenticated) and event streams (server-wide and per user), plus the time-outs that
  * close connections whose requests never complete (slowloris). Counts drop as sockets close.
@@ -51,38 +67,40 @@ export class ConnectionGuards {
   }
 
   /** Counts the connection against the user whose request it carries; 429 past the per-user cap. */
-  claim(socket: Socket, user: string): void {
+  claim(socket: Socket, holder: Holder): void {
+    const key = keyOf(holder);
     const current = this.owner.get(socket);
-    if (current === user) return;
-    if ((this.connectionsOf.get(user) ?? 0) >= this.limits.connectionsPerUser) {
-      throw new TooManyForUserError('connections', user, this.limits.connectionsPerUser, 'connections-per-user');
+    if (current === key) return;
+    if ((this.connectionsOf.get(key) ?? 0) >= this.limits.connectionsPerUser) {
+      throw new TooManyForUserError('connections', holder.user, this.limits.connectionsPerUser, 'connections-per-user');
     }
     this.release(socket);
-    this.owner.set(socket, user);
-    this.connectionsOf.set(user, (this.connectionsOf.get(user) ?? 0) + 1);
+    this.owner.set(socket, key);
+    this.connectionsOf.set(key, (this.connectionsOf.get(key) ?? 0) + 1);
   }
 
-  /** Reserves an event stream for `user`; the returned function gives it back. */
-  openStream(user: string): () => void {
+  /** Reserves an event stream for the holder; the returned function gives it back. */
+  openStream(holder: Holder): () => void {
     if (this.streams >= this.limits.listeners) throw new TooManyOpenError('event streams', this.limits.listeners, 'listeners');
-    const mine = this.streamsOf.get(user) ?? 0;
-    if (mine >= this.limits.listenersPerUser) throw new TooManyForUserError('event streams', user, this.limits.listenersPerUser, 'listeners-per-user');
+    const key = keyOf(holder);
+    const mine = this.streamsOf.get(key) ?? 0;
+    if (mine >= this.limits.listenersPerUser) throw new TooManyForUserError('event streams', holder.user, this.limits.listenersPerUser, 'listeners-per-user');
     this.streams++;
-    this.streamsOf.set(user, mine + 1);
+    this.streamsOf.set(key, mine + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.streams--;
-      decrement(this.streamsOf, user);
+      decrement(this.streamsOf, key);
     };
   }
 
   private release(socket: Socket): void {
-    const user = this.owner.get(socket);
-    if (user === undefined) return;
+    const key = this.owner.get(socket);
+    if (key === undefined) return;
     this.owner.delete(socket);
-    decrement(this.connectionsOf, user);
+    decrement(this.connectionsOf, key);
   }
 }
 

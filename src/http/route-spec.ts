@@ -16,6 +16,8 @@ export interface GridState {
   log: Logger;
   /** Per-user and server-wide caps on connections and event streams. */
   guards: ConnectionGuards;
+  /** The tenant whose container the request reaches; undefined for the default container. */
+  tenant?: string;
 }
 
 export type GridContext = Context & { state: GridState; params: Record<string, string> };

@@ -19,7 +19,7 @@ export interface EventStream {
  */
 export function openEventStream(ctx: GridContext, closing: Listeners<void>): EventStream {
   // refused (429/503 with the reason) before anything is sent when the user or server is at its cap
-  const release = ctx.state.guards.openStream(ctx.state.subject.name);
+  const release = ctx.state.guards.openStream({ tenant: ctx.state.tenant, user: ctx.state.subject.name });
   const stream = new PassThrough();
   const closers: Array<() => void> = [release];
   let closed = false;

@@ -220,6 +220,39 @@ describe('refusals: caps on what one client holds open', () => {
   });
 });
 
+describe('refusals: per-user caps are per container (tenants have their own users)', () => {
+  let server: TestServer;
+  const basic = (role: string) => ({ Authorization: 'Basic ' + Buffer.from(`${role}:${role}-pw`).toString('base64') });
+
+  before(async () => {
+    server = await startTestServer({ tenants: [{ name: 't1' }], limits: { listenersPerUser: 2, connectionsPerUser: 2 } });
+    for (const prefix of ['/rest', '/rest/t1']) {
+      const r = await server.as('admin').post(`${prefix}/v2/caches/watched`, '{"local-cache":{}}', { 'Content-Type': 'application/json' });
+      expect(r.status).to.equal(200);
+    }
+  });
+  after(() => server.close());
+
+  it("tenant t1's admin holding all its event streams leaves the default container's admin its own", async () => {
+    const tenantUrl = `${server.url}/rest/t1/v2/caches/watched?action=listen`;
+    const held = [await SseReader.open(tenantUrl, basic('admin')), await SseReader.open(tenantUrl, basic('admin'))];
+    const third = await fetch(tenantUrl, { headers: basic('admin') });
+    expect(third.status, 'the tenant user is at its own cap').to.equal(429);
+    const mine = await SseReader.open(`${server.url}/rest/v2/caches/watched?action=listen`, basic('admin'));
+    expect(mine.response.status, 'another container\'s user of the same name').to.equal(200);
+    for (const s of [...held, mine]) s.close();
+  });
+
+  it("tenant t1's admin holding all its connections leaves the default container's admin its own", async () => {
+    const get = (path: string) => raw(server.url,
+      `GET ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${basic('admin').Authorization}\r\nConnection: keep-alive\r\n\r\n`, 1500);
+    // all at once: each socket stays open until its time-out, so the four are held together
+    const [own, ...tenant] = await Promise.all([get('/rest/v2/caches'), ...[0, 1, 2].map(() => get('/rest/t1/v2/caches'))]);
+    expect(tenant.map((r) => r.status).sort()).to.deep.equal([200, 200, 429]);
+    expect(own.status, 'another container\'s user of the same name').to.equal(200);
+  });
+});
+
 describe('refusals: the connection cap on the TLS port', () => {
   it('counts TLS connections against the same server-wide cap and drops those past it before the handshake', async () => {
     const server = await startTestServer({ tlsPort: 0, limits: { connections: 4 } });
