@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadOrCreateCredentialsKey } from '../config/credentials-key';
 import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/digest-vault';
@@ -31,18 +32,24 @@ export async function runUser(args: string[]): Promise<number> {
   }
   const [sub, name, ...extra] = positionals;
   if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  const dataDir = usersDir(resolve((values.data as string | undefined) ?? './data'), values.tenant as string | undefined);
+  const password = values.password as string | undefined;
+  const roles = ((values.groups as string | undefined) ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  // every mistake in the arguments is reported before anything is created on disk
+  checkArguments(sub, name, password, roles);
+  const tenant = values.tenant as string | undefined;
+  const root = resolve((values.data as string | undefined) ?? './data');
+  const dataDir = usersDir(root, tenant);
+  if (tenant !== undefined && !existsSync(dataDir)) {
+    if (sub !== 'create') throw new UsageError(`tenant '${tenant}' has no store in ${root} yet: the server makes it at its first start with that tenant in its configuration file`);
+    // users may be provisioned before the first start; a misspelt tenant must not pass unnoticed
+    process.stderr.write(`grid: note: tenant '${tenant}' had no store in ${root}; it is created now. The server serves it only if its configuration file lists tenant '${tenant}'.\n`);
+  }
   const store = new SqliteStore({ dataDir, durability: 'power' });
   try {
     const users = openUsers(store, dataDir);
-    const password = values.password as string | undefined;
     switch (sub) {
       case 'create': {
-        if (!name) throw new UsageError('user create needs a NAME');
-        if (password === undefined) throw new UsageError('user create needs -p PASSWORD');
-        const roles = ((values.groups as string | undefined) ?? '').split(',').map((r) => r.trim()).filter(Boolean);
-        if (!roles.length) throw new UsageError('user create needs -g ROLE[,ROLE]');
-        await users.upsert(name, password, roles);
+        await users.upsert(name!, password!, roles);
         process.stdout.write(`user '${name}' saved with roles ${roles.join(',')}\n`);
         return 0;
       }
@@ -50,21 +57,37 @@ export async function runUser(args: string[]): Promise<number> {
         for (const u of users.list()) process.stdout.write(`${u.name}\t${u.roles.join(',')}\n`);
         return 0;
       case 'remove':
-        if (!name) throw new UsageError('user remove needs a NAME');
-        users.remove(name);
+        users.remove(name!);
         process.stdout.write(`user '${name}' removed\n`);
         return 0;
-      case 'password':
-        if (!name) throw new UsageError('user password needs a NAME');
-        if (password === undefined) throw new UsageError('user password needs -p NEW');
-        await users.setPassword(name, password);
+      default: // 'password', the only command left after checkArguments
+        await users.setPassword(name!, password!);
         process.stdout.write(`password of '${name}' changed\n`);
         return 0;
-      default:
-        throw new UsageError(sub ? `unknown user command '${sub}'` : 'user needs a command: create, list, remove or password');
     }
   } finally {
     store.close();
+  }
+}
+
+function checkArguments(sub: string | undefined, name: string | undefined, password: string | undefined, roles: string[]): void {
+  switch (sub) {
+    case 'create':
+      if (!name) throw new UsageError('user create needs a NAME');
+      if (password === undefined) throw new UsageError('user create needs -p PASSWORD');
+      if (!roles.length) throw new UsageError('user create needs -g ROLE[,ROLE]');
+      return;
+    case 'list':
+      return;
+    case 'remove':
+      if (!name) throw new UsageError('user remove needs a NAME');
+      return;
+    case 'password':
+      if (!name) throw new UsageError('user password needs a NAME');
+      if (password === undefined) throw new UsageError('user password needs -p NEW');
+      return;
+    default:
+      throw new UsageError(sub ? `unknown user command '${sub}'` : 'user needs a command: create, list, remove or password');
   }
 }
 

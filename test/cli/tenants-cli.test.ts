@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '../support/client';
 import { runGrid } from '../support/cli';
@@ -68,6 +68,24 @@ describe('grid start with tenants (bin/grid)', function () {
       proc.child.kill('SIGTERM');
       expect(await waitForExit(proc.child)).to.equal(0);
     }
+  });
+
+  it('`grid user --tenant` creates nothing on bad arguments, names a tenant it had to create, and lists no unknown tenant', () => {
+    const bad = runGrid(['user', 'create', 'bob', '-p', 'pw', '--data', dataDir, '--tenant', 't1']);
+    expect(bad.status).to.equal(2);
+    expect(bad.stderr).to.contain('user create needs -g ROLE[,ROLE]');
+    expect(existsSync(join(dataDir, 'tenants')), 'a refused command leaves no store behind').to.equal(false);
+
+    const unknown = runGrid(['user', 'list', '--data', dataDir, '--tenant', 't9']);
+    expect(unknown.status).to.equal(2);
+    expect(unknown.stderr).to.contain("tenant 't9' has no store in");
+    expect(existsSync(join(dataDir, 'tenants', 't9'))).to.equal(false);
+
+    const first = runGrid(['user', 'create', 'bob', '-p', 'pw', '-g', 'admin', '--data', dataDir, '--tenant', 't1']);
+    expect(first.status).to.equal(0);
+    expect(first.stderr, 'provisioning before the first start works, and says what it made').to.contain("tenant 't1' had no store");
+    const second = runGrid(['user', 'create', 'carol', '-p', 'pw', '-g', 'admin', '--data', dataDir, '--tenant', 't1']);
+    expect([second.status, second.stderr]).to.deep.equal([0, '']);
   });
 
   it('keeps every acknowledged write of every tenant after kill -9', async () => {
