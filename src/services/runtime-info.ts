@@ -1,6 +1,7 @@
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
 import { arch, cpus, hostname, platform, release, totalmem } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
+import { redactedArgv } from '../model/redacted-argv';
 
 /**
  * What the process knows about itself, under the field names of the original's JVM reports
@@ -44,7 +45,7 @@ export class RuntimeInfo {
       'host.name': hostname(),
       'user.dir': process.cwd(),
       'process.pid': String(process.pid),
-      'process.argv': process.argv.join(' '),
+      'process.argv': redactedArgv(process.argv).join(' '),
       'process.exec.path': process.execPath,
       'available.processors': String(cpus().length),
       'total.memory': String(totalmem()),

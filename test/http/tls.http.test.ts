@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { runGrid } from '../support/cli';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
@@ -147,6 +148,20 @@ describe('the TLS port (--tls-port)', () => {
         }
       });
     }
+
+    it('never shows a password given on the command line in /server/env or the server report', async () => {
+      const proc = await spawnServer(['--data', join(dir, 'data-argv'), '--no-auth', '--tls-port', '0', '--tls-keystore', keystore, '--tls-keystore-password', 'p12-secret']);
+      try {
+        const env = await (await fetch(`${proc.url}/rest/v2/server/env`)).json() as Record<string, string>;
+        expect(env['process.argv']).to.contain('--tls-keystore-password ***').and.not.contain('p12-secret');
+        const report = gunzipSync(Buffer.from(await (await fetch(`${proc.url}/rest/v2/server/report`)).arrayBuffer()));
+        expect(report.includes('--tls-keystore-password ***'), 'the report holds the command line').to.equal(true);
+        expect(report.includes('p12-secret'), 'but not the password').to.equal(false);
+      } finally {
+        proc.child.kill('SIGTERM');
+        await waitForExit(proc.child);
+      }
+    });
 
     it('refuses to start with a wrong password, saying so', () => {
       const r = runGrid(['start', '--data', join(dir, 'data-wrong'), '--port', '0', '--tls-port', '0', '--tls-keystore', keystore, '--tls-keystore-password', 'wrong']);
