@@ -88,6 +88,20 @@ describe('authentication', () => {
     });
   }
 
+  it('accepts Digest for a user name that is not ASCII, sent as UTF-8 bytes (browsers, curl) or as username*', async () => {
+    await server.running.services.users.upsert('jürgen', 'pässwörd', ['observer']);
+    const uri = '/rest/v2/caches';
+    const challengeOf = async () => (await anonymous.get(uri)).headers.get('www-authenticate')!.split(/,\s*(?=Digest|Basic)/).find((c) => c.includes('algorithm=MD5'))!;
+    const auth = digestAuthorization(await challengeOf(), 'jürgen', 'pässwörd', 'GET', uri);
+    // a header carries bytes: the UTF-8 of the name, which HTTP libraries hand over one byte per character
+    expect((await anonymous.get(uri, { Authorization: Buffer.from(auth, 'utf8').toString('latin1') })).status).to.equal(200);
+    const extended = digestAuthorization(await challengeOf(), 'jürgen', 'pässwörd', 'GET', uri)
+      .replace('username="jürgen"', "username*=UTF-8''j%C3%BCrgen");
+    expect((await anonymous.get(uri, { Authorization: extended })).status).to.equal(200);
+    const wrong = digestAuthorization(await challengeOf(), 'jürgen', 'nope', 'GET', uri);
+    expect((await anonymous.get(uri, { Authorization: Buffer.from(wrong, 'utf8').toString('latin1') })).status).to.equal(401);
+  });
+
   it('re-applying a user with the same password changes nothing; a new password replaces the old one', async () => {
     const users = server.running.services.users;
     await users.upsert('erin', 'first', ['observer']);

@@ -46,6 +46,15 @@ describe('parseDigestFields', () => {
     it(`is undefined for ${JSON.stringify(text)}`, () => expect(parseDigestFields(text)).to.equal(undefined));
   }
 
+  it('reads a user name sent as UTF-8 bytes (handed over as Latin-1) back as its text, and username* (RFC 8187)', () => {
+    const latin1 = Buffer.from('username="jürgen", nonce="n", uri="/", response="r"', 'utf8').toString('latin1');
+    expect(parseDigestFields(latin1)?.username).to.equal('jürgen');
+    expect(parseDigestFields("username*=UTF-8''j%C3%BCrgen, nonce=\"n\", uri=\"/\", response=\"r\"")?.username).to.equal('jürgen');
+    expect(parseDigestFields('username*=bogus, nonce="n", uri="/", response="r"')).to.equal(undefined);
+    // bytes that are not UTF-8 stay as sent (a Latin-1 client): ü alone is 0xFC
+    expect(parseDigestFields('username="j\u00fcrgen", nonce="n", uri="/", response="r"')?.username).to.equal('j\u00fcrgen');
+  });
+
   it('parses again after an undefined result (no state left behind)', () => {
     expect(parseDigestFields('username="alice')).to.equal(undefined);
     expect(parseDigestFields(HEADER)?.username).to.equal('alice');
