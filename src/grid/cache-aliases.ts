@@ -1,6 +1,5 @@
-import { AliasInUseError, CacheExistsError, NameTooLongError } from '../errors';
-
-const MAX_NAME_BYTES = 255;
+import { AliasInUseError, CacheExistsError } from '../errors';
+import { checkResourceName } from '../model/resource-name';
 
 /**
  * Which cache each alias names (the `aliases` attribute of a cache definition, behavior-notes §6.8).
@@ -25,19 +24,24 @@ export class CacheAliases {
 
   /**
    * Refuses aliases that another cache uses, or that are cache names (`isCache`), for cache `cache`;
-   * alias names obey the cache name length limit.
+   * new aliases obey the rule of cache names. Aliases the cache already has are kept as they are,
+   * so a definition stored before that rule can still be updated.
    */
   check(cache: string, aliases: readonly string[], isCache: (name: string) => boolean): void {
     for (const alias of aliases) {
-      this.checkAlias(alias, isCache);
       const owner = this.owners.get(alias);
-      if (owner !== undefined && owner !== cache) throw new AliasInUseError(alias, owner);
+      if (owner === cache) continue;
+      this.checkAlias(alias, isCache);
+      if (owner !== undefined) throw new AliasInUseError(alias, owner);
     }
   }
 
-  /** An alias may be any name a cache could have, except the name of a cache. */
+  /**
+   * An alias may be any name a cache could have (the one naming rule: no control character, `/`
+   * or `..`, at most 255 bytes), except the name of a cache.
+   */
   checkAlias(alias: string, isCache: (name: string) => boolean): void {
-    if (Buffer.byteLength(alias, 'utf8') > MAX_NAME_BYTES) throw new NameTooLongError(alias);
+    checkResourceName('alias', alias);
     if (isCache(alias)) throw new AliasInUseError(alias, alias);
   }
 

@@ -134,6 +134,34 @@ describe('cache aliases (behavior-notes §5.1, §6.8)', () => {
     });
   });
 
+  describe('the naming rule (docs/security.md "Names") for aliases, whichever way they are given', () => {
+    const BAD = ['a/b', '..', 'x\ny', 'nul\u0000byte'];
+    const refusal = (alias: string) => `Invalid alias name ${JSON.stringify(alias)}: a name is not empty and has no control characters (NUL, CR, LF…), no '/' and no '..'`;
+
+    it('refuses them in a configuration (400) and creates nothing', async () => {
+      for (const alias of BAD) {
+        const name = fresh();
+        const r = await admin.post(`/rest/v2/caches/${name}`, JSON.stringify({ 'local-cache': { aliases: [alias] } }), { 'Content-Type': 'application/json' });
+        expect([r.status, r.text], JSON.stringify(alias)).to.deep.equal([400, refusal(alias)]);
+        expect((await admin.head(`/rest/v2/caches/${name}`)).status).to.equal(404);
+      }
+    });
+
+    it('refuses them in assign-alias and set-mutable-attribute (400), leaving the aliases as they were', async () => {
+      const cache = fresh();
+      await admin.createCache(cache, { 'local-cache': { aliases: [`${cache}-ok`] } });
+      for (const alias of BAD) {
+        const assigned = await admin.post(`/rest/v2/caches/${cache}?action=assign-alias&alias=${encodeURIComponent(alias)}`);
+        expect([assigned.status, assigned.text], JSON.stringify(alias)).to.deep.equal([400, refusal(alias)]);
+        if (/\s/.test(alias)) continue; // the attribute's value is a blank-separated list: x\ny is x and y
+        const set = await admin.post(`/rest/v2/caches/${cache}?action=set-mutable-attribute&attribute-name=aliases&attribute-value=${encodeURIComponent(alias)}`);
+        expect([set.status, set.text], JSON.stringify(alias)).to.deep.equal([400, refusal(alias)]);
+      }
+      const config = (await admin.get(`/rest/v2/caches/${cache}?action=config`)).json<Json>();
+      expect(JSON.stringify(config)).to.contain(`"aliases":["${cache}-ok"]`);
+    });
+  });
+
   describe('aliases after a restart', () => {
     it('keep resolving after kill -9, with assigned aliases and set attributes', async function () {
       this.timeout(60_000);
