@@ -29,3 +29,38 @@ export interface Inflight {
   entry: CacheEntry | null;
   commit: Commit;
 }
+
+/**
+ * An entry as a scan hands it over: its value's bytes somewhere in `bytes`, a buffer the scan may
+ * reuse for the next entry; `key()` and `value()` give buffers to keep.
+ */
+export interface ScannedEntry {
+  readonly bytes: Buffer;
+  readonly valueStart: number;
+  readonly valueEnd: number;
+  key(): Buffer;
+  value(): Buffer;
+}
+
+/** A whole entry as a `ScannedEntry` (memory tiers, values read one by one). */
+export class WholeEntry implements ScannedEntry {
+  bytes: Buffer = Buffer.alloc(0);
+  valueStart = 0;
+  valueEnd = 0;
+  private keyBytes: Buffer = this.bytes;
+
+  of(key: Buffer, value: Buffer): this {
+    this.keyBytes = key;
+    this.bytes = value;
+    this.valueEnd = value.length;
+    return this;
+  }
+
+  key(): Buffer {
+    return this.keyBytes;
+  }
+
+  value(): Buffer {
+    return this.bytes;
+  }
+}

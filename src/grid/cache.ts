@@ -5,8 +5,8 @@ import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
-import type { Commit, Store, StoredEntry, WriteOp } from '../store/store';
-import { type CacheEntry, type Inflight, isExpired } from './cache-entry';
+import { type Commit, EntryPageCursor, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
+import { type CacheEntry, type Inflight, isExpired, type ScannedEntry, WholeEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
 import type { ContentChange, ContentIndex } from './content-index';
 import { MemoryTier } from './memory-tier';
@@ -36,7 +36,11 @@ export interface RemoveResult {
 }
 
 const PAGE = 1000;
-const SCAN_PAGE = 500;
+/** Scan pages aim at this many bytes; their row count follows the rows' size (values over 16 KiB are read one by one). */
+const SCAN_PAGE_BYTES = 256 * 1024;
+const FIRST_SCAN_PAGE = 64;
+const MIN_SCAN_PAGE = 16;
+const MAX_SCAN_PAGE = 4096;
 
 function toEntry(row: StoredEntry): CacheEntry {
   return { ...row, etag: etagOf(row.value) };
@@ -283,29 +287,37 @@ export class Cache {
   }
 
   /**
-   * Every live entry's key and value, for queries: like `entries()` without building entries. An
-   * unbounded memory tier is walked live (no copy of a big cache); a write-through cache's committed
-   * rows come straight from the store, a page at a time (call `settled()` first).
+   * Every live entry, for queries (call `settled()` first). The memory tier is walked in place (no
+   * copy of a big cache); a persistent cache's rows come a packed page at a time, each row a view
+   * into the page, so a scan allocates per page rather than per entry. A write-through cache's
+   * committed rows are the whole content; a passivating cache adds the rows of entries not in memory.
    */
-  *scan(): Generator<{ key: Buffer; value: Buffer }> {
+  *scan(): Generator<ScannedEntry> {
     const now = this.deps.clock.now();
-    if (!this.currentSettings.persistent || this.currentSettings.passivation) {
-      if (this.memory.bounded || this.currentSettings.persistent) {
-        yield* this.entries();
-        return;
-      }
-      for (const [, e] of this.memory.entries()) if (!isExpired(e, now)) yield e;
-      return;
+    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
+    const whole = new WholeEntry();
+    if (memoryIsTruth) {
+      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield whole.of(e.key, e.value);
     }
+    if (!this.currentSettings.persistent) return;
     let after: Buffer = Buffer.alloc(0);
+    let rows = FIRST_SCAN_PAGE;
     for (;;) {
-      const page = this.deps.store.entries.scan(this.id, after, SCAN_PAGE);
-      for (const [key, value, expiresAt] of page) {
-        if (expiresAt === null || expiresAt > now) yield { key, value };
-        else if (this.peek(key)) yield { key, value }; // max-idle refreshed in memory since the write
+      const page = this.deps.store.entries.scanPage(this.id, after, now, rows);
+      if (!page) return;
+      const row = new EntryPageCursor(page.bytes);
+      while (row.advance()) {
+        if (memoryIsTruth && this.memory.peek(row.keyId())) continue;
+        if (row.flags & ROW_EXPIRED && !this.peek(row.key())) continue; // max-idle may be refreshed in memory since the write
+        if (!(row.flags & ROW_VALUE_OMITTED)) yield row;
+        else {
+          const stored = this.deps.store.entries.find(this.id, row.key());
+          if (stored) yield whole.of(stored.key, stored.value);
+        }
       }
-      if (page.length < SCAN_PAGE) return;
-      after = page[page.length - 1][0];
+      if (page.count < rows) return;
+      after = page.lastKey;
+      rows = Math.max(MIN_SCAN_PAGE, Math.min(MAX_SCAN_PAGE, Math.floor((SCAN_PAGE_BYTES * page.count) / page.bytes.length)));
     }
   }
 

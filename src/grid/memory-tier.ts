@@ -15,6 +15,8 @@ export interface MemoryLimits {
 export class MemoryTier {
   private readonly map = new Map<string, CacheEntry>();
   private bytes = 0;
+  /** Walks under way: while there is one, entries keep their place (see `walk`). */
+  private walking = 0;
 
   constructor(private limits: MemoryLimits) {}
 
@@ -43,7 +45,7 @@ export class MemoryTier {
   /** Reads and marks as most recently used. */
   get(id: string): CacheEntry | undefined {
     const e = this.map.get(id);
-    if (e && this.bounded) {
+    if (e && this.bounded && this.walking === 0) {
       this.map.delete(id);
       this.map.set(id, e);
     }
@@ -63,7 +65,7 @@ export class MemoryTier {
     const old = this.map.get(id);
     if (old) {
       this.bytes -= entrySize(old);
-      this.map.delete(id);
+      if (this.walking === 0) this.map.delete(id); // to the back: most recently used
     }
     this.map.set(id, e);
     this.bytes += entrySize(e);
@@ -85,6 +87,21 @@ export class MemoryTier {
 
   entries(): IterableIterator<[string, CacheEntry]> {
     return this.map.entries();
+  }
+
+  /**
+   * Every entry, walked live without a copy. A Map iterator sees an entry again when it is deleted
+   * and set anew, as recency updates do; so while a walk is under way reads leave entries where
+   * they are and rewrites replace them in place. Each entry is then seen once — in its state when
+   * the walk reaches it — and the order of eviction is only approximately LRU meanwhile.
+   */
+  *walk(): Generator<CacheEntry> {
+    this.walking++;
+    try {
+      yield* this.map.values();
+    } finally {
+      this.walking--;
+    }
   }
 
   private evictOverflow(keep?: string): CacheEntry[] {

@@ -3,11 +3,13 @@ import type {
   CacheRecord, CounterRecord, DigestUpdate, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
 } from './records';
 import type { WriteOp } from './write-ops';
+import type { EntryPage } from './entry-page';
 import type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
 import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
 
 export type { Commit } from './group-commit';
 export type { WriteOp } from './write-ops';
+export { type EntryPage, EntryPageCursor, ROW_EXPIRED, ROW_VALUE_OMITTED } from './entry-page';
 export type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
 export * from './records';
 export type * from './index-records';
@@ -48,7 +50,7 @@ export interface Store {
     find(cacheId: number, key: Buffer): StoredEntry | undefined;
     count(cacheId: number, now: number): number;
     list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[];
-    scan(cacheId: number, afterKey: Buffer, limit: number): Array<[Buffer, Buffer, number | null]>;
+    scanPage(cacheId: number, afterKey: Buffer, now: number, limit: number): EntryPage | undefined;
     findMany(cacheId: number, keys: Buffer[]): StoredEntry[];
   };
   readonly definitions: {

@@ -1,4 +1,5 @@
 import type { Message, Type } from 'protobufjs';
+import { WireReader } from '../../model/wire-reader';
 import { WRAPPED } from '../../model/wrapped-message';
 
 /** A decoded entity: the protobufjs message; field values are read through field-values.ts. */
@@ -10,7 +11,11 @@ export type EntityMessage = Message<Record<string, unknown>>;
  * reading that header, without decoding or allocating. Malformed values read as undefined.
  */
 export class EntityReader {
+  /** Where `locate` found the message bytes. */
+  bodyStart = 0;
+  bodyEnd = 0;
   private readonly nameBytes: Buffer;
+  private readonly wire = new WireReader();
 
   constructor(readonly type: Type, private readonly typeId: number | undefined) {
     this.nameBytes = Buffer.from(type.fullName.replace(/^\./, ''), 'utf8');
@@ -28,34 +33,48 @@ export class EntityReader {
 
   /** The message bytes when the value is a WrappedMessage of this type. */
   body(value: Buffer): Buffer | undefined {
-    let pos = 0;
+    return this.locate(value, 0, value.length) ? value.subarray(this.bodyStart, this.bodyEnd) : undefined;
+  }
+
+  /**
+   * Whether `bytes[start, end)` is a WrappedMessage of this type; if so its message bytes are at
+   * `[bodyStart, bodyEnd)`. Reads the header in place: scans call it for every entry.
+   */
+  locate(bytes: Buffer, start: number, end: number): boolean {
+    const r = this.wire.reset(bytes, start, end);
     let ours = false;
-    let body: Buffer | undefined;
-    while (pos < value.length) {
-      const tag = readVarint(value, pos);
-      if (!tag) return undefined;
-      pos = tag.next;
-      const field = tag.value >>> 3;
-      const wireType = tag.value & 7;
+    let found = false;
+    while (r.more) {
+      const tag = r.uint32();
+      const field = tag >>> 3;
+      const wireType = tag & 7;
+      if (r.failed) return false;
       if (wireType === 0) {
-        const v = readVarint(value, pos);
-        if (!v) return undefined;
-        pos = v.next;
-        if (field === WRAPPED.typeId) ours = v.value === this.typeId;
-        else if (field === WRAPPED.enum) return undefined;
+        const v = r.uint32();
+        if (field === WRAPPED.typeId) ours = v === this.typeId;
+        else if (field === WRAPPED.enum) return false;
       } else if (wireType === 2) {
-        const len = readVarint(value, pos);
-        if (!len || len.next + len.value > value.length) return undefined;
-        const start = len.next;
-        pos = start + len.value;
-        if (field === WRAPPED.typeName) ours = len.value === this.nameBytes.length && this.nameBytes.equals(value.subarray(start, pos));
-        else if (field === WRAPPED.message) body = value.subarray(start, pos);
-        else return undefined; // a wrapped scalar string or bytes
+        const at = r.delimited();
+        if (r.failed) return false;
+        if (field === WRAPPED.typeName) ours = this.isName(bytes, at, r.pos);
+        else if (field === WRAPPED.message) {
+          this.bodyStart = at;
+          this.bodyEnd = r.pos;
+          found = true;
+        } else return false; // a wrapped scalar string or bytes
       } else {
-        return undefined;
+        return false;
       }
     }
-    return ours ? body : undefined;
+    return !r.failed && ours && found;
+  }
+
+  /** A loop rather than Buffer.compare: type names are short, and a native call costs more. */
+  private isName(bytes: Buffer, start: number, end: number): boolean {
+    const name = this.nameBytes;
+    if (end - start !== name.length) return false;
+    for (let i = 0; i < name.length; i++) if (bytes[start + i] !== name[i]) return false;
+    return true;
   }
 }
 

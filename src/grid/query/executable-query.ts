@@ -8,6 +8,8 @@ import { EntityReader, type EntityMessage } from './entity-reader';
 import { compileAccessor, compileSingle, projectValue } from './field-values';
 import type { GroupRow } from './group-table';
 import { RawJson, type ResultColumn } from './query-result';
+import { compileWireFilter, type WireFilter } from './wire-filter';
+import type { ScannedEntry } from '../cache-entry';
 
 /** One matching entity, with what sorting and the result need. */
 export interface MatchRow {
@@ -27,6 +29,7 @@ export class ExecutableQuery {
   readonly reader: EntityReader;
   readonly where: Predicate<EntityMessage>;
   readonly columns: ResultColumn[] | undefined;
+  private readonly wireFilter: WireFilter | undefined;
   private readonly sortKeyOf: Array<(e: object) => Scalar | null>;
   private readonly project: Array<(row: MatchRow) => unknown> | undefined;
 
@@ -40,6 +43,7 @@ export class ExecutableQuery {
       return a;
     };
     this.where = compileCondition(query.where, access);
+    this.wireFilter = compileWireFilter(query.where, type);
     this.sortKeyOf = query.grouping ? [] : query.orderBy.map((k) => compileSingle(k.target as FieldRef));
     this.columns = query.projections?.map((p) => columnOf(p, query));
     this.project = query.grouping ? undefined : query.projections?.map((p) => this.projector(p));
@@ -54,6 +58,16 @@ export class ExecutableQuery {
     const entity = this.reader.read(value);
     if (!entity || !this.where(entity)) return undefined;
     return this.row(key, entity, null);
+  }
+
+  /**
+   * `match` for an entry a scan hands over: the type and the wire filter are checked on the bytes
+   * where they lie, and only entries that may match are copied out and decoded.
+   */
+  matchScanned(e: ScannedEntry): MatchRow | undefined {
+    if (!this.reader.locate(e.bytes, e.valueStart, e.valueEnd)) return undefined;
+    if (this.wireFilter && !this.wireFilter(e.bytes, this.reader.bodyStart, this.reader.bodyEnd)) return undefined;
+    return this.match(e.key(), e.value());
   }
 
   row(key: Buffer, entity: EntityMessage, score: number | null): MatchRow {

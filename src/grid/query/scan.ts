@@ -1,15 +1,17 @@
 import type { ExecutableQuery, MatchRow } from './executable-query';
 import { TimeSlice } from './time-slice';
+import type { ScannedEntry } from '../cache-entry';
 
 /**
  * The non-indexed plan (query-notes §5.1): every live entry is decoded and tested once, a few
  * milliseconds at a time. `entries` streams the cache (a persistent cache page by page from the
- * store), so the cache is never loaded whole; `visit` sees each match as it is found.
+ * store), so the cache is never loaded whole; only entries the wire filter lets through are
+ * decoded; `visit` sees each match as it is found.
  */
-export async function scanMatches(q: ExecutableQuery, entries: Iterable<{ key: Buffer; value: Buffer }>, visit: (row: MatchRow) => void | Promise<void>): Promise<void> {
+export async function scanMatches(q: ExecutableQuery, entries: Iterable<ScannedEntry>, visit: (row: MatchRow) => void | Promise<void>): Promise<void> {
   const slice = new TimeSlice();
   for (const e of entries) {
-    const row = q.match(e.key, e.value);
+    const row = q.matchScanned(e);
     if (row) {
       const pending = visit(row);
       if (pending) await pending;
