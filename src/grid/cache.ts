@@ -176,7 +176,7 @@ export class Cache {
       throw new ContainerFullError(this.currentSettings.maxCount >= 0 ? this.currentSettings.maxCount : this.currentSettings.maxSizeBytes);
     }
     const existed = this.listeners.size > 0 && this.peek(key) !== undefined;
-    this.indexChange({ kind: 'put', entry });
+    this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating });
     let commit: Commit | undefined;
     if (this.currentSettings.persistent) {
       if (!this.currentSettings.passivation) {
@@ -199,7 +199,7 @@ export class Cache {
   restore(stored: StoredEntry): WriteResult | undefined {
     const entry: CacheEntry = { ...stored, etag: etagOf(stored.value) };
     if (isExpired(entry, this.deps.clock.now())) return undefined;
-    this.indexChange({ kind: 'put', entry });
+    this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating });
     const id = idOf(stored.key);
     let commit: Commit | undefined;
     if (this.currentSettings.persistent && !this.currentSettings.passivation) {
@@ -340,10 +340,23 @@ export class Cache {
 
   /** Clean shutdown of a passivating cache: memory goes to the store. */
   passivateAll(): void {
-    if (!this.currentSettings.persistent || !this.currentSettings.passivation) return;
-    for (const [id, e] of this.memory.entries()) {
-      this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
-    }
+    if (!this.passivating) return;
+    for (const [id, e] of this.memory.entries()) this.passivate(id, e);
+  }
+
+  /** Whether only memory holds this key's entry (a passivating cache's entry not passivated). */
+  heldOnlyInMemory(key: Buffer): boolean {
+    return this.passivating && this.memory.peek(idOf(key)) !== undefined;
+  }
+
+  private get passivating(): boolean {
+    return this.currentSettings.persistent && this.currentSettings.passivation;
+  }
+
+  /** A passivating cache's entry goes to the store; its index document says so in the same commit. */
+  private passivate(id: string, e: CacheEntry): void {
+    this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
+    this.indexChange({ kind: 'passivate', key: e.key });
   }
 
   /** The one place the cache tells its index what changed (src/grid/content-index.ts). */
@@ -372,6 +385,7 @@ export class Cache {
     if (this.currentSettings.passivation) {
       // activation: the entry lives in memory again, the store copy goes
       this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, e);
+      this.indexChange({ kind: 'activate', key });
     }
     this.afterEviction(this.memory.set(id, e));
     return e;
@@ -388,9 +402,7 @@ export class Cache {
     for (const e of evicted) {
       this.stats.evicted();
       if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key }); // the entry leaves the cache
-      if (this.currentSettings.persistent && this.currentSettings.passivation) {
-        this.writeStore(idOf(e.key), { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
-      }
+      if (this.passivating) this.passivate(idOf(e.key), e);
     }
   }
 

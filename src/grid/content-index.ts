@@ -2,16 +2,21 @@ import type { StoredEntry } from '../store/store';
 
 /** A change of a cache's content, as an index must follow it (query-notes §6.3). */
 export type ContentChange =
-  | { kind: 'put'; entry: StoredEntry }
+  /** `memoryOnly`: a passivating cache's entry, held in memory and not in the store. */
+  | { kind: 'put'; entry: StoredEntry; memoryOnly: boolean }
   | { kind: 'remove'; key: Buffer }
   | { kind: 'clear' }
-  | { kind: 'purgeExpired'; now: number };
+  | { kind: 'purgeExpired'; now: number }
+  /** A passivating cache's entry went to the store (`passivate`) or came back to memory (`activate`). */
+  | { kind: 'passivate' | 'activate'; key: Buffer };
 
 /**
  * What a cache tells its index, from one place (`Cache.indexChange`), synchronously and in order:
  * every put, removal (expiry and eviction of entries that leave the cache included), clear and
- * purge. A persistent cache's index writes join the same group commit as the entry write; `put`
- * may refuse the entry (ISPN028021/ISPN028022) before anything is written.
+ * purge, and a passivating cache's moves between memory and the store (so that documents of
+ * entries a crash loses with memory can go at the next start). A persistent cache's index writes
+ * join the same group commit as the entry write; `put` may refuse the entry
+ * (ISPN028021/ISPN028022) before anything is written.
  */
 export interface ContentIndex {
   apply(change: ContentChange): void;

@@ -59,10 +59,10 @@ export class SearchAdminService {
   }
 
   /** Document counts and sizes per configured entity (0 when none are indexed yet). */
-  indexStatistics(h: CacheHandle): IndexStatistics {
+  async indexStatistics(h: CacheHandle): Promise<IndexStatistics> {
     const index = this.indexing.of(h.cache);
     if (!index) return { types: [], reindexing: false, entityIndexingFailures: 0 };
-    const measured = new Map<string, IndexTypeStats>(index.reads.stats(h.cache.id).map((s) => [s.type, s]));
+    const measured = new Map<string, IndexTypeStats>((await index.reads.stats(h.cache.id)).map((s) => [s.type, s]));
     const types = index.settings.indexedEntities.map((name) => ({ name, count: measured.get(name)?.count ?? 0, size: measured.get(name)?.size ?? 0 }));
     return { types, reindexing: index.reindexing, entityIndexingFailures: index.entityIndexingFailures };
   }

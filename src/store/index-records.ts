@@ -17,6 +17,8 @@ export interface IndexDocument {
   values: Array<[path: string, value: IndexValue]>;
   /** Analyzed fields: the analyzer's tokens of each value. */
   texts: Array<[path: string, tokens: string[][]]>;
+  /** Only memory holds the entry (a passivating cache's, not yet passivated): gone after a restart. */
+  memoryOnly: boolean;
 }
 
 /** A full-text search over one analyzed field, after analysis and any term expansion. */
@@ -73,4 +75,6 @@ export type IndexWriteOp =
   | { kind: 'index.put'; cacheId: number; doc: IndexDocument }
   | { kind: 'index.delete'; cacheId: number; key: Buffer }
   | { kind: 'index.clear'; cacheId: number }
-  | { kind: 'index.purgeExpired'; cacheId: number; now: number };
+  | { kind: 'index.purgeExpired'; cacheId: number; now: number }
+  /** The entry moved between memory and the store (passivation, activation). */
+  | { kind: 'index.memoryOnly'; cacheId: number; key: Buffer; memoryOnly: boolean };

@@ -8,6 +8,8 @@ export interface Sql {
 /** A candidate subquery, how selective its kind usually is, and the leaf it answers exactly. */
 export interface Driver {
   sql: Sql;
+  /** The candidates as a stream that a LIMIT stops early (duplicates kept): what sizes a selection. */
+  estimate: Sql;
   priority: number;
   leaf: IndexFilter | undefined;
 }
@@ -49,7 +51,7 @@ export class FilterSql {
   driver(f: IndexFilter): Driver | undefined {
     switch (f.kind) {
       case 'all': case 'not': return undefined;
-      case 'none': return { sql: { sql: 'SELECT doc_id FROM index_docs WHERE 0', params: [] }, priority: 0, leaf: f };
+      case 'none': return leafDriver({ sql: 'SELECT doc_id FROM index_docs WHERE 0', params: [] }, 0, f);
       case 'and': {
         let best: Driver | undefined;
         for (const item of f.items) {
@@ -61,14 +63,20 @@ export class FilterSql {
       case 'or': {
         const parts = f.items.map((i) => this.driver(i));
         if (parts.some((p) => !p)) return undefined;
-        const sql = parts.map((p) => p!.sql.sql).join(' UNION ');
-        return { sql: { sql, params: parts.flatMap((p) => p!.sql.params) }, priority: Math.max(...parts.map((p) => p!.priority)) + 1, leaf: undefined };
+        const union = (of: (d: Driver) => Sql, op: string): Sql => ({ sql: parts.map((p) => of(p!).sql).join(op), params: parts.flatMap((p) => of(p!).params) });
+        return { sql: union((d) => d.sql, ' UNION '), estimate: union((d) => d.estimate, ' UNION ALL '), priority: Math.max(...parts.map((p) => p!.priority)) + 1, leaf: undefined };
       }
-      case 'text': return { sql: { sql: 'SELECT rowid AS doc_id FROM index_text WHERE index_text MATCH ?', params: [this.match(f.search)] }, priority: PRIORITY.text!, leaf: f };
-      case 'eq': return { sql: { sql: 'SELECT doc_id FROM index_values WHERE field_id = ? AND value = ?', params: [this.fieldId(f.field), sqlValue(f.value)] }, priority: PRIORITY.eq!, leaf: f };
+      case 'text': return leafDriver({ sql: 'SELECT rowid AS doc_id FROM index_text WHERE index_text MATCH ?', params: [this.match(f.search)] }, PRIORITY.text!, f);
+      case 'eq': return leafDriver({ sql: 'SELECT doc_id FROM index_values WHERE field_id = ? AND value = ?', params: [this.fieldId(f.field), sqlValue(f.value)] }, PRIORITY.eq!, f);
       default: {
         const v = this.valueCondition(f, 'value');
-        return { sql: { sql: `SELECT DISTINCT doc_id FROM index_values WHERE field_id = ?${v.sql}`, params: [this.fieldId(f.field), ...v.params] }, priority: PRIORITY[f.kind]!, leaf: f };
+        const params = [this.fieldId(f.field), ...v.params];
+        return {
+          sql: { sql: `SELECT DISTINCT doc_id FROM index_values WHERE field_id = ?${v.sql}`, params },
+          estimate: { sql: `SELECT doc_id FROM index_values WHERE field_id = ?${v.sql}`, params },
+          priority: PRIORITY[f.kind]!,
+          leaf: f,
+        };
       }
     }
   }
@@ -139,6 +147,10 @@ export class FilterSql {
       default: return { sql: '', params: [] }; // exists
     }
   }
+}
+
+function leafDriver(sql: Sql, priority: number, leaf: IndexFilter): Driver {
+  return { sql, estimate: sql, priority, leaf };
 }
 
 /** The smallest string after every string starting with `prefix` (its last code point plus one). */

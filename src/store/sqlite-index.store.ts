@@ -1,9 +1,20 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
 import { FilterSql, type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
+import type { SqliteReader } from './sqlite-reader';
 
-/** Documents one streaming statement looks at, at most: bounds how long it holds the event loop. */
+/** Documents one streaming statement of a large selection looks at, at most. */
 const BATCH_WINDOW = 20_000;
+/** Candidates a selection's statements may look at on the event loop; beyond, they run on the reader thread. */
+export const ON_LOOP_CANDIDATES = 2_000;
+/** Prepared statements kept per store (SQL texts differ by filter shape, not by value). */
+const STATEMENTS = 256;
+
+interface TypeMeasure {
+  count: number;
+  key_bytes: number | null;
+  values_per_doc: number | null;
+}
 
 /**
  * Query indexes in SQLite (migration 0011): documents, B-tree values and FTS5 text. SQL and row
@@ -15,8 +26,10 @@ export class SqliteIndexStore {
   private readonly fieldIds = new Map<string, number>();
   private readonly stmts: Record<string, Statement>;
   private readonly valueInserts = new Map<number, Statement>();
+  private readonly statements = new Map<string, Statement>();
+  private readonly sizes = new WeakMap<IndexSelection, boolean>();
 
-  constructor(private readonly db: Database) {
+  constructor(private readonly db: Database, private readonly reader?: SqliteReader) {
     const p = (sql: string): Statement => db.prepare(sql);
     this.stmts = {
       findType: p('SELECT type_id FROM index_types WHERE cache_id = ? AND name = ?').pluck(),
@@ -30,14 +43,19 @@ export class SqliteIndexStore {
       deleteValues: p('DELETE FROM index_values WHERE doc_id = ?'),
       insertText: p('INSERT INTO index_text (rowid, body) VALUES (?, ?)'),
       deleteText: p('DELETE FROM index_text WHERE rowid = ?'),
+      markMemoryOnly: p('INSERT OR IGNORE INTO index_memory_only (doc_id) VALUES (?)'),
+      unmarkMemoryOnly: p('DELETE FROM index_memory_only WHERE doc_id = ?'),
       lastDoc: p('SELECT max(doc_id) FROM index_docs WHERE type_id = ?').pluck(),
       anyExpired: p('SELECT 1 FROM index_docs WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ? LIMIT 1').pluck(),
       vocabulary: p('SELECT term FROM index_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?').pluck(),
-      distinctValues: p('SELECT DISTINCT value FROM index_values WHERE field_id = ? AND value > ? ORDER BY value LIMIT ?').pluck(),
-      distinctFirst: p('SELECT DISTINCT value FROM index_values WHERE field_id = ? ORDER BY value LIMIT ?').pluck(),
+      // one B-tree seek per distinct value, however many documents share each
+      distinctValues: p(`WITH RECURSIVE v(x) AS (SELECT (SELECT min(value) FROM index_values WHERE field_id = @field AND value > @after)
+        UNION ALL SELECT (SELECT min(value) FROM index_values WHERE field_id = @field AND value > v.x) FROM v WHERE v.x IS NOT NULL LIMIT @limit)
+        SELECT x FROM v WHERE x IS NOT NULL`).pluck(),
+      distinctFirst: p(`WITH RECURSIVE v(x) AS (SELECT (SELECT min(value) FROM index_values WHERE field_id = @field)
+        UNION ALL SELECT (SELECT min(value) FROM index_values WHERE field_id = @field AND value > v.x) FROM v WHERE v.x IS NOT NULL LIMIT @limit)
+        SELECT x FROM v WHERE x IS NOT NULL`).pluck(),
       typesOf: p('SELECT type_id, name FROM index_types WHERE cache_id = ?'),
-      countType: p('SELECT count(*) FROM index_docs WHERE type_id = ?').pluck(),
-      sampleDocs: p('SELECT avg(length(key)) AS key_bytes, avg((SELECT count(*) FROM index_values v WHERE v.doc_id = d.doc_id)) AS values_per_doc FROM (SELECT doc_id, key FROM index_docs WHERE type_id = ? LIMIT 100) d'),
     };
   }
 
@@ -47,6 +65,7 @@ export class SqliteIndexStore {
       case 'index.delete': return this.delete(op.cacheId, op.key);
       case 'index.clear': return this.clear(op.cacheId);
       case 'index.purgeExpired': return this.purgeExpired(op.cacheId, op.now);
+      case 'index.memoryOnly': return this.markMemoryOnly(op.cacheId, op.key, op.memoryOnly);
     }
   }
 
@@ -65,6 +84,7 @@ export class SqliteIndexStore {
     }
     if (doc.values.length) this.insertValues(typeId, docId, doc.values);
     if (hasText) this.stmts.insertText.run(docId, this.textBody(typeId, doc.texts));
+    this.setMemoryOnly(docId, doc.memoryOnly);
   }
 
   delete(cacheId: number, key: Buffer): void {
@@ -72,7 +92,30 @@ export class SqliteIndexStore {
     if (!existing) return;
     this.stmts.deleteValues.run(existing.doc_id);
     if (existing.has_text) this.stmts.deleteText.run(existing.doc_id);
+    this.stmts.unmarkMemoryOnly.run(existing.doc_id);
     this.stmts.deleteDoc.run(existing.doc_id);
+  }
+
+  /** Whether only memory holds the document's entry: such documents go at the next start. */
+  markMemoryOnly(cacheId: number, key: Buffer, memoryOnly: boolean): void {
+    const existing = this.stmts.findDoc.get(cacheId, key) as { doc_id: number } | undefined;
+    if (existing) this.setMemoryOnly(existing.doc_id, memoryOnly);
+  }
+
+  /**
+   * At start nothing is in memory: documents of entries only memory held (a crash lost them) are
+   * deleted; how many. Only at start, before anything else writes.
+   */
+  deleteMemoryOnly(): number {
+    const n = (this.db.prepare('SELECT count(*) AS n FROM index_memory_only').get() as { n: number }).n;
+    if (n === 0) return 0;
+    this.db.transaction(() => {
+      this.db.exec(`DELETE FROM index_values WHERE doc_id IN (SELECT doc_id FROM index_memory_only);
+        DELETE FROM index_text WHERE rowid IN (SELECT doc_id FROM index_docs WHERE has_text = 1 AND doc_id IN (SELECT doc_id FROM index_memory_only));
+        DELETE FROM index_docs WHERE doc_id IN (SELECT doc_id FROM index_memory_only);
+        DELETE FROM index_memory_only;`);
+    })();
+    return n;
   }
 
   clear(cacheId: number): void {
@@ -98,30 +141,35 @@ export class SqliteIndexStore {
   }
 
   /** Matching documents up to `limit` (the hit count accuracy), and whether there are more. */
-  count(sel: IndexSelection, limit: number): { count: number; exact: boolean } {
+  async count(sel: IndexSelection, limit: number): Promise<{ count: number; exact: boolean }> {
     const q = this.select(sel, 'd.doc_id', []);
-    const n = this.db.prepare(`SELECT count(*) FROM (${q.sql} LIMIT ?)`).pluck().get(...q.params, limit + 1) as number;
+    const [{ n }] = await this.read<{ n: number }>(sel, `SELECT count(*) AS n FROM (${q.sql} LIMIT ?)`, [...q.params, limit + 1]);
     return n > limit ? { count: limit, exact: false } : { count: n, exact: true };
   }
 
   /** One page of matches: sorted by `sort` (nulls first ascending), else by relevance then index order. */
-  page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): IndexHit[] {
+  page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): Promise<IndexHit[]> {
     const order = this.orderBy(sel, sort);
     const q = this.select(sel, `d.doc_id AS docId, d.key AS key, ${order.score} AS score`, order.joins);
-    const rows = this.db.prepare(`${q.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`).all(...q.params, ...order.params, limit, offset) as IndexHit[];
-    return rows;
+    return this.read<IndexHit>(sel, `${q.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`, [...q.params, ...order.params, limit, offset]);
   }
 
   /**
-   * Matches with doc_id in (afterDocId, afterDocId + BATCH_WINDOW], up to `limit`, in doc_id order,
-   * and where the next batch starts (undefined at the end): plans that stream every candidate
-   * read them this way, each statement bounded by the window. Equality and full-text drivers keep
+   * Matches after `afterDocId` in doc_id order, up to `limit`, and where the next batch starts
+   * (undefined at the end): plans that stream every candidate read them this way. A small
+   * selection is read driver first; a large one in windows of doc_ids (afterDocId, afterDocId +
+   * BATCH_WINDOW], each statement bounded by its window. Equality and full-text drivers keep
    * doc_id order, so they drive each window; others are checked per document of the window.
    */
-  batch(sel: IndexSelection, afterDocId: number, limit: number): { hits: IndexHit[]; next: number | undefined } {
+  async batch(sel: IndexSelection, afterDocId: number, limit: number): Promise<{ hits: IndexHit[]; next: number | undefined }> {
+    const low = Math.floor(afterDocId);
+    if (!this.isLarge(sel)) {
+      const q = this.select(sel, 'd.doc_id AS docId, d.key AS key, 1.0 AS score', [], { sql: 'd.doc_id > ?', params: [low] });
+      const hits = this.prepared(`${q.sql} ORDER BY d.doc_id LIMIT ?`).all(...q.params, limit) as IndexHit[];
+      return { hits, next: hits.length === limit ? hits[hits.length - 1].docId : undefined };
+    }
     const typeId = this.typeId(sel.cacheId, sel.type);
     const fields = new FilterSql((p) => this.fieldId(typeId, p));
-    const low = Math.floor(afterDocId);
     const high = low + BATCH_WINDOW;
     const driver = fields.driver(sel.filter);
     const ordered = driver?.leaf && (driver.leaf.kind === 'eq' || driver.leaf.kind === 'text') ? driver : undefined;
@@ -133,7 +181,7 @@ export class SqliteIndexStore {
     const live = this.liveCondition(sel, 'd.doc_id');
     const from = windowed ? `(${windowed.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
     const sql = `SELECT d.doc_id AS docId, d.key AS key, 1.0 AS score FROM ${from} WHERE d.type_id = ? AND d.doc_id > ? AND d.doc_id <= ? AND ${cond.sql}${live.sql} ORDER BY d.doc_id LIMIT ?`;
-    const hits = this.db.prepare(sql).all(...(windowed?.params ?? []), typeId, low, high, ...cond.params, ...live.params, limit) as IndexHit[];
+    const hits = await this.read<IndexHit>(sel, sql, [...(windowed?.params ?? []), typeId, low, high, ...cond.params, ...live.params, limit]);
     if (hits.length === limit) return { hits, next: hits[hits.length - 1].docId };
     const last = this.stmts.lastDoc.get(typeId) as number | null;
     return { hits, next: last !== null && high < last ? high : undefined };
@@ -141,9 +189,10 @@ export class SqliteIndexStore {
 
   /**
    * COUNT per value of a single-valued field over the matches (native aggregation, query-notes
-   * §5.6): from the driver's candidates when there is one, else along the field's B-tree.
+   * §5.6), at most `limit` groups: from the driver's candidates when there is one, else along the
+   * field's B-tree.
    */
-  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean): Array<{ value: IndexValue; n: number }> {
+  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>> {
     const typeId = this.typeId(sel.cacheId, sel.type);
     const fields = new FilterSql((p) => this.fieldId(typeId, p));
     const filter = countField ? { kind: 'and' as const, items: [sel.filter, { kind: 'exists' as const, field: countField }] } : sel.filter;
@@ -153,8 +202,8 @@ export class SqliteIndexStore {
     const live = this.liveCondition(sel, 'g.doc_id');
     const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_values g ON g.doc_id = s.doc_id AND g.field_id = ?` : 'index_values g';
     const where = driver ? '' : 'g.field_id = ? AND ';
-    const sql = `SELECT g.value AS value, count(*) AS n FROM ${from} WHERE ${where}${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'}`;
-    return this.db.prepare(sql).all(...(driver?.sql.params ?? []), this.fieldId(typeId, field), ...cond.params, ...live.params) as Array<{ value: IndexValue; n: number }>;
+    const sql = `SELECT g.value AS value, count(*) AS n FROM ${from} WHERE ${where}${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    return this.read(sel, sql, [...(driver?.sql.params ?? []), this.fieldId(typeId, field), ...cond.params, ...live.params, limit]);
   }
 
   /** Terms of an analyzed field from `from` (inclusive), in order: the vocabulary fuzzy and regexp queries expand over. */
@@ -168,17 +217,24 @@ export class SqliteIndexStore {
   /** Distinct values of a field after `after` (undefined: from the start), in index order. */
   values(cacheId: number, type: string, field: string, after: IndexValue | undefined, limit: number): IndexValue[] {
     const id = this.fieldId(this.typeId(cacheId, type), field);
-    return (after === undefined ? this.stmts.distinctFirst.all(id, limit) : this.stmts.distinctValues.all(id, sqlValue(after), limit)) as IndexValue[];
+    return (after === undefined ? this.stmts.distinctFirst.all({ field: id, limit }) : this.stmts.distinctValues.all({ field: id, after: sqlValue(after), limit })) as IndexValue[];
   }
 
-  stats(cacheId: number): IndexTypeStats[] {
+  /** Documents per type and an estimate of their size; counting a large index runs on the reader thread. */
+  async stats(cacheId: number): Promise<IndexTypeStats[]> {
     const types = this.stmts.typesOf.all(cacheId) as Array<{ type_id: number; name: string }>;
-    return types.map((t) => {
-      const count = this.stmts.countType.get(t.type_id) as number;
-      const sample = this.stmts.sampleDocs.get(t.type_id) as { key_bytes: number | null; values_per_doc: number | null };
-      const perDoc = 48 + (sample.key_bytes ?? 0) + (sample.values_per_doc ?? 0) * 40;
-      return { type: t.name, count, size: 4096 + Math.round(count * perDoc) };
-    });
+    const sql = 'SELECT (SELECT count(*) FROM index_docs WHERE type_id = ?) AS count, avg(length(key)) AS key_bytes, avg((SELECT count(*) FROM index_values v WHERE v.doc_id = d.doc_id)) AS values_per_doc FROM (SELECT doc_id, key FROM index_docs WHERE type_id = ? LIMIT 100) d';
+    return Promise.all(types.map(async (t) => {
+      const params = [t.type_id, t.type_id];
+      const [m] = this.reader ? await this.reader.all<TypeMeasure>(sql, params) : [this.prepared(sql).get(...params) as TypeMeasure];
+      const perDoc = 48 + (m.key_bytes ?? 0) + (m.values_per_doc ?? 0) * 40;
+      return { type: t.name, count: m.count, size: 4096 + Math.round(m.count * perDoc) };
+    }));
+  }
+
+  /** Whether the cache ever had a document: its types stay registered when the index is cleared. */
+  hasTypes(cacheId: number): boolean {
+    return (this.stmts.typesOf.all(cacheId) as unknown[]).length > 0;
   }
 
   /** The query plan SQLite chooses for a selection (tests prove the index is used). */
@@ -194,7 +250,7 @@ export class SqliteIndexStore {
    * candidates come first (CROSS JOIN fixes that order: SQLite has no statistics to choose it) and
    * each is checked with what the driver did not answer; without one, the type's documents are walked.
    */
-  private select(sel: IndexSelection, columns: string, joins: Sql[], extra?: string): Sql {
+  private select(sel: IndexSelection, columns: string, joins: Sql[], extra?: Sql): Sql {
     const typeId = this.typeId(sel.cacheId, sel.type);
     const fields = new FilterSql((p) => this.fieldId(typeId, p));
     const driver = fields.driver(sel.filter);
@@ -203,8 +259,44 @@ export class SqliteIndexStore {
     const live = this.liveCondition(sel, 'd.doc_id');
     const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
     const joinSql = joins.map((j) => ` ${j.sql}`).join('');
-    const sql = `SELECT ${columns} FROM ${from}${joinSql} WHERE d.type_id = ? AND ${cond.sql}${live.sql}${extra ? ` AND ${extra}` : ''}`;
-    return { sql, params: [...(driver?.sql.params ?? []), ...joins.flatMap((j) => j.params), typeId, ...cond.params, ...live.params] };
+    const sql = `SELECT ${columns} FROM ${from}${joinSql} WHERE d.type_id = ? AND ${cond.sql}${live.sql}${extra ? ` AND ${extra.sql}` : ''}`;
+    return { sql, params: [...(driver?.sql.params ?? []), ...joins.flatMap((j) => j.params), typeId, ...cond.params, ...live.params, ...(extra?.params ?? [])] };
+  }
+
+  /**
+   * Rows of a statement over `sel`: on the event loop when the selection is small, else on the
+   * reader thread (in-memory databases have none: their statements always run here).
+   */
+  private read<T>(sel: IndexSelection, sql: string, params: unknown[]): Promise<T[]> {
+    if (this.reader && this.isLarge(sel)) return this.reader.all<T>(sql, params);
+    return Promise.resolve(this.prepared(sql).all(...params) as T[]);
+  }
+
+  /**
+   * More than ON_LOOP_CANDIDATES candidates: the selection's statements may take long. Counted
+   * once per selection, up to that bound, along the driver (or the type's documents).
+   */
+  private isLarge(sel: IndexSelection): boolean {
+    let large = this.sizes.get(sel);
+    if (large === undefined) {
+      const typeId = this.typeId(sel.cacheId, sel.type);
+      const driver = new FilterSql((p) => this.fieldId(typeId, p)).driver(sel.filter);
+      const candidates = driver?.estimate ?? { sql: 'SELECT doc_id FROM index_docs WHERE type_id = ?', params: [typeId] };
+      const { n } = this.prepared(`SELECT count(*) AS n FROM (${candidates.sql} LIMIT ?)`).get(...candidates.params, ON_LOOP_CANDIDATES + 1) as { n: number };
+      large = n > ON_LOOP_CANDIDATES;
+      this.sizes.set(sel, large);
+    }
+    return large;
+  }
+
+  /** Statements are prepared once per SQL text: preparing costs as much as running a small query. */
+  private prepared(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      if (this.statements.size >= STATEMENTS) this.statements.clear();
+      this.statements.set(sql, (stmt = this.db.prepare(sql)));
+    }
+    return stmt;
   }
 
   /** Expired documents are filtered only when some exist (the reaper purges them regularly). */
@@ -228,7 +320,12 @@ export class SqliteIndexStore {
   private deleteDocs(where: string, params: unknown[]): void {
     this.db.prepare(`DELETE FROM index_values WHERE doc_id IN (SELECT doc_id FROM index_docs WHERE ${where})`).run(...params);
     this.db.prepare(`DELETE FROM index_text WHERE rowid IN (SELECT doc_id FROM index_docs WHERE ${where} AND has_text = 1)`).run(...params);
+    this.db.prepare(`DELETE FROM index_memory_only WHERE doc_id IN (SELECT doc_id FROM index_docs WHERE ${where})`).run(...params);
     this.db.prepare(`DELETE FROM index_docs WHERE ${where}`).run(...params);
+  }
+
+  private setMemoryOnly(docId: number, memoryOnly: boolean): void {
+    (memoryOnly ? this.stmts.markMemoryOnly : this.stmts.unmarkMemoryOnly).run(docId);
   }
 
   /** One multi-row INSERT per document (statements cached per row count): fewer calls into SQLite. */

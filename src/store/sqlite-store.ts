@@ -16,11 +16,13 @@ import { SqliteTaskStore } from './sqlite-task.store';
 import { SqliteXSiteStore } from './sqlite-xsite.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteIndexStore } from './sqlite-index.store';
+import { SqliteReader } from './sqlite-reader';
+import { SqliteVolatileIndexStore } from './sqlite-volatile-index';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
 import { SqliteSnapshot } from './sqlite-snapshot';
 import { type KeyRewrite, type KeyRewriteOutcome, rewriteKeys } from './sqlite-key-rewrite';
-import type { Store, StoreSnapshot, VolatileIndexStore } from './store';
+import type { IndexWriteOp, Store, StoreSnapshot, VolatileIndexStore } from './store';
 
 /** `power`: synchronous=FULL, survives power loss. `process`: synchronous=NORMAL, survives kill -9. */
 export type Durability = 'power' | 'process';
@@ -71,6 +73,9 @@ export class SqliteStore implements Store {
   readonly xsite: SqliteXSiteStore;
   readonly indexes: SqliteIndexStore;
   private readonly committer: GroupCommitter;
+  /** Long index reads run on their own thread (src/store/sqlite-reader.ts). */
+  readonly reader: SqliteReader;
+  private readonly volatiles: SqliteVolatileIndexStore[] = [];
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
 
@@ -91,7 +96,8 @@ export class SqliteStore implements Store {
     this.tasks = new SqliteTaskStore(this.db);
     this.operations = new SqliteOperationStore(this.db);
     this.xsite = new SqliteXSiteStore(this.db);
-    this.indexes = new SqliteIndexStore(this.db);
+    this.reader = new SqliteReader(join(opts.dataDir, DATABASE_FILE));
+    this.indexes = new SqliteIndexStore(this.db, this.reader);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
     this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => {
@@ -111,6 +117,10 @@ export class SqliteStore implements Store {
     return this.committer.submit(op);
   }
 
+  deleteMemoryOnlyIndexDocuments(): number {
+    return this.indexes.deleteMemoryOnly();
+  }
+
   rewriteKeys(name: string, caches: KeyRewrite[], now: number): Promise<KeyRewriteOutcome | undefined> {
     return rewriteKeys(this.db, name, caches, now);
   }
@@ -124,11 +134,11 @@ export class SqliteStore implements Store {
     return this.dataVersion();
   }
 
-  /** An in-memory database with the same schema, for the indexes of caches without persistence. */
-  openVolatileIndexes(): VolatileIndexStore {
-    const db = new Database(':memory:');
-    migrate(db, migrationsDir());
-    return new SqliteIndexStore(db);
+  /** A database of its own with the same tables, emptied at open, for the indexes of caches without persistence. */
+  openVolatileIndexes(onFailure: (ops: IndexWriteOp[], err: Error) => void): VolatileIndexStore {
+    const volatile = new SqliteVolatileIndexStore(this.dataDir, migrationsDir(), onFailure);
+    this.volatiles.push(volatile);
+    return volatile;
   }
 
   openSnapshot(): StoreSnapshot {
@@ -137,6 +147,8 @@ export class SqliteStore implements Store {
 
   close(): void {
     this.committer.flush();
+    this.reader.close();
+    for (const v of this.volatiles.splice(0)) v.close();
     this.db.close();
   }
 
@@ -168,7 +180,7 @@ export class SqliteStore implements Store {
       case 'operation.upsert': return this.operations.upsert(op.record);
       case 'operation.delete': return this.operations.delete(op.operation, op.name);
       case 'xsite.upsert': return this.xsite.upsert(op.record);
-      case 'index.put': case 'index.delete': case 'index.clear': case 'index.purgeExpired': return this.indexes.apply(op);
+      case 'index.put': case 'index.delete': case 'index.clear': case 'index.purgeExpired': case 'index.memoryOnly': return this.indexes.apply(op);
     }
   }
 }

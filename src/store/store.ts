@@ -14,22 +14,29 @@ export type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
 export * from './records';
 export type * from './index-records';
 
-/** Reads of the query indexes (src/store/sqlite-index.store.ts); writes go through `write` or `apply`. */
+/**
+ * Reads of the query indexes (src/store/sqlite-index.store.ts); writes go through `write` or
+ * `apply`. Reads whose work grows with the match set are asynchronous: they may run off the event loop.
+ */
 export interface IndexStore {
-  count(sel: IndexSelection, limit: number): { count: number; exact: boolean };
-  page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): IndexHit[];
-  batch(sel: IndexSelection, afterDocId: number, limit: number): { hits: IndexHit[]; next: number | undefined };
-  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean): Array<{ value: IndexValue; n: number }>;
+  count(sel: IndexSelection, limit: number): Promise<{ count: number; exact: boolean }>;
+  page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): Promise<IndexHit[]>;
+  batch(sel: IndexSelection, afterDocId: number, limit: number): Promise<{ hits: IndexHit[]; next: number | undefined }>;
+  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>>;
   terms(cacheId: number, type: string, field: string, from: string, limit: number): string[];
   values(cacheId: number, type: string, field: string, after: IndexValue | undefined, limit: number): IndexValue[];
-  stats(cacheId: number): IndexTypeStats[];
+  stats(cacheId: number): Promise<IndexTypeStats[]>;
+  /** Whether the cache ever indexed a document (a cleared index keeps its types). */
+  hasTypes(cacheId: number): boolean;
   explain(sel: IndexSelection, sort: IndexSortKey[]): string[];
 }
 
-/** An index kept in memory (caches without persistence): written directly, lost at restart. */
+/**
+ * The index of memory-only caches: the same tables in a database of their own, emptied at every
+ * start. Writes are applied in batches; every read sees every write applied before it.
+ */
 export interface VolatileIndexStore extends IndexStore {
   apply(op: IndexWriteOp): void;
-  put(cacheId: number, doc: IndexDocument): void;
   dropCache(cacheId: number): void;
 }
 
@@ -94,9 +101,17 @@ export interface Store {
   };
   /** The indexes of persistent caches, written in the same transactions as their entries. */
   readonly indexes: IndexStore;
-  /** Indexes of memory-only caches: the same tables in an in-memory database. */
-  openVolatileIndexes(): VolatileIndexStore;
+  /**
+   * Indexes of memory-only caches, in a database file of their own that every start empties;
+   * `onFailure` hears of writes that could not be applied (the index then misses them).
+   */
+  openVolatileIndexes(onFailure: (ops: IndexWriteOp[], err: Error) => void): VolatileIndexStore;
   write(op: WriteOp): Commit;
+  /**
+   * Deletes the index documents of entries that only memory held (memory is empty at start, so a
+   * crash lost those entries); how many. Only at start, before anything else writes.
+   */
+  deleteMemoryOnlyIndexDocuments(): number;
   /**
    * Runs the one-time data migration `name` that rewrites entry keys, in one transaction, unless it
    * already ran (undefined then). Only at start, before anything else writes.

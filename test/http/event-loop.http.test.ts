@@ -182,6 +182,60 @@ describe('event loop: hostile or large input never stalls the server', () => {
     });
   });
 
+  describe('GET /rest/v2/caches/{name}?action=search over a large cache', () => {
+    // more than ON_LOOP_CANDIDATES (src/store/sqlite-index.store.ts): statements of these queries
+    // run on the reader thread; the scan reads packed pages a few ms at a time
+    const ENTRIES = 3_000;
+    const SCHEMA = `package loop;
+/* @Indexed */
+message Item {
+  /* @Basic(sortable = true, aggregable = true) */ optional int32 rank = 1;
+  /* @Keyword(sortable = true) */ optional string name = 2;
+  /* @Text */ optional string text = 3;
+  optional int32 plain = 4;
+}`;
+    const search = async (cache: string, q: string, params = ''): Promise<{ hit_count: number; hit_count_exact: boolean; hits: Array<{ hit: Record<string, unknown> }> }> => {
+      const r = await probed(() => admin.get(`/rest/v2/caches/${cache}?action=search&query=${encodeURIComponent(q)}${params}`));
+      expect(r.status, r.text).to.equal(200);
+      return r.json();
+    };
+
+    before(async function () {
+      this.timeout(120_000);
+      expect((await admin.post('/rest/v2/schemas/loop.proto', SCHEMA)).status).to.equal(201);
+      const protostream = { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } };
+      await admin.createCache('loop-indexed', { 'local-cache': { ...protostream, indexing: { enabled: true, 'indexed-entities': ['loop.Item'] } } });
+      await admin.createCache('loop-plain', { 'local-cache': protostream });
+      let next = 0;
+      await Promise.all(Array.from({ length: 32 }, async () => {
+        while (next < ENTRIES) {
+          const i = next++;
+          const value = JSON.stringify({ _type: 'loop.Item', rank: i % 10, name: `n${String(i).padStart(5, '0')}`, text: i % 2 ? 'odd words' : 'even words', plain: i });
+          for (const cache of ['loop-indexed', 'loop-plain']) {
+            expect((await admin.put(`/rest/v2/caches/${cache}/k${i}`, value, { 'Content-Type': 'application/json' })).status).to.equal(204);
+          }
+        }
+      }));
+    });
+
+    it('sorts, counts and groups every indexed entry without a stall', async () => {
+      const sorted = await search('loop-indexed', 'select name from loop.Item order by rank desc, name desc', '&max_results=2&hit_count_accuracy=100000');
+      expect(sorted).to.deep.equal({ hit_count: ENTRIES, hit_count_exact: true, hits: [{ hit: { name: 'n02999' } }, { hit: { name: 'n02989' } }] });
+      const grouped = await search('loop-indexed', 'select rank, count(*) from loop.Item group by rank');
+      expect(grouped.hits).to.have.length(10);
+      expect(grouped.hits[3]).to.deep.equal({ hit: { rank: 3, 'COUNT(*)': ENTRIES / 10 } });
+      const text = await search('loop-indexed', "select name from loop.Item where text : 'odd' and plain < 100 order by name", '&max_results=3');
+      expect(text.hits.map((h) => h.hit.name)).to.deep.equal(['n00001', 'n00003', 'n00005']);
+    });
+
+    it('scans a persistent non-indexed cache without a stall', async () => {
+      const found = await search('loop-plain', 'select name from loop.Item where plain = 1234 or rank = 11');
+      expect(found).to.deep.equal({ hit_count: 1, hit_count_exact: true, hits: [{ hit: { name: 'n01234' } }] });
+      const all = await search('loop-plain', 'select rank, count(*) from loop.Item group by rank order by rank desc', '&max_results=1');
+      expect(all).to.deep.equal({ hit_count: 10, hit_count_exact: true, hits: [{ hit: { rank: 9, 'COUNT(*)': ENTRIES / 10 } }] });
+    });
+  });
+
   describe('everything at once', () => {
     it('keeps the probe answering while 16 clients send the hostile inputs together', async () => {
       const hostile = [

@@ -120,6 +120,65 @@ describe('indexes across kill -9 and restart (bin/grid start)', function () {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('drops from a passivating cache\'s index the entries a crash lost with memory, and keeps the passivated ones', async () => {
+    const dataDir = tempDir();
+    try {
+      let proc = await spawnServer(['--data', dataDir], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+      let client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      await registerSchema(client, 'game.proto', GAME_PROTO);
+      await client.createCache('passive', KINDS.passivating); // memory max-count 5
+      await client.createCache('durable', KINDS.persistent);
+      // one at a time: p0…p14 are passivated in order, p15…p19 stay in memory
+      await putAllJson(client, 'passive', Array.from({ length: 20 }, (_, i) => [`p${i}`, game(`p${i}`, 'passive')]), 1);
+      // activation: p3 comes back to memory (its stored copy goes) and p15 is passivated in its place
+      expect((await client.get('/rest/v2/caches/passive/p3', { Accept: 'application/json' })).status).to.equal(200);
+      await putJson(client, 'durable', 'after', game('after', 'a later write, so the activation is committed'));
+      expect((await searchOk(client, 'passive', "from Game where description : 'passive'", { max_results: 0 })).hit_count).to.equal(20);
+      proc.child.kill('SIGKILL');
+      await waitForExit(proc.child);
+
+      proc = await spawnServer(['--data', dataDir]);
+      client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      try {
+        const stored = ['p0', 'p1', 'p2', ...Array.from({ length: 12 }, (_, i) => `p${i + 4}`)].sort();
+        for (const lost of ['p3', 'p16', 'p19']) expect((await client.get(`/rest/v2/caches/passive/${lost}`)).status, lost).to.equal(404);
+        expect((await searchOk(client, 'passive', "from Game where description : 'passive'", { max_results: 0 })).hit_count).to.equal(stored.length);
+        expect(await names(client, 'passive', "description : 'passive'")).to.deep.equal(stored);
+        expect((await searchOk(client, 'passive', 'select count(g.name) from Game g')).hits[0].hit['COUNT(name)']).to.equal(stored.length);
+      } finally {
+        proc.child.kill('SIGTERM');
+        await waitForExit(proc.child);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps a passivating cache\'s whole index across a clean shutdown, memory included', async () => {
+    const dataDir = tempDir();
+    try {
+      let proc = await spawnServer(['--data', dataDir], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+      let client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      await registerSchema(client, 'game.proto', GAME_PROTO);
+      await client.createCache('passive', KINDS.passivating);
+      await putAllJson(client, 'passive', Array.from({ length: 12 }, (_, i) => [`p${i}`, game(`p${i}`, 'passive')]), 1);
+      proc.child.kill('SIGTERM');
+      await waitForExit(proc.child);
+
+      proc = await spawnServer(['--data', dataDir]);
+      client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      try {
+        expect((await searchOk(client, 'passive', "from Game where description : 'passive'", { max_results: 0 })).hit_count).to.equal(12);
+        expect(await names(client, 'passive', "description : 'passive'")).to.have.length(12);
+      } finally {
+        proc.child.kill('SIGTERM');
+        await waitForExit(proc.child);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('indexes of data directories from before indexing', function () {

@@ -47,6 +47,11 @@ export class CacheIndex implements ContentIndex {
   }
 
   apply(change: ContentChange): void {
+    if (change.kind === 'passivate' || change.kind === 'activate') {
+      // documents written by a reindex too (manual mode included) must know where their entry is
+      this.target.write({ kind: 'index.memoryOnly', cacheId: this.cache.id, key: change.key, memoryOnly: change.kind === 'activate' });
+      return;
+    }
     if (change.kind === 'put') this.entities(); // refuse writes while the configuration cannot be indexed
     if (this.settings.manual) return; // indexing-mode manual: only a reindex writes the index
     if (this.touched) {
@@ -54,7 +59,7 @@ export class CacheIndex implements ContentIndex {
       else if (change.kind !== 'purgeExpired') this.touched.add(idOf(change.kind === 'put' ? change.entry.key : change.key));
     }
     switch (change.kind) {
-      case 'put': this.index(change.entry); return;
+      case 'put': this.index(change.entry, change.memoryOnly); return;
       case 'remove': this.target.write({ kind: 'index.delete', cacheId: this.cache.id, key: change.key }); return;
       case 'clear': this.target.write({ kind: 'index.clear', cacheId: this.cache.id }); return;
       case 'purgeExpired': this.target.write({ kind: 'index.purgeExpired', cacheId: this.cache.id, now: change.now }); return;
@@ -115,7 +120,7 @@ export class CacheIndex implements ContentIndex {
       for (const e of this.cache.entries()) {
         if (this.cleared) break;
         if (this.touched.has(idOf(e.key))) continue;
-        commit = this.index(e) ?? commit;
+        commit = this.index(e, this.cache.heldOnlyInMemory(e.key)) ?? commit;
         if (++n % REINDEX_BATCH === 0 && commit) await commit.promise;
         if (slice.due()) await slice.pause();
       }
@@ -124,12 +129,12 @@ export class CacheIndex implements ContentIndex {
   }
 
   /** Writes the entry's document, or removes a stale one when the value is not an indexed entity. */
-  private index(entry: StoredEntry): Commit | undefined {
-    const op = this.documentOp(entry);
+  private index(entry: StoredEntry, memoryOnly: boolean): Commit | undefined {
+    const op = this.documentOp(entry, memoryOnly);
     return this.target.write(op);
   }
 
-  private documentOp(entry: StoredEntry): IndexWriteOp {
+  private documentOp(entry: StoredEntry, memoryOnly: boolean): IndexWriteOp {
     const remove: IndexWriteOp = { kind: 'index.delete', cacheId: this.cache.id, key: entry.key };
     const wrapped = readWrapped(entry.value);
     if (!wrapped) return remove;
@@ -139,7 +144,7 @@ export class CacheIndex implements ContentIndex {
     if (!entity || !(type instanceof pb().Type)) return remove;
     try {
       const message = type.decode(wrapped.body);
-      return { kind: 'index.put', cacheId: this.cache.id, doc: toIndexDocument(entity, message, entry.key, expiresAt(entry)) };
+      return { kind: 'index.put', cacheId: this.cache.id, doc: toIndexDocument(entity, message, entry.key, expiresAt(entry), memoryOnly) };
     } catch {
       this.entityIndexingFailures++;
       return remove;

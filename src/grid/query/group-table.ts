@@ -9,6 +9,10 @@ export type GroupRow = Array<Scalar | null>;
 /** Groups a query may build in memory; more is refused rather than held (query-notes §5.6). */
 export const MAX_GROUPS = 100_000;
 
+export function tooManyGroups(): InvalidQueryError {
+  return new InvalidQueryError(`The query makes more than ${MAX_GROUPS} groups; narrow it with a WHERE clause`);
+}
+
 interface Accumulator {
   add(entity: object): void;
   result(): Scalar | null;
@@ -31,7 +35,7 @@ export class GroupTable {
     const id = JSON.stringify(keys);
     let g = this.groups.get(id);
     if (!g) {
-      if (this.groups.size >= MAX_GROUPS) throw new InvalidQueryError(`The query makes more than ${MAX_GROUPS} groups; narrow it with a WHERE clause`);
+      if (this.groups.size >= MAX_GROUPS) throw tooManyGroups();
       g = { keys, accumulators: this.grouping.aggregates.map(accumulator) };
       this.groups.set(id, g);
     }

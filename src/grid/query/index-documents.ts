@@ -50,7 +50,7 @@ function collect(entity: EntityModel, prefix: PropertyModel[], out: IndexedField
 }
 
 /** The index document of a decoded entity. */
-export function toIndexDocument(entity: EntityModel, message: object, key: Buffer, expiresAt: number | null): IndexDocument {
+export function toIndexDocument(entity: EntityModel, message: object, key: Buffer, expiresAt: number | null, memoryOnly: boolean): IndexDocument {
   const values: Array<[string, IndexValue]> = [];
   const texts: Array<[string, string[][]]> = [];
   for (const f of indexLayoutOf(entity).fields) {
@@ -63,5 +63,5 @@ export function toIndexDocument(entity: EntityModel, message: object, key: Buffe
       for (const v of read) values.push([f.ref.key, leaf.flags.normalized ? normalizeKeyword(leaf.normalizer, String(v)) : v]);
     }
   }
-  return { key, type: entity.name, expiresAt, values, texts };
+  return { key, type: entity.name, expiresAt, values, texts, memoryOnly };
 }

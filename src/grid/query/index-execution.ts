@@ -2,7 +2,7 @@ import type { AnalyzedQuery, FieldRef } from '../../model/ickle/analyzed-query';
 import type { IndexFilter, IndexHit, IndexSelection, IndexValue } from '../../store/store';
 import type { CacheIndex } from './cache-index';
 import type { ExecutableQuery, MatchRow } from './executable-query';
-import type { GroupRow } from './group-table';
+import { type GroupRow, MAX_GROUPS, tooManyGroups } from './group-table';
 import { indexLayoutOf, type IndexLayout } from './index-documents';
 import { IndexFilterBuilder } from './index-filter';
 import type { Paging, QueryResult } from './query-result';
@@ -32,16 +32,16 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
   const kind = pair.exact ? 'indexed' : 'hybrid';
   if (q.grouping) {
     const native = nativeAggregation(q, layout, pair.exact);
-    if (native) return nativeResult(exec, index, sel, native);
+    if (native) return await nativeResult(exec, index, sel, native);
     const collector = new ResultCollector(exec, paging);
     await streamCandidates(exec, index, sel, kind === 'hybrid', loading, (row) => void collector.add(row));
     return collector.finish(kind);
   }
-  const count = index.reads.count(sel, accuracy);
+  const count = await index.reads.count(sel, accuracy);
   const sortInIndex = q.orderBy.every((k) => layout.byPath.get((k.target as FieldRef).key)?.kind === 'value');
   if (kind === 'indexed' && sortInIndex) {
     const sort = q.orderBy.map((k) => ({ field: (k.target as FieldRef).key, descending: k.descending }));
-    const hits = paging.maxResults > 0 ? index.reads.page(sel, sort, paging.offset, paging.maxResults) : [];
+    const hits = paging.maxResults > 0 ? await index.reads.page(sel, sort, paging.offset, paging.maxResults) : [];
     const rows = loadAll(exec, index, hits, loading);
     return { hitCount: count.count, hitCountExact: count.exact, columns: exec.columns, hits: rows.map((r) => exec.hit(r)), kind };
   }
@@ -59,7 +59,7 @@ async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: I
   const slice = new TimeSlice();
   let after: number | undefined = 0;
   while (after !== undefined) {
-    const { hits, next } = index.reads.batch(sel, after, BATCH);
+    const { hits, next } = await index.reads.batch(sel, after, BATCH);
     const rows = loadAll(exec, index, hits, loading);
     for (const row of rows) {
       if ((!check || exec.where(row.entity)) && visit(row)) return;
@@ -108,10 +108,12 @@ function nativeAggregation(q: AnalyzedQuery, layout: IndexLayout, exact: IndexFi
   return { field: group.key, countField: q.where.kind === 'true' ? undefined : count.ref?.key, descending: order[0]?.descending ?? false };
 }
 
-/** Native aggregation: every group, in group-value order, paging ignored (§2). */
-function nativeResult(exec: ExecutableQuery, index: CacheIndex, sel: IndexSelection, n: NativeAggregation): QueryResult {
+/** Native aggregation: every group, in group-value order, paging ignored (§2); as many groups as in memory at most. */
+async function nativeResult(exec: ExecutableQuery, index: CacheIndex, sel: IndexSelection, n: NativeAggregation): Promise<QueryResult> {
   const group = exec.query.grouping!.groupBy[0];
-  const rows: GroupRow[] = index.reads.groupCount(sel, n.field, n.countField, n.descending).map((g) => [fromIndex(g.value, group), g.n]);
+  const counted = await index.reads.groupCount(sel, n.field, n.countField, n.descending, MAX_GROUPS + 1);
+  if (counted.length > MAX_GROUPS) throw tooManyGroups();
+  const rows: GroupRow[] = counted.map((g) => [fromIndex(g.value, group), g.n]);
   return { hitCount: rows.length, hitCountExact: true, columns: exec.columns, hits: rows.map((r) => exec.groupHit(r)), kind: 'indexed' };
 }
 

@@ -1,6 +1,6 @@
 import type { CacheDefinition } from '../../model/cache-config';
 import type { ProtobufTypes } from '../../model/protostream-json';
-import type { Store, VolatileIndexStore } from '../../store/store';
+import type { IndexWriteOp, Store, VolatileIndexStore } from '../../store/store';
 import type { Logger } from '../../util/logger';
 import type { Cache } from '../cache';
 import { CacheIndex, type IndexTarget } from './cache-index';
@@ -15,7 +15,11 @@ export class Indexing {
   private volatile: VolatileIndexStore | undefined;
   private readonly indexes = new Map<number, CacheIndex>();
 
-  constructor(private readonly store: Store, private readonly types: ProtobufTypes, private readonly log?: Logger) {}
+  constructor(private readonly store: Store, private readonly types: ProtobufTypes, private readonly log?: Logger) {
+    // before any cache is built: memory is empty, so documents of entries only memory held are stale
+    const stale = store.deleteMemoryOnlyIndexDocuments();
+    if (stale > 0) log?.info({ documents: stale }, 'dropped the query index documents of entries lost with memory');
+  }
 
   attach(cache: Cache, definition: CacheDefinition): void {
     const settings = querySettingsOf(definition, cache.settings);
@@ -34,7 +38,7 @@ export class Indexing {
    * register their type, so a cleared index (types kept) is not mistaken for one never built.
    */
   private neverIndexed(cache: Cache): boolean {
-    return this.store.indexes.stats(cache.id).length === 0 && this.store.entries.count(cache.id, Date.now()) > 0;
+    return !this.store.indexes.hasTypes(cache.id) && this.store.entries.count(cache.id, Date.now()) > 0;
   }
 
   private rebuildInBackground(index: CacheIndex): void {
@@ -60,7 +64,16 @@ export class Indexing {
 
   private targetOf(cache: Cache): IndexTarget {
     if (cache.settings.persistent) return { reads: this.store.indexes, write: (op) => this.store.write(op) };
-    const volatile = (this.volatile ??= this.store.openVolatileIndexes());
+    const volatile = (this.volatile ??= this.store.openVolatileIndexes((ops, err) => this.volatileWritesFailed(ops, err)));
     return { reads: volatile, write: (op) => { volatile.apply(op); return undefined; } };
+  }
+
+  /** Index writes of memory-only caches that could not be applied: their indexes are rebuilt. */
+  private volatileWritesFailed(ops: IndexWriteOp[], err: Error): void {
+    for (const id of new Set(ops.map((op) => op.cacheId))) {
+      const index = this.indexes.get(id);
+      this.log?.error({ cache: index?.cache.name, err: err.message }, 'query index writes failed; rebuilding the index');
+      if (index) this.rebuildInBackground(index);
+    }
   }
 }

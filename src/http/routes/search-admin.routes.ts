@@ -60,9 +60,9 @@ function updateSchema(ctx: GridContext, s: Services): void {
 }
 
 /** `scope=cluster` is this node's statistics: the server is one node. */
-function stats(ctx: GridContext, s: Services): void {
+async function stats(ctx: GridContext, s: Services): Promise<void> {
   const h = ctx.state.cache;
-  sendJson(ctx, presentSearchStats(s.searchAdmin.queryStatistics(h), s.searchAdmin.indexStatistics(h)));
+  sendJson(ctx, presentSearchStats(s.searchAdmin.queryStatistics(h), await s.searchAdmin.indexStatistics(h)));
 }
 
 /** 200 with an empty body (query-notes §7), 404 when the cache has no statistics. */
@@ -71,9 +71,9 @@ function clearStats(ctx: GridContext, s: Services): void {
   sendStatus(ctx, s.searchAdmin.clearStatistics(ctx.state.cache) ? 200 : 404);
 }
 
-function legacyIndexStats(ctx: GridContext, s: Services): void {
+async function legacyIndexStats(ctx: GridContext, s: Services): Promise<void> {
   s.searchAdmin.checkLegacyStatistics(ctx.state.cache);
-  sendJson(ctx, presentLegacyIndexStats(s.searchAdmin.indexStatistics(ctx.state.cache)));
+  sendJson(ctx, presentLegacyIndexStats(await s.searchAdmin.indexStatistics(ctx.state.cache)));
 }
 
 function legacyQueryStats(ctx: GridContext, s: Services): void {

@@ -33,7 +33,7 @@ function put(cache: Cache, key: string, item: Record<string, unknown>): void {
 }
 
 describe('QueryEngine over a non-indexed cache (scan)', () => {
-  const engine = new QueryEngine(types, new Indexing({} as Store, types), new ManualClock());
+  const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock());
   const cache = memoryCache();
   const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
   const run = (q: string, offset = 0, maxResults = 10) => engine.search(cache, engine.prepare(cache, settings, q, 'protobuf'), { offset, maxResults }, 10_000);

@@ -1,0 +1,82 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ReaderReply, ReaderRequest } from './sqlite-reader.worker';
+
+interface Waiting {
+  resolve: (rows: unknown[]) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * Read-only statements on a worker thread with its own connection to a database file: statements
+ * whose work grows with the data (sorting, counting or grouping a large match set) run there, so
+ * the event loop only waits for their rows. WAL lets that connection read while the main one
+ * writes; each statement sees what was committed when it started. Statements run one at a time,
+ * in order. The thread starts on first use, does not keep the process alive, and is started
+ * again if it fails.
+ */
+export class SqliteReader {
+  /** Statements answered by the thread so far (search statistics, tests). */
+  answered = 0;
+  private worker: Worker | undefined;
+  private readonly waiting = new Map<number, Waiting>();
+  private nextId = 0;
+  private closed = false;
+
+  constructor(private readonly file: string) {}
+
+  /** Every row of `sql`, as `stmt.all(...params)` would give them. */
+  all<T>(sql: string, params: unknown[]): Promise<T[]> {
+    if (this.closed) return Promise.reject(new Error('the database is closed'));
+    const id = ++this.nextId;
+    return new Promise<T[]>((resolve, reject) => {
+      this.waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
+      const request: ReaderRequest = { id, sql, params };
+      this.thread().postMessage(request);
+    });
+  }
+
+  close(): void {
+    this.closed = true;
+    this.failAll(new Error('the database is closed'));
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private thread(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(join(__dirname, 'sqlite-reader.worker.js'), { workerData: { file: this.file } });
+    worker.unref();
+    worker.on('message', (reply: ReaderReply) => {
+      const w = this.waiting.get(reply.id);
+      if (!w) return;
+      this.waiting.delete(reply.id);
+      this.answered++;
+      if (reply.error !== undefined) w.reject(Object.assign(new Error(reply.error), { code: reply.code }));
+      else w.resolve(reply.rows.map(withBuffers));
+    });
+    const lost = (err: Error): void => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.failAll(err);
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`the index reader thread stopped (${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private failAll(err: Error): void {
+    for (const w of this.waiting.values()) w.reject(err);
+    this.waiting.clear();
+  }
+}
+
+/** Blobs cross threads as plain Uint8Arrays: make them Buffers again, as the main connection gives them. */
+function withBuffers(row: unknown): unknown {
+  if (row instanceof Uint8Array) return Buffer.from(row.buffer, row.byteOffset, row.byteLength);
+  if (row === null || typeof row !== 'object') return row;
+  const o = row as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (o[k] instanceof Uint8Array) o[k] = withBuffers(o[k]);
+  return o;
+}
