@@ -81,6 +81,11 @@ export class FilterSql {
     }
   }
 
+  /** A full-text driver that also gives each candidate its relevance, as `score`. */
+  scored(d: Driver): Sql {
+    return { sql: 'SELECT rowid AS doc_id, -bm25(index_text) AS score FROM index_text WHERE index_text MATCH ?', params: d.sql.params };
+  }
+
   /** What remains to check of `f` once `leaf` drove the query. */
   static without(f: IndexFilter, leaf: IndexFilter | undefined): IndexFilter {
     if (!leaf) return f;

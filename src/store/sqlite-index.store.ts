@@ -150,8 +150,8 @@ export class SqliteIndexStore {
   /** One page of matches: sorted by `sort` (nulls first ascending), else by relevance then index order. */
   page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): Promise<IndexHit[]> {
     const order = this.orderBy(sel, sort);
-    const q = this.select(sel, `d.doc_id AS docId, d.key AS key, ${order.score} AS score`, order.joins);
-    return this.read<IndexHit>(sel, `${q.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`, [...q.params, ...order.params, limit, offset]);
+    const q = this.select(sel, `d.doc_id AS docId, d.key AS key, ${order.score} AS score`, order.joins, undefined, order.scoredDriver);
+    return this.read<IndexHit>(sel, `${order.prefix.sql}${q.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`, [...order.prefix.params, ...q.params, ...order.params, limit, offset]);
   }
 
   /**
@@ -240,8 +240,8 @@ export class SqliteIndexStore {
   /** The query plan SQLite chooses for a selection (tests prove the index is used). */
   explain(sel: IndexSelection, sort: IndexSortKey[]): string[] {
     const order = this.orderBy(sel, sort);
-    const q = this.select(sel, 'd.doc_id', order.joins);
-    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${q.sql} ORDER BY ${order.sql}`).all(...q.params, ...order.params) as Array<{ detail: string }>;
+    const q = this.select(sel, 'd.doc_id', order.joins, undefined, order.scoredDriver);
+    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${order.prefix.sql}${q.sql} ORDER BY ${order.sql}`).all(...order.prefix.params, ...q.params, ...order.params) as Array<{ detail: string }>;
     return rows.map((r) => r.detail);
   }
 
@@ -250,10 +250,11 @@ export class SqliteIndexStore {
    * candidates come first (CROSS JOIN fixes that order: SQLite has no statistics to choose it) and
    * each is checked with what the driver did not answer; without one, the type's documents are walked.
    */
-  private select(sel: IndexSelection, columns: string, joins: Sql[], extra?: Sql): Sql {
+  private select(sel: IndexSelection, columns: string, joins: Sql[], extra?: Sql, scoredDriver = false): Sql {
     const typeId = this.typeId(sel.cacheId, sel.type);
     const fields = new FilterSql((p) => this.fieldId(typeId, p));
-    const driver = fields.driver(sel.filter);
+    const found = fields.driver(sel.filter);
+    const driver = found && scoredDriver ? { ...found, sql: fields.scored(found) } : found;
     const rest = FilterSql.without(sel.filter, driver?.leaf);
     const cond = rest.kind === 'all' ? { sql: '1', params: [] } : fields.condition(rest, 'd.doc_id');
     const live = this.liveCondition(sel, 'd.doc_id');
@@ -305,17 +306,28 @@ export class SqliteIndexStore {
     return { sql: ` AND ${doc} NOT IN (SELECT doc_id FROM index_docs WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?)`, params: [sel.cacheId, sel.now] };
   }
 
-  private orderBy(sel: IndexSelection, sort: IndexSortKey[]): { sql: string; params: unknown[]; joins: Sql[]; score: string } {
+  /**
+   * ORDER BY for a page, with the joins it needs. Relevance (bm25) is computed once per query: by
+   * the driver itself when the whole filter is one full-text search, else in a materialized table
+   * joined by doc_id (a plain subquery would be run again for every candidate).
+   */
+  private orderBy(sel: IndexSelection, sort: IndexSortKey[]): { sql: string; params: unknown[]; joins: Sql[]; score: string; prefix: Sql; scoredDriver: boolean } {
     const typeId = this.typeId(sel.cacheId, sel.type);
     const joins: Sql[] = sort.map((k, i) => ({ sql: `LEFT JOIN index_values o${i} ON o${i}.field_id = ? AND o${i}.doc_id = d.doc_id`, params: [this.fieldId(typeId, k.field)] }));
     const match = textMatches(sel, (p) => this.fieldId(typeId, p));
-    if (match) joins.push({ sql: 'LEFT JOIN (SELECT rowid AS doc_id, -bm25(index_text) AS score FROM index_text WHERE index_text MATCH ?) sc ON sc.doc_id = d.doc_id', params: [match] });
-    const score = match ? 'coalesce(sc.score, 0.0)' : '1.0';
+    const scoredDriver = match !== undefined && sel.filter.kind === 'text';
+    let prefix: Sql = { sql: '', params: [] };
+    if (match && !scoredDriver) {
+      prefix = { sql: 'WITH sc AS MATERIALIZED (SELECT rowid AS doc_id, -bm25(index_text) AS score FROM index_text WHERE index_text MATCH ?) ', params: [match] };
+      joins.push({ sql: 'LEFT JOIN sc ON sc.doc_id = d.doc_id', params: [] });
+    }
+    const score = scoredDriver ? 's.score' : match ? 'coalesce(sc.score, 0.0)' : '1.0';
     const keys = sort.map((k, i) => `o${i}.value ${k.descending ? 'DESC' : 'ASC'}`);
     if (!sort.length && match) keys.push('score DESC');
     keys.push('d.doc_id');
-    return { sql: keys.join(', '), params: [], joins, score };
+    return { sql: keys.join(', '), params: [], joins, score, prefix, scoredDriver };
   }
+
 
   private deleteDocs(where: string, params: unknown[]): void {
     this.db.prepare(`DELETE FROM index_values WHERE doc_id IN (SELECT doc_id FROM index_docs WHERE ${where})`).run(...params);
