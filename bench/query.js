@@ -3,12 +3,15 @@
 // Starts grid in this process on a fresh data dir, loads BENCH_ENTRIES (1M) Person-like entries
 // into a persistent indexed cache and a persistent non-indexed one (memory tier bounded, so the
 // store holds them), then measures over HTTP: equality, range and full-text queries (p50),
-// COUNT ... GROUP BY, indexed vs non-indexed PUT throughput, scan rate with the longest event-loop
-// block, and RSS growth during queries over all entries.
+// COUNT ... GROUP BY and a sort over half the entries (with the longest event-loop block: both run
+// on the index reader thread), indexed vs non-indexed PUT throughput, scan rate with the longest
+// event-loop block, and RSS growth during queries over all entries. The load average is printed
+// with the figures: the machine may be shared.
 const { mkdtempSync, rmSync, readFileSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
+const { loadavg } = require('node:os');
 
 const ROOT = join(__dirname, '..');
 const { startServer } = require(join(ROOT, 'dist/src/main'));
@@ -40,7 +43,10 @@ function person(i) {
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
 async function main() {
+  console.log(`load average at start: ${load()}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'grid-bench-query-'));
   const config = resolveConfig({}, { dataDir, port: 0, host: '127.0.0.1', logLevel: 'silent', authEnabled: false, durability: 'power' }, {});
   const server = await startServer(config, { announce: () => undefined });
@@ -89,13 +95,22 @@ async function main() {
     await latency('range', (i) => search('indexed', `from ${TYPE} where id >= ${(i * 4999) % ENTRIES} and id < ${((i * 4999) % ENTRIES) + 10}`));
     await latency('full-text term', (i) => search('indexed', `from ${TYPE} where bio : 'w${(i * 37) % WORDS}'`));
     const groupTimes = [];
+    const groupLoop = monitorEventLoopDelay({ resolution: 1 });
+    groupLoop.enable();
     for (let i = 0; i < 20; i++) {
       const t0 = performance.now();
       await search('indexed', `select city, count(*) from ${TYPE} group by city`, '&max_results=100');
       groupTimes.push(performance.now() - t0);
     }
+    groupLoop.disable();
     groupTimes.sort((a, b) => a - b);
-    console.log(`COUNT GROUP BY city over ${ENTRIES}: p50 ${pct(groupTimes, 50).toFixed(1)} ms`);
+    console.log(`COUNT GROUP BY city over ${ENTRIES}: p50 ${pct(groupTimes, 50).toFixed(1)} ms, longest event-loop block ${(groupLoop.max / 1e6).toFixed(1)} ms`);
+    const sortLoop = monitorEventLoopDelay({ resolution: 1 });
+    sortLoop.enable();
+    const sortStart = performance.now();
+    const sorted = JSON.parse(await search('indexed', `from ${TYPE} where age < 50 order by name desc`));
+    sortLoop.disable();
+    console.log(`indexed ORDER BY over ${sorted.hit_count >= 10000 ? 'half the entries' : sorted.hit_count}: ${(performance.now() - sortStart).toFixed(0)} ms, longest event-loop block ${(sortLoop.max / 1e6).toFixed(1)} ms`);
 
     // PUT throughput over HTTP, 32 concurrent clients, indexed vs not
     for (const cache of ['plain', 'indexed']) {
@@ -134,6 +149,7 @@ async function main() {
     console.log(`longest event-loop block during those two: ${(loop.max / 1e6).toFixed(1)} ms`);
     clearInterval(sampler);
     console.log(`RSS during queries over all entries: +${(rssMax - rss0).toFixed(1)} MB (from ${rss0.toFixed(0)} MB)`);
+    console.log(`load average at the end: ${load()}`);
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });

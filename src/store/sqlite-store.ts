@@ -17,7 +17,7 @@ import { SqliteXSiteStore } from './sqlite-xsite.store';
 import { SqliteEntryStore } from './sqlite-entry.store';
 import { SqliteIndexStore } from './sqlite-index.store';
 import { SqliteReader } from './sqlite-reader';
-import { SqliteVolatileIndexStore } from './sqlite-volatile-index';
+import { deleteVolatileIndexFiles, SqliteVolatileIndexStore } from './sqlite-volatile-index';
 import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
 import { SqliteSnapshot } from './sqlite-snapshot';
@@ -118,6 +118,7 @@ export class SqliteStore implements Store {
   }
 
   deleteMemoryOnlyIndexDocuments(): number {
+    deleteVolatileIndexFiles(this.dataDir);
     return this.indexes.deleteMemoryOnly();
   }
 

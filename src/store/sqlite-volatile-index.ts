@@ -11,6 +11,12 @@ import type { VolatileIndexStore } from './store';
 
 export const VOLATILE_INDEX_FILE = 'volatile-index.db';
 
+/** The volatile index of a previous run (a crash leaves it): nothing in it is true any more. */
+export function deleteVolatileIndexFiles(dataDir: string): void {
+  const file = join(dataDir, VOLATILE_INDEX_FILE);
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+}
+
 /**
  * The indexes of memory-only caches: the tables of migration 0011 in a database file of their
  * own, deleted at every start (the entries they index are gone) and never synced to disk. A file
@@ -23,15 +29,13 @@ export class SqliteVolatileIndexStore implements VolatileIndexStore {
   private readonly db: Db;
   private readonly reader: SqliteReader;
   private readonly index: SqliteIndexStore;
-  private readonly files: string[];
   private pending: IndexWriteOp[] = [];
   private scheduled = false;
   private readonly commit: (ops: IndexWriteOp[]) => void;
 
-  constructor(dataDir: string, migrationsDir: string, private readonly onFailure: (ops: IndexWriteOp[], err: Error) => void) {
+  constructor(private readonly dataDir: string, migrationsDir: string, private readonly onFailure: (ops: IndexWriteOp[], err: Error) => void) {
     const file = join(dataDir, VOLATILE_INDEX_FILE);
-    this.files = [file, `${file}-wal`, `${file}-shm`];
-    this.removeFiles();
+    deleteVolatileIndexFiles(dataDir);
     ensurePrivateFile(file);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -70,7 +74,7 @@ export class SqliteVolatileIndexStore implements VolatileIndexStore {
     this.pending = [];
     this.reader.close();
     this.db.close();
-    this.removeFiles();
+    deleteVolatileIndexFiles(this.dataDir);
   }
 
   /** The index with every write made so far applied. */
@@ -91,9 +95,5 @@ export class SqliteVolatileIndexStore implements VolatileIndexStore {
       this.index.forgetUncommitted();
       this.onFailure(ops, err as Error);
     }
-  }
-
-  private removeFiles(): void {
-    for (const f of this.files) rmSync(f, { force: true });
   }
 }

@@ -109,7 +109,9 @@ export interface Store {
   write(op: WriteOp): Commit;
   /**
    * Deletes the index documents of entries that only memory held (memory is empty at start, so a
-   * crash lost those entries); how many. Only at start, before anything else writes.
+   * crash lost those entries) — and the previous run's index of memory-only caches; how many
+   * documents. Only at the server's start, before anything else writes (never from the CLI: the
+   * server may be running).
    */
   deleteMemoryOnlyIndexDocuments(): number;
   /**
