@@ -53,7 +53,7 @@ export class SqliteReader {
       this.waiting.delete(reply.id);
       this.answered++;
       if (reply.error !== undefined) w.reject(Object.assign(new Error(reply.error), { code: reply.code }));
-      else w.resolve(reply.rows.map(withBuffers));
+      else w.resolve(withBuffers(reply.rows, reply.blobs));
     });
     const lost = (err: Error): void => {
       if (this.worker !== worker) return;
@@ -72,11 +72,14 @@ export class SqliteReader {
   }
 }
 
-/** Blobs cross threads as plain Uint8Arrays: make them Buffers again, as the main connection gives them. */
-function withBuffers(row: unknown): unknown {
-  if (row instanceof Uint8Array) return Buffer.from(row.buffer, row.byteOffset, row.byteLength);
-  if (row === null || typeof row !== 'object') return row;
-  const o = row as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (o[k] instanceof Uint8Array) o[k] = withBuffers(o[k]);
-  return o;
+/** Blob values back as Buffers, views into the one buffer they crossed threads in. */
+function withBuffers(rows: Array<Record<string, unknown>>, blobs: Uint8Array): unknown[] {
+  const all = Buffer.from(blobs.buffer, blobs.byteOffset, blobs.byteLength);
+  for (const row of rows) {
+    for (const k of Object.keys(row)) {
+      const v = row[k] as { at: number; length: number } | null;
+      if (v !== null && typeof v === 'object') row[k] = all.subarray(v.at, v.at + v.length);
+    }
+  }
+  return rows;
 }

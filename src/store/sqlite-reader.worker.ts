@@ -9,9 +9,29 @@ export interface ReaderRequest {
   params: unknown[];
 }
 
+/**
+ * Rows as SQLite gave them, except that blob values (keys) are `{ at, length }` into `blobs`: one
+ * buffer crosses threads instead of one per row, which the receiving heap would account, and
+ * collect, one by one.
+ */
 export type ReaderReply =
-  | { id: number; rows: unknown[]; error?: undefined }
+  | { id: number; rows: Array<Record<string, unknown>>; blobs: Buffer; error?: undefined }
   | { id: number; error: string; code: string | undefined };
+
+function packBlobs(rows: Array<Record<string, unknown>>): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (const row of rows) {
+    for (const k of Object.keys(row)) {
+      const v = row[k];
+      if (!Buffer.isBuffer(v)) continue;
+      parts.push(v);
+      row[k] = { at, length: v.length };
+      at += v.length;
+    }
+  }
+  return Buffer.concat(parts, at);
+}
 
 const STATEMENTS = 256;
 
@@ -32,7 +52,8 @@ if (parentPort) {
   port.on('message', (m: ReaderRequest) => {
     let reply: ReaderReply;
     try {
-      reply = { id: m.id, rows: prepare(m.sql).all(...m.params) };
+      const rows = prepare(m.sql).all(...m.params) as Array<Record<string, unknown>>;
+      reply = { id: m.id, rows, blobs: packBlobs(rows) };
     } catch (err) {
       reply = { id: m.id, error: (err as Error).message, code: (err as { code?: string }).code };
     }

@@ -10,6 +10,9 @@ import { ResultCollector } from './result-collector';
 import { TimeSlice } from './time-slice';
 
 const BATCH = 1000;
+type IndexBatch = { hits: IndexHit[]; next: number | undefined };
+/** Entries read and decoded together while streaming candidates. */
+const LOAD = 100;
 
 /**
  * Runs a query on an indexed cache (query-notes §2, §5): `indexed` when the whole condition is
@@ -54,18 +57,23 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
   return collector.finish(kind, count.count, count.exact);
 }
 
-/** Every candidate of the selection, in index order, loaded and (hybrid) checked; `visit` returns true to stop. */
+/**
+ * Every candidate of the selection, in index order, loaded and (hybrid) checked; `visit` returns
+ * true to stop. The next batch is asked for before this one is loaded, so a reader thread finds
+ * it while the loop works; entities are loaded a few at a time, so few outlive a garbage collection.
+ */
 async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: IndexSelection, check: boolean, loading: EntityLoading, visit: (row: MatchRow) => boolean | void): Promise<void> {
   const slice = new TimeSlice();
-  let after: number | undefined = 0;
-  while (after !== undefined) {
-    const { hits, next } = await index.reads.batch(sel, after, BATCH);
-    const rows = loadAll(exec, index, hits, loading);
-    for (const row of rows) {
-      if ((!check || exec.where(row.entity)) && visit(row)) return;
-      if (slice.due()) await slice.pause();
+  let pending: Promise<IndexBatch> | undefined = index.reads.batch(sel, 0, BATCH);
+  while (pending) {
+    const { hits, next }: IndexBatch = await pending;
+    pending = next === undefined ? undefined : index.reads.batch(sel, next, BATCH);
+    for (let i = 0; i < hits.length; i += LOAD) {
+      for (const row of loadAll(exec, index, hits.slice(i, i + LOAD), loading)) {
+        if ((!check || exec.where(row.entity)) && visit(row)) return;
+        if (slice.due()) await slice.pause();
+      }
     }
-    after = next;
     if (slice.spent()) await slice.pause();
   }
 }
