@@ -1,10 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
-import { FilterSql, type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
+import { BATCH_WINDOW, SelectionSql } from './sqlite-index-selection';
+import { type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
 import type { SqliteReader } from './sqlite-reader';
 
-/** Documents one streaming statement of a large selection looks at, at most. */
-const BATCH_WINDOW = 20_000;
 /** Candidates a selection's statements may look at on the event loop; beyond, they run on the reader thread. */
 export const ON_LOOP_CANDIDATES = 2_000;
 /** Prepared statements kept per store (SQL texts differ by filter shape, not by value). */
@@ -17,16 +16,18 @@ interface TypeMeasure {
 }
 
 /**
- * Query indexes in SQLite (migration 0011): documents, B-tree values and FTS5 text. SQL and row
- * mapping only; the query engine decides what to index and which filter to ask for. Type and field
- * ids are cached; the cache is dropped when a transaction fails (`forgetUncommitted`).
+ * Query indexes in SQLite (migrations 0011, 0012): documents, B-tree values and FTS5 text. SQL and
+ * row mapping only; the query engine decides what to index and which filter to ask for; the SQL of
+ * a selection is built by SelectionSql. Reads of large selections run on the reader thread, when
+ * there is one. Type and field ids are cached; the cache is dropped when a transaction fails
+ * (`forgetUncommitted`).
  */
 export class SqliteIndexStore {
   private readonly typeIds = new Map<string, number>();
   private readonly fieldIds = new Map<string, number>();
   private readonly stmts: Record<string, Statement>;
   private readonly valueInserts = new Map<number, Statement>();
-  private readonly statements = new Map<string, Statement>();
+  private readonly preparedBySql = new Map<string, Statement>();
   private readonly sizes = new WeakMap<IndexSelection, boolean>();
 
   constructor(private readonly db: Database, private readonly reader?: SqliteReader) {
@@ -142,68 +143,39 @@ export class SqliteIndexStore {
 
   /** Matching documents up to `limit` (the hit count accuracy), and whether there are more. */
   async count(sel: IndexSelection, limit: number): Promise<{ count: number; exact: boolean }> {
-    const q = this.select(sel, 'd.doc_id', []);
-    const [{ n }] = await this.read<{ n: number }>(sel, `SELECT count(*) AS n FROM (${q.sql} LIMIT ?)`, [...q.params, limit + 1]);
+    const [{ n }] = await this.read<{ n: number }>(sel, this.selection(sel).count(limit + 1));
     return n > limit ? { count: limit, exact: false } : { count: n, exact: true };
   }
 
   /** One page of matches: sorted by `sort` (nulls first ascending), else by relevance then index order. */
   page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): Promise<IndexHit[]> {
-    const order = this.orderBy(sel, sort);
-    const q = this.select(sel, `d.doc_id AS docId, d.key AS key, ${order.score} AS score`, order.joins, undefined, order.scoredDriver);
-    return this.read<IndexHit>(sel, `${order.prefix.sql}${q.sql} ORDER BY ${order.sql} LIMIT ? OFFSET ?`, [...order.prefix.params, ...q.params, ...order.params, limit, offset]);
+    return this.read<IndexHit>(sel, this.selection(sel).page(sort, offset, limit));
   }
 
   /**
    * Matches after `afterDocId` in doc_id order, up to `limit`, and where the next batch starts
    * (undefined at the end): plans that stream every candidate read them this way. A small
-   * selection is read driver first; a large one in windows of doc_ids (afterDocId, afterDocId +
-   * BATCH_WINDOW], each statement bounded by its window. Equality and full-text drivers keep
-   * doc_id order, so they drive each window; others are checked per document of the window.
+   * selection is read driver first; a large one in windows of BATCH_WINDOW doc_ids.
    */
   async batch(sel: IndexSelection, afterDocId: number, limit: number): Promise<{ hits: IndexHit[]; next: number | undefined }> {
     const low = Math.floor(afterDocId);
     if (!this.isLarge(sel)) {
-      const q = this.select(sel, 'd.doc_id AS docId, d.key AS key, 1.0 AS score', [], { sql: 'd.doc_id > ?', params: [low] });
-      const hits = this.prepared(`${q.sql} ORDER BY d.doc_id LIMIT ?`).all(...q.params, limit) as IndexHit[];
+      const hits = await this.read<IndexHit>(sel, this.selection(sel).batchAfter(low, limit));
       return { hits, next: hits.length === limit ? hits[hits.length - 1].docId : undefined };
     }
-    const typeId = this.typeId(sel.cacheId, sel.type);
-    const fields = new FilterSql((p) => this.fieldId(typeId, p));
     const high = low + BATCH_WINDOW;
-    const driver = fields.driver(sel.filter);
-    const ordered = driver?.leaf && (driver.leaf.kind === 'eq' || driver.leaf.kind === 'text') ? driver : undefined;
-    const windowed = ordered && (ordered.leaf!.kind === 'eq'
-      ? { sql: `${ordered.sql.sql} AND doc_id > ? AND doc_id <= ?`, params: [...ordered.sql.params, low, high] }
-      : { sql: `${ordered.sql.sql} AND rowid > ? AND rowid <= ?`, params: [...ordered.sql.params, low, high] });
-    const rest = FilterSql.without(sel.filter, ordered?.leaf);
-    const cond = rest.kind === 'all' ? { sql: '1', params: [] } : fields.condition(rest, 'd.doc_id');
-    const live = this.liveCondition(sel, 'd.doc_id');
-    const from = windowed ? `(${windowed.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
-    const sql = `SELECT d.doc_id AS docId, d.key AS key, 1.0 AS score FROM ${from} WHERE d.type_id = ? AND d.doc_id > ? AND d.doc_id <= ? AND ${cond.sql}${live.sql} ORDER BY d.doc_id LIMIT ?`;
-    const hits = await this.read<IndexHit>(sel, sql, [...(windowed?.params ?? []), typeId, low, high, ...cond.params, ...live.params, limit]);
+    const hits = await this.read<IndexHit>(sel, this.selection(sel).batchWindow(low, high, limit));
     if (hits.length === limit) return { hits, next: hits[hits.length - 1].docId };
-    const last = this.stmts.lastDoc.get(typeId) as number | null;
+    const last = this.stmts.lastDoc.get(this.typeId(sel.cacheId, sel.type)) as number | null;
     return { hits, next: last !== null && high < last ? high : undefined };
   }
 
   /**
    * COUNT per value of a single-valued field over the matches (native aggregation, query-notes
-   * §5.6), at most `limit` groups: from the driver's candidates when there is one, else along the
-   * field's B-tree.
+   * §5.6), at most `limit` groups.
    */
   groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>> {
-    const typeId = this.typeId(sel.cacheId, sel.type);
-    const fields = new FilterSql((p) => this.fieldId(typeId, p));
-    const filter = countField ? { kind: 'and' as const, items: [sel.filter, { kind: 'exists' as const, field: countField }] } : sel.filter;
-    const driver = fields.driver(filter);
-    const rest = FilterSql.without(filter, driver?.leaf);
-    const cond = rest.kind === 'all' ? { sql: '1', params: [] } : fields.condition(rest, 'g.doc_id');
-    const live = this.liveCondition(sel, 'g.doc_id');
-    const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_values g ON g.doc_id = s.doc_id AND g.field_id = ?` : 'index_values g';
-    const where = driver ? '' : 'g.field_id = ? AND ';
-    const sql = `SELECT g.value AS value, count(*) AS n FROM ${from} WHERE ${where}${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
-    return this.read(sel, sql, [...(driver?.sql.params ?? []), this.fieldId(typeId, field), ...cond.params, ...live.params, limit]);
+    return this.read(sel, this.selection(sel).groupCount(field, countField, descending, limit));
   }
 
   /** Terms of an analyzed field from `from` (inclusive), in order: the vocabulary fuzzy and regexp queries expand over. */
@@ -239,38 +211,19 @@ export class SqliteIndexStore {
 
   /** The query plan SQLite chooses for a selection (tests prove the index is used). */
   explain(sel: IndexSelection, sort: IndexSortKey[]): string[] {
-    const order = this.orderBy(sel, sort);
-    const q = this.select(sel, 'd.doc_id', order.joins, undefined, order.scoredDriver);
-    const rows = this.db.prepare(`EXPLAIN QUERY PLAN ${order.prefix.sql}${q.sql} ORDER BY ${order.sql}`).all(...order.prefix.params, ...q.params, ...order.params) as Array<{ detail: string }>;
-    return rows.map((r) => r.detail);
+    const q = this.selection(sel).explain(sort);
+    return (this.db.prepare(q.sql).all(...q.params) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
-  /**
-   * The matching documents of a selection as SQL over `d` (index_docs). With a driver the
-   * candidates come first (CROSS JOIN fixes that order: SQLite has no statistics to choose it) and
-   * each is checked with what the driver did not answer; without one, the type's documents are walked.
-   */
-  private select(sel: IndexSelection, columns: string, joins: Sql[], extra?: Sql, scoredDriver = false): Sql {
+  private selection(sel: IndexSelection): SelectionSql {
     const typeId = this.typeId(sel.cacheId, sel.type);
-    const fields = new FilterSql((p) => this.fieldId(typeId, p));
-    const found = fields.driver(sel.filter);
-    const driver = found && scoredDriver ? { ...found, sql: fields.scored(found) } : found;
-    const rest = FilterSql.without(sel.filter, driver?.leaf);
-    const cond = rest.kind === 'all' ? { sql: '1', params: [] } : fields.condition(rest, 'd.doc_id');
-    const live = this.liveCondition(sel, 'd.doc_id');
-    const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
-    const joinSql = joins.map((j) => ` ${j.sql}`).join('');
-    const sql = `SELECT ${columns} FROM ${from}${joinSql} WHERE d.type_id = ? AND ${cond.sql}${live.sql}${extra ? ` AND ${extra.sql}` : ''}`;
-    return { sql, params: [...(driver?.sql.params ?? []), ...joins.flatMap((j) => j.params), typeId, ...cond.params, ...live.params, ...(extra?.params ?? [])] };
+    return new SelectionSql(sel, typeId, (p) => this.fieldId(typeId, p), this.stmts.anyExpired.get(sel.cacheId, sel.now) !== undefined);
   }
 
-  /**
-   * Rows of a statement over `sel`: on the event loop when the selection is small, else on the
-   * reader thread (in-memory databases have none: their statements always run here).
-   */
-  private read<T>(sel: IndexSelection, sql: string, params: unknown[]): Promise<T[]> {
-    if (this.reader && this.isLarge(sel)) return this.reader.all<T>(sql, params);
-    return Promise.resolve(this.prepared(sql).all(...params) as T[]);
+  /** Rows of a statement over `sel`: on the event loop when the selection is small, else on the reader thread. */
+  private read<T>(sel: IndexSelection, q: Sql): Promise<T[]> {
+    if (this.reader && this.isLarge(sel)) return this.reader.all<T>(q.sql, q.params);
+    return Promise.resolve(this.prepared(q.sql).all(...q.params) as T[]);
   }
 
   /**
@@ -280,11 +233,8 @@ export class SqliteIndexStore {
   private isLarge(sel: IndexSelection): boolean {
     let large = this.sizes.get(sel);
     if (large === undefined) {
-      const typeId = this.typeId(sel.cacheId, sel.type);
-      const driver = new FilterSql((p) => this.fieldId(typeId, p)).driver(sel.filter);
-      const candidates = driver?.estimate ?? { sql: 'SELECT doc_id FROM index_docs WHERE type_id = ?', params: [typeId] };
-      const { n } = this.prepared(`SELECT count(*) AS n FROM (${candidates.sql} LIMIT ?)`).get(...candidates.params, ON_LOOP_CANDIDATES + 1) as { n: number };
-      large = n > ON_LOOP_CANDIDATES;
+      const q = this.selection(sel).candidates(ON_LOOP_CANDIDATES + 1);
+      large = (this.prepared(q.sql).get(...q.params) as { n: number }).n > ON_LOOP_CANDIDATES;
       this.sizes.set(sel, large);
     }
     return large;
@@ -292,42 +242,13 @@ export class SqliteIndexStore {
 
   /** Statements are prepared once per SQL text: preparing costs as much as running a small query. */
   private prepared(sql: string): Statement {
-    let stmt = this.statements.get(sql);
+    let stmt = this.preparedBySql.get(sql);
     if (!stmt) {
-      if (this.statements.size >= STATEMENTS) this.statements.clear();
-      this.statements.set(sql, (stmt = this.db.prepare(sql)));
+      if (this.preparedBySql.size >= STATEMENTS) this.preparedBySql.clear();
+      this.preparedBySql.set(sql, (stmt = this.db.prepare(sql)));
     }
     return stmt;
   }
-
-  /** Expired documents are filtered only when some exist (the reaper purges them regularly). */
-  private liveCondition(sel: IndexSelection, doc: string): Sql {
-    if (!this.stmts.anyExpired.get(sel.cacheId, sel.now)) return { sql: '', params: [] };
-    return { sql: ` AND ${doc} NOT IN (SELECT doc_id FROM index_docs WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?)`, params: [sel.cacheId, sel.now] };
-  }
-
-  /**
-   * ORDER BY for a page, with the joins it needs. Relevance (bm25) is computed once per query: by
-   * the driver itself when the whole filter is one full-text search, else in a materialized table
-   * joined by doc_id (a plain subquery would be run again for every candidate).
-   */
-  private orderBy(sel: IndexSelection, sort: IndexSortKey[]): { sql: string; params: unknown[]; joins: Sql[]; score: string; prefix: Sql; scoredDriver: boolean } {
-    const typeId = this.typeId(sel.cacheId, sel.type);
-    const joins: Sql[] = sort.map((k, i) => ({ sql: `LEFT JOIN index_values o${i} ON o${i}.field_id = ? AND o${i}.doc_id = d.doc_id`, params: [this.fieldId(typeId, k.field)] }));
-    const match = textMatches(sel, (p) => this.fieldId(typeId, p));
-    const scoredDriver = match !== undefined && sel.filter.kind === 'text';
-    let prefix: Sql = { sql: '', params: [] };
-    if (match && !scoredDriver) {
-      prefix = { sql: 'WITH sc AS MATERIALIZED (SELECT rowid AS doc_id, -bm25(index_text) AS score FROM index_text WHERE index_text MATCH ?) ', params: [match] };
-      joins.push({ sql: 'LEFT JOIN sc ON sc.doc_id = d.doc_id', params: [] });
-    }
-    const score = scoredDriver ? 's.score' : match ? 'coalesce(sc.score, 0.0)' : '1.0';
-    const keys = sort.map((k, i) => `o${i}.value ${k.descending ? 'DESC' : 'ASC'}`);
-    if (!sort.length && match) keys.push('score DESC');
-    keys.push('d.doc_id');
-    return { sql: keys.join(', '), params: [], joins, score, prefix, scoredDriver };
-  }
-
 
   private deleteDocs(where: string, params: unknown[]): void {
     this.db.prepare(`DELETE FROM index_values WHERE doc_id IN (SELECT doc_id FROM index_docs WHERE ${where})`).run(...params);
@@ -404,14 +325,3 @@ export class SqliteIndexStore {
   }
 }
 
-/** The positive full-text searches of a filter, OR-ed, for the relevance score (bm25). */
-function textMatches(sel: IndexSelection, fieldId: (p: string) => number): string | undefined {
-  const found: string[] = [];
-  const fields = new FilterSql(fieldId);
-  const walk = (f: IndexSelection['filter']): void => {
-    if (f.kind === 'text') found.push(fields.match(f.search));
-    else if (f.kind === 'and' || f.kind === 'or') f.items.forEach(walk);
-  };
-  walk(sel.filter);
-  return found.length ? found.map((m) => `(${m})`).join(' OR ') : undefined;
-}
