@@ -40,6 +40,16 @@ function person(i) {
   return { _type: TYPE, id: i, name: `name${i}`, surname: `surname${i % 1000}`, age: i % 100, city: `city${i % 50}`, bio: words.join(' ') };
 }
 
+/** What the machine alone does to a loop that never holds it more than 3 ms (CPU contention, preemption). */
+async function noiseFloor() {
+  const h = await watchLoop();
+  const slices = setInterval(() => { const t = performance.now(); while (performance.now() - t < 3); }, 4);
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  clearInterval(slices);
+  h.disable();
+  return h.max / 1e6;
+}
+
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -157,6 +167,7 @@ async function main() {
     clearInterval(sampler);
     console.log(`RSS during queries over all entries: +${(rssMax - rss0).toFixed(1)} MB (from ${rss0.toFixed(0)} MB)`);
     console.log(`load average at the end: ${load()}`);
+    console.log(`noise floor: longest event-loop delay of a loop doing only 3 ms slices for 3 s: ${(await noiseFloor()).toFixed(1)} ms`);
   } finally {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
