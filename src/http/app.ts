@@ -11,7 +11,7 @@ import { hostCheckMiddleware } from './host-check.middleware';
 import { discardUnreadBody } from './request-body';
 import { answerHeadOverHttp2 } from './respond';
 import { isClientGone } from './client-errors';
-import { ConnectionGuards } from './connection-guards';
+import { type Connection, ConnectionGuards } from './connection-guards';
 import { Router } from './router';
 import { resolveTenant } from './tenancy';
 import type { GridContext, RouteSpec } from './route-spec';
@@ -134,7 +134,7 @@ export function createApp(
       : route.anonymous ? ANONYMOUS
       : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl, ctx.req.socket.remoteAddress);
     gctx.state.tenant = tenant;
-    if (!route.anonymous && s.authEnabled) guards.claim(ctx.req.socket, { tenant, user: gctx.state.subject.name });
+    if (!route.anonymous && s.authEnabled) guards.claim(connectionOf(ctx.req), { tenant, user: gctx.state.subject.name });
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
     const named = params[route.cacheParam ?? 'cache'];
@@ -148,6 +148,12 @@ export function createApp(
   });
 
   return app;
+}
+
+/** The connection a request came on: its socket, or over HTTP/2 its session (`req.socket` is a proxy per stream there). */
+function connectionOf(req: Koa.Context['req']): Connection {
+  const stream = (req as { stream?: { session?: Connection } }).stream;
+  return stream?.session ?? req.socket;
 }
 
 /** The first value of `action`, as the original reads it; '' for `?action` and `?action=`. */

@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import type { Http2Session } from 'node:http2';
 import type { Server as NetServer, Socket } from 'node:net';
 import type { Limits } from '../config/limits';
 import { TooManyForUserError, TooManyOpenError } from '../errors';
@@ -25,9 +26,12 @@ function keyOf(holder: Holder): string {
  * connection authenticated) and event streams (server-wide and per user), plus the time-outs that
  * close connections whose requests never complete (slowloris). Counts drop as sockets close.
  */
+/** What a user's connection count is kept for: an HTTP/1.1 socket, or an HTTP/2 session (each of whose streams has a socket proxy of its own). */
+export type Connection = Socket | Http2Session;
+
 export class ConnectionGuards {
   private open = 0;
-  private readonly owner = new WeakMap<Socket, string>();
+  private readonly owner = new WeakMap<Connection, string>();
   private readonly connectionsOf = new Map<string, number>();
   private streams = 0;
   private readonly streamsOf = new Map<string, number>();
@@ -59,23 +63,24 @@ export class ConnectionGuards {
         return;
       }
       this.open++;
-      socket.once('close', () => {
-        this.open--;
-        this.release(socket);
-      });
+      socket.once('close', () => this.open--);
     });
   }
 
-  /** Counts the connection against the user whose request it carries; 429 past the per-user cap. */
-  claim(socket: Socket, holder: Holder): void {
+  /**
+   * Counts the connection against the user whose request it carries; 429 past the per-user cap.
+   * The count drops when the connection closes.
+   */
+  claim(connection: Connection, holder: Holder): void {
     const key = keyOf(holder);
-    const current = this.owner.get(socket);
+    const current = this.owner.get(connection);
     if (current === key) return;
     if ((this.connectionsOf.get(key) ?? 0) >= this.limits.connectionsPerUser) {
       throw new TooManyForUserError('connections', holder.user, this.limits.connectionsPerUser, 'connections-per-user');
     }
-    this.release(socket);
-    this.owner.set(socket, key);
+    if (current === undefined) (connection as Socket).once('close', () => this.release(connection));
+    else this.release(connection);
+    this.owner.set(connection, key);
     this.connectionsOf.set(key, (this.connectionsOf.get(key) ?? 0) + 1);
   }
 
@@ -96,10 +101,10 @@ export class ConnectionGuards {
     };
   }
 
-  private release(socket: Socket): void {
-    const key = this.owner.get(socket);
+  private release(connection: Connection): void {
+    const key = this.owner.get(connection);
     if (key === undefined) return;
-    this.owner.delete(socket);
+    this.owner.delete(connection);
     decrement(this.connectionsOf, key);
   }
 }

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 import { SseReader } from '../support/sse';
+import { h2Transport } from '../support/transports';
 
 // Issue 10, item 8: every refusal is a clean 4xx (or 503) that says why.
 
@@ -204,6 +205,25 @@ describe('refusals: caps on what one client holds open', () => {
       expect(statuses.filter((s) => s === 200)).to.have.length(3);
       const refused = sockets.find((s) => s.status === 429)!;
       expect(refused.body).to.contain('connections-per-user');
+    });
+
+    it('counts an HTTP/2 connection once however many requests it carries, and frees it when it closes', async () => {
+      const sessions = [0, 1, 2, 3].map(() => h2Transport(server.url));
+      try {
+        // more requests than connections-per-user on one connection: each stream is not a connection
+        for (let i = 0; i < 5; i++) expect((await sessions[0].request('GET', '/rest/v2/caches', { headers: basic('monitor') })).status).to.equal(200);
+        for (const s of sessions.slice(1, 3)) expect((await s.request('GET', '/rest/v2/caches', { headers: basic('monitor') })).status).to.equal(200);
+        expect((await sessions[3].request('GET', '/rest/v2/caches', { headers: basic('monitor') })).status).to.equal(429);
+        sessions[0].close();
+        let status = 0;
+        for (let i = 0; i < 200 && status !== 200; i++) {
+          await new Promise((r) => setTimeout(r, 25));
+          status = (await sessions[3].request('GET', '/rest/v2/caches', { headers: basic('monitor') })).status;
+        }
+        expect(status).to.equal(200);
+      } finally {
+        for (const s of sessions) s.close();
+      }
     });
 
     it('answers 503 with a reason to a connection past the server-wide cap', async () => {
