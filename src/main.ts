@@ -16,7 +16,7 @@ import { CONTAINER_NAME } from './services/container.service';
 import { secureDataDir } from './util/private-files';
 import { type Clock, systemClock } from './util/clock';
 import type { DestinationStream } from 'pino';
-import { createLoggerRegistry, type Logger } from './util/logger';
+import { createLoggerRegistry, type Logger, REST_ACCESS_LOG } from './util/logger';
 import type { LoggerRegistry } from './util/logger-registry';
 import { packageVersion } from './util/package-info';
 
@@ -51,6 +51,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // a bad keystore stops the start with a clear message before any store is opened
   const identity = config.tls && await loadTlsIdentity(config.tls, config.dataDir, config.host);
   const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout });
+  // the file's loggers first; settings made through the API (persisted) apply over them
+  for (const l of config.loggers) logs.configure(l.name, { level: l.level, appenders: l.appenders });
   const securityLog = logs.get('grid.security');
   if (widened.length) {
     securityLog.warn({ dataDir: config.dataDir, narrowed: widened.map((w) => `${w.path} (was ${w.mode.toString(8).padStart(4, '0')})`) },
@@ -87,7 +89,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   const httpLog = logs.get('grid.http');
   const guards = new ConnectionGuards(config.limits, httpLog);
-  const app = createApp(services, httpLog, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)), guards);
+  const app = createApp(services, { http: httpLog, access: logs.get(REST_ACCESS_LOG) }, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)), guards);
   const tls = config.tls && identity ? { port: config.tls.port, identity: identity.options } : undefined;
   const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog, guards);
   await usersReady;

@@ -5,6 +5,7 @@ import { xml2js } from 'xml-js';
 import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
 import { ConfigError } from './config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
+import { type LoggerConfig, parseLoggers } from './logger-config';
 import { parseTenants, type TenantConfig } from './tenants';
 import { readTlsSetting, resolveTls, type TlsConfig, type TlsOverrides, withoutTls } from './tls-config';
 import { DEFAULT_LIMITS, LimitError, type Limits, parseLimits } from './limits';
@@ -26,6 +27,8 @@ export interface ServerConfig {
   /** Request bodies above this many bytes get 413. */
   maxContentLength: number;
   logLevel: string;
+  /** Loggers set at start (the access log among them); changes made through the API apply over them. */
+  loggers: LoggerConfig[];
   nodeName: string;
   /** How often the expiration reaper runs (ms). */
   expirationInterval: number;
@@ -71,7 +74,7 @@ export { ConfigError };
 const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties' | 'limits'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
   authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
-  corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
+  loggers: [], corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
   taskTimeout: 5_000, taskMemoryLimit: 64 * 1024 * 1024, taskMaxHostCalls: 100_000, taskMaxWrite: 16 * 1024 * 1024, taskConcurrency: 4,
   backupRoots: [], backupTimeout: 3_600_000,
 };
@@ -171,6 +174,7 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'digest-without-qop': out.digestWithoutQop = parseBool(text, `${where}: digest-without-qop`); break;
       case 'max-content-length': out.maxContentLength = parseSize(text, `${where}: max-content-length`); break;
       case 'log-level': out.logLevel = parseLogLevel(text); break;
+      case 'loggers': out.loggers = parseLoggers(value, where); break;
       case 'node-name': out.nodeName = text; break;
       case 'expiration-interval': out.expirationInterval = parsePositiveInt(text, `${where}: expiration-interval`); break;
       case 'console': out.consoleDir = text; break;

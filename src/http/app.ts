@@ -1,13 +1,14 @@
 import Koa from 'koa';
 import { CacheIgnoredError, GridError, isGridError, ResourceNotFoundError, ServiceUnavailableError } from '../errors';
 import type { CacheHandle, Services } from '../services';
-import { ANONYMOUS, ANONYMOUS_ADMIN } from '../services/auth.service';
+import { ANONYMOUS, ANONYMOUS_ADMIN, type Subject } from '../services/auth.service';
 import { authorize } from '../services/authorization';
 import type { Logger } from '../util/logger';
+import { AccessLog } from './access-log';
 import { browserHeaders } from './browser-headers';
 import { compressResponse } from './compression';
-import { corsMiddleware, type CorsSettings } from './cors.middleware';
-import { hostCheckMiddleware } from './host-check.middleware';
+import { corsRules, type CorsSettings } from './cors.middleware';
+import { hostCheck } from './host-check.middleware';
 import { discardUnreadBody } from './request-body';
 import { answerHeadOverHttp2 } from './respond';
 import { isClientGone } from './client-errors';
@@ -73,78 +74,95 @@ export interface BrowserSettings {
   allowedHosts?: readonly string[];
 }
 
+/** The loggers of the HTTP layer: `grid.http` for what goes wrong, the access log for every request. */
+export interface HttpLogs {
+  http: Logger;
+  /** `org.infinispan.REST_ACCESS_LOG` (src/http/access-log.ts), off unless set to TRACE. */
+  access: Logger;
+}
+
 /**
  * The whole request pipeline, in order:
- *   access log → compression → error responses → Host check (403) → CORS (preflight 200, foreign Origin 403) →
- *   tenancy (`/rest/<tenant>/…` → that tenant's container) → route match (404/405/400/403) → authentication →
- *   cache resolution (404) → authorization against the named cache or globally (403) → ignore list (503) → handler.
+ *   Host check (403) → CORS (preflight 200, foreign Origin 403) → tenancy (`/rest/<tenant>/…` → that
+ *   tenant's container) → route match (404/405/400/403) → authentication → cache resolution (404) →
+ *   authorization against the named cache or globally (403) → ignore list (503) → handler;
+ *   then error responses → compression → (HTTP/2) the unread body and HEAD → metrics and access log.
+ * It is one Koa middleware, and each step returns a promise only when it has to wait (a password
+ * verification, a commit, a request body): a GET of a cached entry with a remembered login is
+ * answered in the turn that read it, without a chain of closures and a promise per layer.
  * `defaults` are the default container's (and the process's) services, `tenants` each tenant's.
  */
 export function createApp(
-  defaults: Services, log: Logger, tenants: ReadonlyMap<string, Services> = new Map(), browsers: BrowserSettings = {},
-  guards = new ConnectionGuards(defaults.limits, log),
+  defaults: Services, logs: HttpLogs, tenants: ReadonlyMap<string, Services> = new Map(), browsers: BrowserSettings = {},
+  guards = new ConnectionGuards(defaults.limits, logs.http),
 ): Koa {
   const app = new Koa();
   app.proxy = false;
   app.silent = true;
+  const log = logs.http;
+  const access = new AccessLog(logs.access);
   const router = new Router(allRoutes());
-  let requestId = 0;
+  const checkHost = browsers.allowedHosts ? hostCheck(browsers.allowedHosts) : undefined;
+  const cors = corsRules(browsers.cors);
 
-  app.use(async (ctx, next) => {
+  const serve = (ctx: GridContext): Promise<void> | void => {
+    checkHost?.(ctx);
+    return cors(ctx, () => dispatch(ctx));
+  };
+
+  const dispatch = (ctx: GridContext): Promise<void> | void => {
+    const { services: s, path, tenant } = resolveTenant(ctx.path, defaults, tenants);
+    const { route, params } = router.match(ctx.method, path, actionOf(ctx));
+    // the process's own resources are not a tenant's: /rest/t1/v2/server is as unknown as /rest/v2/nothing
+    if (tenant !== undefined && !route.perContainer) throw new ResourceNotFoundError();
+    ctx.params = params;
+    ctx.state.tenant = tenant;
+    if (!s.authEnabled) return handle(ctx, s, route, ANONYMOUS_ADMIN);
+    if (route.anonymous) return handle(ctx, s, route, ANONYMOUS);
+    const connection = connectionOf(ctx.req);
+    const subject = s.auth.authenticate(ctx.req.headers.authorization || undefined, ctx.method, ctx.originalUrl, ctx.req.socket?.remoteAddress, connection);
+    if (subject instanceof Promise) return subject.then((who) => handle(ctx, s, route, who, connection));
+    return handle(ctx, s, route, subject, connection);
+  };
+
+  const handle = (ctx: GridContext, s: Services, route: RouteSpec, subject: Subject, connection?: Connection): Promise<void> | void => {
+    ctx.state.subject = subject;
+    if (connection) guards.claim(connection, { tenant: ctx.state.tenant, user: subject.name });
+    if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
+    // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
+    const named = ctx.params[route.cacheParam ?? 'cache'];
+    const h: CacheHandle | undefined = route.scope === 'cache' ? s.manager.require(named) : named === undefined ? undefined : s.manager.find(named);
+    authorize(subject, route.permission, h);
+    if (route.scope === 'cache') {
+      if (s.container.isIgnored(h!.cache.name)) throw new CacheIgnoredError(named);
+      ctx.state.cache = h!;
+    }
+    return route.handle(ctx, s);
+  };
+
+  app.use(async (koaCtx) => {
+    const ctx = koaCtx as GridContext;
     const started = performance.now();
-    const id = ++requestId;
     ctx.state.log = log;
     ctx.state.guards = guards;
-    if (ctx.get('user-agent').startsWith('Mozilla')) ctx.set(browserHeaders(ctx.path, ctx.secure));
+    if (ctx.req.headers['user-agent']?.startsWith('Mozilla')) ctx.set(browserHeaders(ctx.path, ctx.secure));
     try {
-      await next();
-      await discardUnreadBody(ctx, defaults.bodyLimit);
-      answerHeadOverHttp2(ctx);
+      try {
+        const waiting = serve(ctx);
+        if (waiting) await waiting;
+      } catch (err) {
+        writeError(ctx, err, log);
+      }
+      if (ctx.req.headers['accept-encoding']) await compressResponse(ctx);
+      if (ctx.req.httpVersionMajor >= 2) {
+        await discardUnreadBody(ctx, defaults.bodyLimit);
+        answerHeadOverHttp2(ctx);
+      }
     } finally {
       const ms = performance.now() - started;
       defaults.metrics.observeRequest(ctx.method, ctx.status, ms / 1000);
-      log.info({ req: id, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 100) / 100 }, 'request');
+      if (access.enabled) access.write(ctx, ctx.state.subject?.name, ms);
     }
-  });
-
-  app.use(async (ctx, next) => {
-    await next();
-    await compressResponse(ctx);
-  });
-
-  app.use(async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      writeError(ctx, err, log);
-    }
-  });
-
-  if (browsers.allowedHosts) app.use(hostCheckMiddleware(browsers.allowedHosts));
-  app.use(corsMiddleware(browsers.cors));
-
-  app.use(async (ctx) => {
-    const gctx = ctx as GridContext;
-    const { services: s, path, tenant } = resolveTenant(ctx.path, defaults, tenants);
-    const { route, params } = router.match(ctx.method, path, firstValue(ctx.query.action));
-    // the process's own resources are not a tenant's: /rest/t1/v2/server is as unknown as /rest/v2/nothing
-    if (tenant !== undefined && !route.perContainer) throw new ResourceNotFoundError();
-    gctx.params = params;
-    gctx.state.subject = !s.authEnabled ? ANONYMOUS_ADMIN
-      : route.anonymous ? ANONYMOUS
-      : await s.auth.authenticate(ctx.get('authorization') || undefined, ctx.method, ctx.originalUrl, ctx.req.socket.remoteAddress);
-    gctx.state.tenant = tenant;
-    if (!route.anonymous && s.authEnabled) guards.claim(connectionOf(ctx.req), { tenant, user: gctx.state.subject.name });
-    if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
-    // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
-    const named = params[route.cacheParam ?? 'cache'];
-    const h: CacheHandle | undefined = route.scope === 'cache' ? s.manager.require(named) : named === undefined ? undefined : s.manager.find(named);
-    authorize(gctx.state.subject, route.permission, h);
-    if (route.scope === 'cache') {
-      if (s.container.isIgnored(h!.cache.name)) throw new CacheIgnoredError(named);
-      gctx.state.cache = h!;
-    }
-    await route.handle(gctx, s);
   });
 
   return app;
@@ -157,11 +175,13 @@ function connectionOf(req: Koa.Context['req']): Connection {
 }
 
 /** The first value of `action`, as the original reads it; '' for `?action` and `?action=`. */
-function firstValue(v: string | string[] | undefined): string | undefined {
+function actionOf(ctx: GridContext): string | undefined {
+  if (ctx.querystring === '') return undefined;
+  const v = ctx.query.action;
   return Array.isArray(v) ? v[0] : v;
 }
 
-function writeError(ctx: Koa.Context, err: unknown, log: Logger): void {
+function writeError(ctx: GridContext, err: unknown, log: Logger): void {
   if (isClientGone(err)) {
     log.debug({ method: ctx.method, path: ctx.path, code: (err as { code?: string }).code }, 'client went away');
     return;

@@ -119,9 +119,10 @@ function compileAll(settings: CorsSettings): CompiledRule[] {
  * rule allows and that is not the server's own is refused with 403 before any handler runs,
  * whatever the method.
  */
-export function corsMiddleware(settings: CorsSettings = {}): Koa.Middleware {
+export function corsRules(settings: CorsSettings = {}): (ctx: Koa.Context, next: () => Promise<void> | void) => Promise<void> | void {
   const rules = compileAll(settings);
-  return async function corsRules(ctx, next) {
+  // a request without Origin goes straight on: no promise of its own when `next` needs none
+  return function applyCors(ctx, next) {
     const origin = ctx.req.headers.origin;
     if (origin === undefined) return next();
     const localPort = ctx.req.socket.localPort;
@@ -130,7 +131,7 @@ export function corsMiddleware(settings: CorsSettings = {}): Koa.Middleware {
     if (rule) {
       const refusal = rule.refusal(ctx);
       if (refusal !== undefined) throw new CorsRequestRefusedError(origin, rule.name, refusal);
-      return rule.apply(ctx, next);
+      return rule.apply(ctx, async () => next());
     }
     if (origin === `${ctx.protocol}://${ctx.host}`) return next();
     throw new CorsOriginRefusedError(origin);

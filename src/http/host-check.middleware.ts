@@ -9,19 +9,19 @@ import { HostNotAllowedError } from '../errors';
  * attacker.example. Accepted: `localhost` and `*.localhost`, IP addresses (a literal address cannot
  * be rebound), the configured names (`.example.com` also accepts its sub-domains). The port is not
  * compared, so port forwarding keeps working. A request without Host (HTTP/1.0) is not a browser's.
+ * The check throws HostNotAllowedError (403) and returns nothing otherwise.
  */
-export function hostCheckMiddleware(allowed: readonly string[]): Koa.Middleware {
+export function hostCheck(allowed: readonly string[]): (ctx: Koa.Context) => void {
   const names = new Set(allowed.filter((n) => !n.startsWith('.')));
   const suffixes = allowed.filter((n) => n.startsWith('.'));
   const isAllowed = (name: string): boolean => names.has(name) || name === 'localhost' || name.endsWith('.localhost')
     || isIP(name.replace(/^\[(.*)\]$/, '$1')) !== 0 || suffixes.some((s) => name.endsWith(s));
   let lastAccepted: string | undefined; // most requests repeat the same Host: one comparison then
-  return async function hostCheck(ctx, next) {
+  return function checkHost(ctx) {
     const host = ctx.host;
-    if (host === '' || host === lastAccepted) return next();
+    if (host === '' || host === lastAccepted) return;
     if (!isAllowed(hostName(host))) throw new HostNotAllowedError(host);
     lastAccepted = host;
-    return next();
   };
 }
 

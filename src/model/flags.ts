@@ -15,9 +15,11 @@ const ADMIN_FLAGS = new Set(['VOLATILE', 'UPDATE']);
 
 export type EntryFlag = string;
 
-function parse(header: string | undefined, allowed: Set<string>, enumName: string): Set<string> {
+const NONE: ReadonlySet<string> = new Set();
+
+function parse(header: string | undefined, allowed: Set<string>, enumName: string): ReadonlySet<string> {
+  if (header === undefined || header === '') return NONE;
   const out = new Set<string>();
-  if (header === undefined || header === '') return out;
   for (const name of header.split(',')) {
     if (!allowed.has(name)) throw new InvalidFlagError(enumName, name);
     out.add(name);
@@ -26,10 +28,10 @@ function parse(header: string | undefined, allowed: Set<string>, enumName: strin
 }
 
 /** Comma-separated, case-sensitive, no trimming, as the original parses them. */
-export function parseEntryFlags(header: string | undefined): Set<EntryFlag> {
+export function parseEntryFlags(header: string | undefined): ReadonlySet<EntryFlag> {
   return parse(header, ENTRY_FLAGS, 'org.infinispan.context.Flag');
 }
 
-export function parseAdminFlags(header: string | undefined): Set<string> {
+export function parseAdminFlags(header: string | undefined): ReadonlySet<string> {
   return parse(header, ADMIN_FLAGS, 'org.infinispan.commons.api.CacheContainerAdmin.AdminFlag');
 }

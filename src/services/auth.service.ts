@@ -51,6 +51,8 @@ const VERIFY_WAITING_PER_CLIENT = 4;
 const VERIFY_WAITING = 64;
 
 interface Remembered { subject: Subject; until: number }
+/** What a connection last authenticated with: its exact Basic header, while `generation` is current. */
+interface ConnectionLogin { header: string; subject: Subject; until: number; generation: number }
 type Verdict = { kind: 'ok'; subject: Subject } | { kind: 'failed' } | { kind: 'throttled'; waitMs: number };
 
 /**
@@ -58,7 +60,10 @@ type Verdict = { kind: 'ok'; subject: Subject } | { kind: 'failed' } | { kind: '
  *
  * Basic: successful verifications are remembered for a minute, keyed by a SHA-256 of the exact
  * header value and dropped when the user table changes, so the slow password hash is paid once per
- * client rather than per request; a header that just failed is answered 401 at once, and identical
+ * client rather than per request. The connection that logged in also keeps its own header, as the
+ * original keeps a subject per connection: its next requests with the same header are compared
+ * with it (constant time) instead of hashed, and share its expiry and its dropping when users or
+ * roles change (`generation`). A header that just failed is answered 401 at once, and identical
  * headers in flight share one verification. Verifications queue fairly per (client, user) behind a
  * small number of slots, unknown users are verified against a dummy hash (same time as a wrong
  * password), and failed logins back off (`LoginThrottle`).
@@ -68,6 +73,10 @@ type Verdict = { kind: 'ok'; subject: Subject } | { kind: 'failed' } | { kind: '
  */
 export class AuthService {
   private readonly remembered = new BoundedMap<string, Remembered>(REMEMBER_MAX);
+  /** Held by the connection object, so it goes with the connection. */
+  private readonly byConnection = new WeakMap<object, ConnectionLogin>();
+  /** Counts `forget()`s: a connection's login from an older generation no longer counts. */
+  private generation = 0;
   private readonly failedHeaders = new BoundedMap<string, number>(REMEMBER_MAX);
   private readonly inflight = new Map<string, Promise<Verdict>>();
   private readonly gate = new FairGate(VERIFY_SLOTS, VERIFY_WAITING_PER_CLIENT, VERIFY_WAITING);
@@ -125,21 +134,32 @@ export class AuthService {
 
   /** Drops every remembered verification (a user or a role mapping changed through this server). */
   forget(): void {
+    this.generation++;
     this.remembered.clear();
     this.failedHeaders.clear();
   }
 
-  /** `client` is the peer's address: failed logins are counted per address and per user name. */
-  async authenticate(header: string | undefined, method: string, uri: string, client?: string): Promise<Subject> {
+  /**
+   * `client` is the peer's address: failed logins are counted per address and per user name.
+   * `connection` (the socket, or the HTTP/2 session) keeps its Basic login for its next requests.
+   * Synchronous when the login is remembered; a promise while a password is verified.
+   */
+  authenticate(header: string | undefined, method: string, uri: string, client?: string, connection?: object): Subject | Promise<Subject> {
     if (!header) throw new UnauthorizedError(this.challenges());
+    const same = connection && this.sameConnectionLogin(connection, header);
+    if (same) return same;
     const space = header.indexOf(' ');
     if (space <= 0) throw new UnauthorizedError(this.challenges());
     const scheme = header.slice(0, space);
     const credentials = header.slice(space + 1).trim();
     switch (scheme.toLowerCase()) {
-      case 'basic':
+      case 'basic': {
         if (!this.basicOn) break;
-        return this.basic(hash('sha256', header, 'base64'), credentials, clientAddressKey(client));
+        const fingerprint = hash('sha256', header, 'base64');
+        const known = this.recall(fingerprint);
+        if (known) return this.keepForConnection(connection, header, fingerprint, known);
+        return this.basic(fingerprint, credentials, clientAddressKey(client)).then((subject) => this.keepForConnection(connection, header, fingerprint, subject));
+      }
       case 'digest':
         if (!this.digestOn) break;
         // a Digest response covers the method and URI too: the same header may be wrong for DELETE and right for GET
@@ -148,9 +168,23 @@ export class AuthService {
     throw new UnsupportedAuthMechanismError(scheme.toUpperCase());
   }
 
+  /** The subject `connection` logged in as with exactly `header`, while that login is remembered. */
+  private sameConnectionLogin(connection: object, header: string): Subject | undefined {
+    const login = this.byConnection.get(connection);
+    if (!login) return undefined;
+    const now = this.clock.now();
+    if (now - this.versionCheckedAt >= VERSION_CHECK_MS || now < this.versionCheckedAt) this.checkVersion(now);
+    if (login.generation !== this.generation || login.until <= now || !sameText(login.header, header)) return undefined;
+    return login.subject;
+  }
+
+  private keepForConnection(connection: object | undefined, header: string, fingerprint: string, subject: Subject): Subject {
+    const r = this.remembered.get(fingerprint);
+    if (connection && r) this.byConnection.set(connection, { header, subject, until: r.until, generation: this.generation });
+    return subject;
+  }
+
   private async basic(fingerprint: string, credentials: string, client: string): Promise<Subject> {
-    const known = this.recall(fingerprint);
-    if (known) return known;
     if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges());
     const decoded = Buffer.from(credentials, 'base64').toString('utf8');
@@ -264,4 +298,12 @@ export class AuthService {
   private remember(fingerprint: string, subject: Subject): void {
     this.remembered.set(fingerprint, { subject, until: this.clock.now() + REMEMBER_MS });
   }
+}
+
+/** Equality of two strings in time that depends on their lengths only. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }

@@ -48,16 +48,16 @@ export class EntryService {
     this.metadata = new ProtobufMetadataCache(schemas, clock);
   }
 
-  /** The live entry, once its last write is durable, in the representation `target` asks for. */
-  async read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number, target?: MediaType): Promise<ReadResult> {
-    const entry = this.isMetadata(h) ? this.metadata.read(this.keyName(h, key), key) : await this.live(h, key, minFresh);
-    const lastModified = isMortal(entry) ? entry.created : undefined;
-    const body = target ? this.present(h, entry, target) : entry.value;
-    const etag = body === entry.value ? entry.etag : etagOf(body);
-    const outcome = evaluateRead(etag, lastModified, pre);
-    if (outcome === 'not-modified') throw new NotModifiedError();
-    if (outcome === 'failed') throw new PreconditionFailedError();
-    return { entry, lastModified, body, etag };
+  /**
+   * The live entry, once its last write is durable, in the representation `target` asks for.
+   * Answered at once unless that write is still in the open batch: then once its commit returns.
+   */
+  read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number, target?: MediaType): ReadResult | Promise<ReadResult> {
+    if (this.isMetadata(h)) return this.present(h, this.metadata.read(this.keyName(h, key), key), pre, target);
+    const pending = h.cache.pendingCommit(key);
+    // a failed commit was refused to its writer and dropped from memory; the read goes on
+    if (pending) return pending.promise.catch(() => undefined).then(() => this.present(h, this.live(h, key, minFresh), pre, target));
+    return this.present(h, this.live(h, key, minFresh), pre, target);
   }
 
   /** `GET /caches/{c}/{key}?action=distribution`: whether the key is held, once its last write is durable; touches nothing. */
@@ -119,10 +119,7 @@ export class EntryService {
     return toStoredKey(Buffer.from(segment, 'utf8'), keyType, storageTypes(h).key, this.types);
   }
 
-  private async live(h: CacheHandle, key: Buffer, minFresh: number | undefined): Promise<CacheEntry> {
-    const pending = h.cache.pendingCommit(key);
-    // a failed commit was refused to its writer and dropped from memory; the read goes on
-    if (pending) await pending.promise.catch(() => undefined);
+  private live(h: CacheHandle, key: Buffer, minFresh: number | undefined): CacheEntry {
     const entry = h.cache.get(key);
     if (!entry) throw new EntryNotFoundError();
     if (minFresh !== undefined) {
@@ -132,8 +129,18 @@ export class EntryService {
     return entry;
   }
 
-  /** The stored bytes as `target`; no parsing or copy where the bytes stay as they are (hot path). */
-  private present(h: CacheHandle, entry: CacheEntry, target: MediaType): Buffer {
+  /** The entry as `target` (no parsing or copy where the bytes stay as they are: the hot path), its preconditions checked. */
+  private present(h: CacheHandle, entry: CacheEntry, pre: ReadPreconditions, target: MediaType | undefined): ReadResult {
+    const lastModified = isMortal(entry) ? entry.created : undefined;
+    const body = target ? this.convert(h, entry, target) : entry.value;
+    const etag = body === entry.value ? entry.etag : etagOf(body);
+    const outcome = evaluateRead(etag, lastModified, pre);
+    if (outcome === 'not-modified') throw new NotModifiedError();
+    if (outcome === 'failed') throw new PreconditionFailedError();
+    return { entry, lastModified, body, etag };
+  }
+
+  private convert(h: CacheHandle, entry: CacheEntry, target: MediaType): Buffer {
     const storage = storageTypes(h).value;
     if (keepsBytes(essence(storage), essence(target)) && !hasContentCodec(target)) return entry.value;
     return transcode(entry.value, storedType(storage, entry.valueType), target, this.types);

@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import type { CacheStats } from '../grid/cache-stats';
+import { RequestLatency } from './request-latency';
 
 const STATS: Array<[string, (s: CacheStats) => number, string]> = [
   ['hits', (s) => s.hits, 'reads that found an entry'],
@@ -27,14 +28,12 @@ function publicHandles(manager: CacheManager): CacheHandle[] {
  */
 export class MetricsService {
   readonly registry = new Registry();
-  private readonly requests: Histogram<'method' | 'status'>;
+  private readonly requests: RequestLatency;
 
   constructor(manager: CacheManager) {
     collectDefaultMetrics({ register: this.registry, prefix: 'grid_' });
-    this.requests = new Histogram({
-      name: 'grid_http_request_duration_seconds', help: 'REST request latency', labelNames: ['method', 'status'],
-      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers: [this.registry],
-    });
+    this.requests = new RequestLatency('grid_http_request_duration_seconds', 'REST request latency',
+      [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], this.registry);
     for (const [stat, read, help] of STATS) {
       new Gauge({
         name: `grid_cache_${stat}`, help: `Per cache: ${help} since the last statistics reset`, labelNames: ['cache'], registers: [this.registry],
@@ -58,7 +57,7 @@ export class MetricsService {
   }
 
   observeRequest(method: string, status: number, seconds: number): void {
-    this.requests.observe({ method, status: String(status) }, seconds);
+    this.requests.observe(method, status, seconds);
   }
 
   async text(): Promise<{ contentType: string; body: string }> {

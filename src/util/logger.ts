@@ -14,6 +14,13 @@ export interface LogOptions {
   stdout?: DestinationStream;
 }
 
+/**
+ * The REST access log's logger, named as the original's. Its lines are written at TRACE and it is
+ * declared at INFO, as the original's log4j2.xml declares it, so it is off until an operator sets
+ * it to TRACE (API or configuration file); a root logger at TRACE does not turn it on.
+ */
+export const REST_ACCESS_LOG = 'org.infinispan.REST_ACCESS_LOG';
+
 const FILE_BATCH = 64 * 1024;
 const FILE_FLUSH_MS = 200;
 
@@ -53,5 +60,7 @@ export function createLoggerRegistry(opts: LogOptions): LoggerRegistry {
       return new Promise<void>((resolve) => file.end(() => resolve()));
     },
   };
-  return new LoggerRegistry({ STDOUT: stdout, 'JSON-FILE': fileAppender }, opts.level as pino.LevelWithSilent);
+  const registry = new LoggerRegistry({ STDOUT: stdout, 'JSON-FILE': fileAppender }, opts.level as pino.LevelWithSilent);
+  registry.configure(REST_ACCESS_LOG, { level: 'INFO' });
+  return registry;
 }

@@ -3,6 +3,7 @@ import { DEFAULT_KEY_TYPE, LEGACY_KEY_TYPE } from '../../model/key-codec';
 import type { MediaType } from '../../model/media-type';
 import { parseEntryFlags } from '../../model/flags';
 import type { CacheEntry, Services } from '../../services';
+import type { ReadResult } from '../../services/entry.service';
 import { storageTypes } from '../../services/storage-types';
 import { negotiateValueType, requestMediaType } from '../negotiate';
 import { readBody } from '../request-body';
@@ -62,24 +63,31 @@ function keyOf(ctx: GridContext, s: Services, defaultType: MediaType): Buffer {
   return s.entries.storedKey(ctx.state.cache, ctx.params.key, keyType);
 }
 
+/** A request header (`name` in lower case); undefined when absent or empty. */
 function header(ctx: Context, name: string): string | undefined {
-  const v = ctx.get(name);
-  return v === '' ? undefined : v;
+  const v = ctx.req.headers[name];
+  return v === undefined || v === '' ? undefined : (v as string);
 }
 
-/** GET and HEAD (Koa leaves the body out of HEAD responses). */
-async function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> {
+/** GET and HEAD (Koa leaves the body out of HEAD responses); answered at once unless the key's last write is still being committed. */
+function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> | void {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
   const key = readKey(ctx, s);
   const { contentType, target } = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
-  const minFresh = /min-fresh=(\d+)/.exec(ctx.get('cache-control'))?.[1];
-  const { entry, lastModified, body, etag } = await s.entries.read(h, key, {
+  const cacheControl = header(ctx, 'cache-control');
+  const minFresh = cacheControl === undefined ? undefined : /min-fresh=(\d+)/.exec(cacheControl)?.[1];
+  const found = s.entries.read(h, key, {
     ifNoneMatch: header(ctx, 'if-none-match'), ifMatch: header(ctx, 'if-match'),
     ifModifiedSince: header(ctx, 'if-modified-since'), ifUnmodifiedSince: header(ctx, 'if-unmodified-since'),
   }, minFresh === undefined ? undefined : Number(minFresh), target);
+  if (found instanceof Promise) return found.then((r) => answerRead(ctx, s, r, contentType));
+  answerRead(ctx, s, found, contentType);
+}
+
+function answerRead(ctx: GridContext, s: Services, { entry, lastModified, body, etag }: ReadResult, contentType: string): void {
   writeEntryHeaders(ctx, s, entry, etag, lastModified);
-  if ('extended' in ctx.query) writeExtendedHeaders(ctx, s);
+  if (ctx.querystring !== '' && 'extended' in ctx.query) writeExtendedHeaders(ctx, s);
   ctx.status = 200;
   ctx.set('Content-Type', contentType);
   ctx.body = body;
@@ -119,7 +127,7 @@ async function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put
   const value = await readBody(ctx, s.bodyLimit);
   const entry = await s.entries[op](h, {
     key, value, contentType,
-    ttlHeader: header(ctx, 'timeToLiveSeconds'), idleHeader: header(ctx, 'maxIdleTimeSeconds'),
+    ttlHeader: header(ctx, 'timetoliveseconds'), idleHeader: header(ctx, 'maxidletimeseconds'),
     ifNoneMatch: header(ctx, 'if-none-match'),
   });
   ctx.set('Etag', entry.etag);

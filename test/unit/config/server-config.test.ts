@@ -194,6 +194,36 @@ describe('readConfigFile', () => {
   it('reports a missing file as a ConfigError', () => {
     expect(() => readConfigFile(join(dir, 'absent.yaml'))).to.throw(ConfigError, /cannot read configuration file/);
   });
+
+  describe('loggers', () => {
+    it('reads a YAML list of loggers with a level and/or appenders (levels in any case)', () => {
+      const path = file('loggers.yaml', [
+        'loggers:', '  - name: org.infinispan.REST_ACCESS_LOG', '    level: trace',
+        '  - name: grid.cache', '    appenders: [JSON-FILE]', "  - name: ''", '    level: WARN', '    appenders: STDOUT, JSON-FILE',
+      ].join('\n'));
+      expect(readConfigFile(path).loggers).to.deep.equal([
+        { name: 'org.infinispan.REST_ACCESS_LOG', level: 'TRACE' }, { name: 'grid.cache', appenders: ['JSON-FILE'] },
+        { name: '', level: 'WARN', appenders: ['STDOUT', 'JSON-FILE'] },
+      ]);
+    });
+
+    it('reads <loggers><logger …/></loggers> in XML, one or several', () => {
+      const one = file('one-logger.xml', '<server><loggers><logger name="org.infinispan.REST_ACCESS_LOG" level="TRACE"/></loggers></server>');
+      expect(readConfigFile(one).loggers).to.deep.equal([{ name: 'org.infinispan.REST_ACCESS_LOG', level: 'TRACE' }]);
+      const two = file('two-loggers.xml', '<server><loggers><logger name="a" level="debug"/><logger name="b" appenders="STDOUT"/></loggers></server>');
+      expect(readConfigFile(two).loggers).to.deep.equal([{ name: 'a', level: 'DEBUG' }, { name: 'b', appenders: ['STDOUT'] }]);
+    });
+
+    it('rejects an unknown level, an unknown appender, a missing name, a logger with neither and an unknown key', () => {
+      const bad = (yaml: string) => () => readConfigFile(file('bad-loggers.yaml', `loggers:\n${yaml}`));
+      expect(bad('  - {name: a, level: LOUD}')).to.throw(ConfigError, /level 'LOUD' must be one of OFF, FATAL/);
+      expect(bad('  - {name: a, appenders: [SYSLOG]}')).to.throw(ConfigError, /unknown appender 'SYSLOG'/);
+      expect(bad('  - {level: INFO}')).to.throw(ConfigError, /needs a name/);
+      expect(bad('  - {name: a}')).to.throw(ConfigError, /needs a level or appenders/);
+      expect(bad('  - {name: a, level: INFO, colour: blue}')).to.throw(ConfigError, /unknown setting 'colour'/);
+      expect(bad('  name: a')).to.throw(ConfigError, /expected a list of loggers/);
+    });
+  });
 });
 
 describe('resolveConfig', () => {
