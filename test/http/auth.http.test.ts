@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { Agent, request as httpRequest } from 'node:http';
 import { Client } from '../support/client';
 import { GRID_BIN } from '../support/process';
 import { startTestServer, type TestServer } from '../support/server';
@@ -124,6 +125,81 @@ describe('authentication', () => {
     execFileSync(process.execPath, [GRID_BIN, 'user', 'remove', 'carol', '--data', server.dataDir]);
     await settle();
     expect((await new Client(server.url, { user: 'carol', password: 'changed' }).get('/rest/v2/caches')).status).to.equal(401);
+  });
+});
+
+/** Requests on one keep-alive connection; `reused` tells whether each went on the first one. */
+function oneConnection(url: string) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (method: string, path: string, headers: Record<string, string>) => new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+    const req = httpRequest(new URL(path, url), { method, headers, agent }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { send, close: () => agent.destroy() };
+}
+
+const basicOf = (user: string, password: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
+
+describe('remembered Basic logins on one connection', () => {
+  let server: TestServer;
+
+  before(async () => {
+    server = await startTestServer();
+    await server.as('admin').createCache('c');
+  });
+  after(() => server.close());
+
+  it('are dropped when the password changes through the server, by the CLI, or when the user is removed', async () => {
+    const users = server.running.services.users;
+    await users.upsert('fred', 'first', ['observer']);
+    const c = oneConnection(server.url);
+    try {
+      expect((await c.send('GET', '/rest/v2/caches', basicOf('fred', 'first'))).status).to.equal(200);
+      expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'first'))).to.deep.equal({ status: 200, reused: true });
+      await users.upsert('fred', 'second', ['observer']);
+      expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'first'))).to.deep.equal({ status: 401, reused: true });
+      expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'second'))).to.deep.equal({ status: 200, reused: true });
+      execFileSync(process.execPath, [GRID_BIN, 'user', 'password', 'fred', '-p', 'third', '--data', server.dataDir]);
+      await settle(); // the server looks for changes by other processes every 200 ms
+      expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'second'))).to.deep.equal({ status: 401, reused: true });
+      expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'third'))).to.deep.equal({ status: 200, reused: true });
+      execFileSync(process.execPath, [GRID_BIN, 'user', 'remove', 'fred', '--data', server.dataDir]);
+      await settle();
+      expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'third'))).to.deep.equal({ status: 401, reused: true });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('follow a change of the roles mapped to the user at the next request', async () => {
+    await server.running.services.users.upsert('gina', 'pw', ['observer']);
+    const c = oneConnection(server.url);
+    try {
+      expect((await c.send('PUT', '/rest/v2/caches/c/k', basicOf('gina', 'pw'))).status).to.equal(403);
+      expect((await server.as('admin').put('/rest/v2/security/roles/gina?action=grant&role=deployer')).status).to.equal(204);
+      expect(await c.send('PUT', '/rest/v2/caches/c/k', basicOf('gina', 'pw'))).to.deep.equal({ status: 204, reused: true });
+      expect((await server.as('admin').put('/rest/v2/security/roles/gina?action=deny&role=deployer')).status).to.equal(204);
+      expect(await c.send('PUT', '/rest/v2/caches/c/k', basicOf('gina', 'pw'))).to.deep.equal({ status: 403, reused: true });
+    } finally {
+      c.close();
+    }
+  });
+
+  it('are kept per header: another user on the same connection is verified as that user', async () => {
+    await server.running.services.users.upsert('hank', 'pw', ['observer']);
+    const c = oneConnection(server.url);
+    try {
+      expect((await c.send('GET', '/rest/v2/caches', basicOf('admin', 'admin-pw'))).status).to.equal(200);
+      expect(await c.send('GET', '/rest/v2/caches', basicOf('hank', 'wrong'))).to.deep.equal({ status: 401, reused: true });
+      expect(await c.send('PUT', '/rest/v2/caches/c/k', basicOf('hank', 'pw'))).to.deep.equal({ status: 403, reused: true });
+      expect(await c.send('PUT', '/rest/v2/caches/c/k', basicOf('admin', 'admin-pw'))).to.deep.equal({ status: 204, reused: true });
+    } finally {
+      c.close();
+    }
   });
 });
 
