@@ -7,6 +7,8 @@ export interface MemoryLimits {
   maxSize: number;
 }
 
+const NONE: CacheEntry[] = [];
+
 /**
  * The in-memory entries of one cache, keyed by the key's bytes. A JS Map keeps insertion order,
  * so re-inserting on access makes its first key the least recently used one: eviction takes from
@@ -63,12 +65,16 @@ export class MemoryTier {
   /** Stores the entry; returns the least recently used entries evicted to stay within limits. */
   set(id: string, e: CacheEntry): CacheEntry[] {
     const old = this.map.get(id);
-    if (old) {
-      this.bytes -= entrySize(old);
-      if (this.walking === 0) this.map.delete(id); // to the back: most recently used
-    }
-    this.map.set(id, e);
+    if (old) this.bytes -= entrySize(old);
     this.bytes += entrySize(e);
+    if (!this.bounded) {
+      // replaced in place: without a limit the order means nothing, and a Map that deletes and
+      // re-adds keys keeps rehashing itself (a tenth of a PUT's time with 10k keys)
+      this.map.set(id, e);
+      return NONE;
+    }
+    if (old && this.walking === 0) this.map.delete(id); // to the back: most recently used
+    this.map.set(id, e);
     return this.evictOverflow(id);
   }
 

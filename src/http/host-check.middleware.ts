@@ -16,12 +16,16 @@ export function hostCheck(allowed: readonly string[]): (ctx: Koa.Context) => voi
   const suffixes = allowed.filter((n) => n.startsWith('.'));
   const isAllowed = (name: string): boolean => names.has(name) || name === 'localhost' || name.endsWith('.localhost')
     || isIP(name.replace(/^\[(.*)\]$/, '$1')) !== 0 || suffixes.some((s) => name.endsWith(s));
-  let lastAccepted: string | undefined; // most requests repeat the same Host: one comparison then
+  // most requests repeat the same header: one comparison then (ctx.host, which the other cases
+  // read, is a function of that header alone: the app trusts no proxy header)
+  let lastAccepted: string | undefined;
   return function checkHost(ctx) {
+    const raw = (ctx.req.httpVersionMajor >= 2 && ctx.req.headers[':authority']) || ctx.req.headers.host;
+    if (raw !== undefined && raw === lastAccepted) return;
     const host = ctx.host;
-    if (host === '' || host === lastAccepted) return;
+    if (host === '') return;
     if (!isAllowed(hostName(host))) throw new HostNotAllowedError(host);
-    lastAccepted = host;
+    lastAccepted = raw as string | undefined;
   };
 }
 

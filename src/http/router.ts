@@ -1,5 +1,5 @@
 import { ForbiddenMethodError, InvalidActionError, MethodNotAllowedError, ResourceNotFoundError, BadRequestError } from '../errors';
-import type { HttpMethod, RouteSpec } from './route-spec';
+import type { RouteSpec } from './route-spec';
 
 interface Node {
   literals: Map<string, Node>;
@@ -7,6 +7,8 @@ interface Node {
   /** `*name`: the rest of the path, one segment or more (static content, behavior-notes §1.1). */
   rest?: { name: string; node: Node };
   routes: RouteSpec[];
+  /** The same rows by method. */
+  byMethod: Map<string, RouteSpec[]>;
 }
 
 export interface RouteMatch {
@@ -17,7 +19,7 @@ export interface RouteMatch {
 const KNOWN_METHODS = new Set(['GET', 'PUT', 'POST', 'HEAD', 'DELETE', 'OPTIONS']);
 
 function newNode(): Node {
-  return { literals: new Map(), routes: [] };
+  return { literals: new Map(), routes: [], byMethod: new Map() };
 }
 
 /** Path segments as the original reads them: split on raw `/`, empty ones dropped, form-decoded. */
@@ -55,8 +57,8 @@ export class Router {
     const params: Record<string, string> = {};
     const node = this.find(this.root, segments, 0, params);
     if (!node) throw new ResourceNotFoundError();
-    const forMethod = node.routes.filter((r) => r.method === (method as HttpMethod));
-    if (forMethod.length === 0) throw new MethodNotAllowedError();
+    const forMethod = node.byMethod.get(method);
+    if (!forMethod) throw new MethodNotAllowedError();
     if (action === '') throw new InvalidActionError(true);
     const route = forMethod.find((r) => r.action === action);
     if (!route) throw new InvalidActionError(false);
@@ -83,6 +85,9 @@ export class Router {
     }
     if (node.routes.some((x) => x.method === r.method && x.action === r.action)) throw new Error(`duplicate route ${r.method} ${r.path} ${r.action ?? ''}`);
     node.routes.push(r);
+    const same = node.byMethod.get(r.method);
+    if (same) same.push(r);
+    else node.byMethod.set(r.method, [r]);
   }
 
   private find(node: Node, segs: string[], i: number, params: Record<string, string>): Node | undefined {

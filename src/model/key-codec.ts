@@ -1,9 +1,9 @@
 import { TranscoderNotFoundError } from '../errors';
-import { decodeContent, encodeContent } from './content-codecs';
+import { decodeContent, encodeContent, hasContentCodec } from './content-codecs';
 import type { JavaValue } from './java-value';
 import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from './media-type';
 import { protostreamToJava, type ProtobufTypes } from './protostream-json';
-import { fromJava, isConvertible, toJava, transcode } from './transcoding';
+import { fromJava, isConvertible, keepsBytes, toJava, transcode } from './transcoding';
 import { unwrap, wrapScalar } from './wrapped-message';
 
 /** Key-Content-Type when the request has none: v2 since 13.0, and the legacy v1 API (behavior-notes §4.1, §18). */
@@ -24,11 +24,32 @@ const BYTE_STORAGE = new Set([APPLICATION_UNKNOWN, OCTET_STREAM]);
  *   which keep their own bytes, so the legacy API's String keys and v2 text keys are one key.
  */
 export function toStoredKey(raw: Buffer, keyType: MediaType, storage: MediaType, types: ProtobufTypes): Buffer {
+  if (keepsKeyBytes(keyType, storage)) return raw;
   const to = essence(storage);
   if (!isConvertible(essence(keyType), to)) throw new TranscoderNotFoundError(keyType.raw, storage.raw);
   if (to === JAVA_OBJECT) return wrapScalar(javaKey(raw, keyType, types));
   if (BYTE_STORAGE.has(to) && essence(keyType) === JAVA_OBJECT) return javaKeyBytes(javaKey(raw, keyType, types));
   return transcode(raw, keyType, storage, types);
+}
+
+const keeping = new WeakMap<MediaType, WeakMap<MediaType, boolean>>();
+
+/**
+ * Whether a key read in `keyType` is stored as its bytes, with nothing to check or convert (text
+ * keys in a byte or text cache: the common case). Remembered per pair of media type objects, which
+ * are a cache's own and the request defaults, so the hot path does not redo the media type logic.
+ */
+function keepsKeyBytes(keyType: MediaType, storage: MediaType): boolean {
+  let byKeyType = keeping.get(storage);
+  if (!byKeyType) keeping.set(storage, (byKeyType = new WeakMap()));
+  let keeps = byKeyType.get(keyType);
+  if (keeps === undefined) {
+    const from = essence(keyType);
+    const to = essence(storage);
+    keeps = isConvertible(from, to) && to !== JAVA_OBJECT && from !== JAVA_OBJECT && !hasContentCodec(keyType) && !hasContentCodec(storage) && keepsBytes(from, to);
+    byKeyType.set(keyType, keeps);
+  }
+  return keeps;
 }
 
 /** A stored key in the media type `target` asks for (listings, events): the inverse of `toStoredKey`. */
