@@ -1,7 +1,6 @@
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, extname, join, resolve } from 'node:path';
 import { hostname } from 'node:os';
-import { xml2js } from 'xml-js';
 import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
 import { ConfigError } from './config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
@@ -136,8 +135,9 @@ function parseDocument(text: string, ext: string, path: string): unknown {
   try {
     if (ext === '.json') return JSON.parse(text);
     if (ext === '.xml') {
+      // XML files are rare: the parser loads on use
       if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new ConfigError(`${path}: DOCTYPE and entities are not allowed`);
-      const doc = xml2js(text, { compact: true, ignoreDeclaration: true, ignoreComment: true }) as Record<string, unknown>;
+      const doc = (require('xml-js') as typeof import('xml-js')).xml2js(text, { compact: true, ignoreDeclaration: true, ignoreComment: true }) as Record<string, unknown>;
       const plain = xmlToPlain(doc) as Record<string, unknown>;
       return plain.server !== undefined ? plain.server : plain;
     }

@@ -1,8 +1,12 @@
-import busboy from 'busboy';
+import type busboy from 'busboy';
+import { lazy } from '../util/lazy';
 import type { Context } from 'koa';
 import type { Readable } from 'node:stream';
 import { type GridError, isGridError, PayloadTooLargeError } from '../errors';
 import { openBody, refuseBody } from './request-body';
+
+// multipart bodies are rare (backups, uploads): the parser loads on first use
+const loadBusboy = lazy(() => require('busboy') as typeof import('busboy'));
 
 export interface FormPart {
   name: string;
@@ -34,7 +38,7 @@ export function readFormParts(ctx: Context, limits: FormLimits): Promise<FormPar
   let parser: busboy.Busboy;
   try {
     const count = limits.maxParts + 1; // one more than allowed, so that it is seen and refused
-    parser = busboy({
+    parser = loadBusboy()({
       headers: ctx.req.headers,
       limits: { parts: count, fields: count, files: count, fieldSize: limits.maxPartBytes, fileSize: limits.maxPartBytes },
     });

@@ -1,6 +1,8 @@
-import { xml2js } from 'xml-js';
+import { lazy } from '../util/lazy';
 import { InvalidContentError, UnsupportedJavaClassError } from '../errors';
 import { javaToString, parseJavaText, type JavaType, type JavaValue } from './java-value';
+
+const xmlJs = lazy(() => require('xml-js') as typeof import('xml-js'));
 
 /**
  * XML of Java scalars as the original's XStream-based XMLTranscoder writes them:
@@ -19,7 +21,7 @@ function escapeXml(s: string): string {
 
 export function isWellFormedXml(text: string): boolean {
   try {
-    xml2js(text);
+    xmlJs().xml2js(text);
     return /<[^!?]/.test(text);
   } catch {
     return false;
@@ -39,7 +41,7 @@ export function textToXml(text: string): Buffer {
 export function fromXml(text: string): JavaValue {
   let doc: { elements?: Array<{ type: string; name?: string; elements?: Array<{ type: string; text?: string | number }> }> };
   try {
-    doc = xml2js(text, { compact: false, nativeType: false }) as typeof doc;
+    doc = xmlJs().xml2js(text, { compact: false, nativeType: false }) as typeof doc;
   } catch (err) {
     throw new InvalidContentError((err as Error).message.split('\n')[0]);
   }

@@ -23,7 +23,9 @@ export class RequestLatency {
   /** Every series in the order it first appeared (prom-client's order). */
   private readonly ordered: Series[] = [];
 
-  constructor(readonly name: string, readonly help: string, private readonly buckets: readonly number[], registry: Registry) {
+  constructor(readonly name: string, readonly help: string, private readonly buckets: readonly number[]) {}
+
+  register(registry: Registry): void {
     registry.registerMetric(this as unknown as Metric);
   }
 

@@ -1,6 +1,10 @@
-import ivm from 'isolated-vm';
+import type ivm from 'isolated-vm';
+import { lazy } from '../util/lazy';
 import { ScriptExecutionError } from '../errors';
 import { DEFAULT_SANDBOX_LIMITS, ExecutionBudget, limitMessages, type SandboxLimits } from './script-limits';
+
+// a native module of its own: loaded when the first script runs
+const loadIvm = lazy(() => require('isolated-vm') as typeof import('isolated-vm'));
 
 export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './script-limits';
 
@@ -120,11 +124,12 @@ export class ScriptSandbox {
   }
 
   private async execute(job: ScriptRun, limits: SandboxLimits): Promise<ScriptOutcome> {
-    const isolate = new ivm.Isolate({ memoryLimit: limits.memoryMb });
+    const ivmModule = loadIvm();
+    const isolate = new ivmModule.Isolate({ memoryLimit: limits.memoryMb });
     const budget = new ExecutionBudget(limits, () => { if (!isolate.isDisposed) isolate.dispose(); });
     const deadline = setTimeout(() => budget.stop(limitMessages.time(limits)), limits.timeoutMs);
     this.budgets.add(budget);
-    const host = new ivm.Reference(async (op: string, args: string[]) => {
+    const host = new ivmModule.Reference(async (op: string, args: string[]) => {
       budget.charge(writeBytes(op, args));
       return job.host(op, args);
     });

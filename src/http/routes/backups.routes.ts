@@ -1,4 +1,5 @@
-import busboy from 'busboy';
+import type busboy from 'busboy';
+import { lazy } from '../../util/lazy';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { ArchiveTooLargeError, InvalidBackupRequestError, MissingArgumentError, ResourceNotFoundError, UnsupportedMediaTypeError } from '../../errors';
@@ -10,6 +11,9 @@ import { openBody, readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import { json, M, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
+
+// multipart bodies are rare (backups, uploads): the parser loads on first use
+const loadBusboy = lazy(() => require('busboy') as typeof import('busboy'));
 
 const FAMILIES = ['/rest/v2/container', '/rest/v2/cache-managers/:manager', '/rest/v2/cluster'];
 
@@ -153,7 +157,7 @@ async function receiveUpload(ctx: GridContext, s: Services): Promise<{ path: str
   const body = openBody(ctx, limit + 64 * 1024, () => new ArchiveTooLargeError(limit));
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: ctx.req.headers, limits: { fileSize: limit, files: 1, fields: 4, fieldSize: 1024 * 1024 } });
+    parser = loadBusboy()({ headers: ctx.req.headers, limits: { fileSize: limit, files: 1, fields: 4, fieldSize: 1024 * 1024 } });
   } catch (e) {
     body.destroy();
     throw new InvalidBackupRequestError(e instanceof Error ? e.message : 'Malformed multipart request');

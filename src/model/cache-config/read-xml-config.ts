@@ -1,4 +1,5 @@
-import { xml2js, type Element as XmlNode } from 'xml-js';
+import type { Element as XmlNode } from 'xml-js';
+import { lazy } from '../../util/lazy';
 import { InvalidConfigurationError } from '../../errors';
 import { isCacheKind } from './cache-kinds';
 import { cacheCountError, emptyConfigurationError, reservedNameError, unknownElementError } from './config-messages';
@@ -6,6 +7,9 @@ import type { ConfigBudget } from './config-limits';
 import type { RawAttribute, RawDocument, RawElement } from './raw-config';
 import { scanXmlTags, type XmlTag } from './scan-xml-tags';
 import { LineIndex, START, type TextLocation } from './text-location';
+
+// XML configurations are one format among three: the parser loads on first use
+const xmlJs = lazy(() => require('xml-js') as typeof import('xml-js'));
 
 // Global parts of a full <infinispan> document that say nothing about the cache itself.
 const IGNORED_GLOBAL_ELEMENTS = new Set([
@@ -117,7 +121,7 @@ export function readXmlConfig(text: string, budget: ConfigBudget): RawDocument {
   const scanned = scanXmlTags(text, budget);
   let parsed: XmlNode;
   try {
-    parsed = xml2js(text, { compact: false, trim: true, ignoreComment: true, ignoreDeclaration: true, ignoreInstruction: true }) as XmlNode;
+    parsed = xmlJs().xml2js(text, { compact: false, trim: true, ignoreComment: true, ignoreDeclaration: true, ignoreInstruction: true }) as XmlNode;
   } catch (err) {
     throw new InvalidConfigurationError(err instanceof Error ? err.message : String(err));
   }

@@ -1,9 +1,12 @@
 import { closeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import * as yauzl from 'yauzl';
+import type * as yauzl from 'yauzl';
+import { lazy } from '../../util/lazy';
 import { InvalidArchiveError } from '../../errors';
 import { checkEntryName } from '../../model/backup-archive';
 import { openRegularFile } from './locations';
+
+const loadYauzl = lazy(() => require('yauzl') as typeof import('yauzl'));
 
 /** What a restore accepts of an archive before it reads a byte of content. */
 export interface ArchiveLimits {
@@ -34,7 +37,7 @@ export class ArchiveReader {
     try {
       fd = await openRegularFile(path);
       // once opened, the zip owns the descriptor and closes it in close()
-      zip = await yauzl.fromFdPromise(fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: true });
+      zip = await loadYauzl().fromFdPromise(fd, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: true });
     } catch (e) {
       if (fd !== undefined) closeSync(fd);
       throw new InvalidArchiveError(e instanceof Error ? e.message : 'not a zip file');

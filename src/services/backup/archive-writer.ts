@@ -3,13 +3,15 @@ import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ZipFile } from 'yazl';
+import { lazy } from '../../util/lazy';
 import {
   ARCHIVE_VERSION, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, archivePaths, encodeCounter, encodeEntry, formatNameList, formatProperties, frame,
 } from '../../model/backup-archive';
 import type { CacheSnapshot, ContainerSnapshot } from './snapshot';
 import { yieldToLoop } from './sources';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-files';
+
+const loadYazl = lazy(() => require('yazl') as typeof import('yazl'));
 
 /** A link or FIFO planted where the temp file goes fails the backup instead of redirecting or hanging it. */
 const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
@@ -27,7 +29,7 @@ export interface WrittenArchive {
 export async function writeArchive(snapshot: ContainerSnapshot, container: string, target: string, signal?: AbortSignal): Promise<WrittenArchive> {
   await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
   const tmp = `${target}.tmp`;
-  const zip = new ZipFile();
+  const zip = new (loadYazl().ZipFile)();
   const counted = { entries: 0 };
   const p = archivePaths;
   const text = (s: string) => Buffer.from(s, 'utf8');
