@@ -43,7 +43,7 @@ const MIN_SCAN_PAGE = 16;
 const MAX_SCAN_PAGE = 4096;
 
 function toEntry(row: StoredEntry): CacheEntry {
-  return { ...row, etag: etagOf(row.value) };
+  return { key: row.key, value: row.value, valueType: row.valueType, created: row.created, lastUsed: row.lastUsed, lifespan: row.lifespan, maxIdle: row.maxIdle, etag: etagOf(row.value) };
 }
 
 function toStored(e: CacheEntry): StoredEntry {

@@ -19,6 +19,12 @@ export class MemoryTier {
   private bytes = 0;
   /** Walks under way: while there is one, entries keep their place (see `walk`). */
   private walking = 0;
+  /**
+   * Where eviction goes on from: a live iterator over the map. Everything it passed was evicted, so
+   * it stays at the front; a fresh iterator would first step over every hole the deletions left
+   * there (V8 compacts the table only now and then), which made each eviction cost O(n).
+   */
+  private cursor: IterableIterator<[string, CacheEntry]> | undefined;
 
   constructor(private limits: MemoryLimits) {}
 
@@ -89,6 +95,7 @@ export class MemoryTier {
   clear(): void {
     this.map.clear();
     this.bytes = 0;
+    this.cursor = undefined;
   }
 
   entries(): IterableIterator<[string, CacheEntry]> {
@@ -110,13 +117,31 @@ export class MemoryTier {
     }
   }
 
+  private over(): boolean {
+    return (this.limits.maxCount >= 0 && this.map.size > this.limits.maxCount) || (this.limits.maxSize >= 0 && this.bytes > this.limits.maxSize);
+  }
+
+  /** Evicts least recently used entries until within limits, never `keep` (the entry just stored, the newest). */
   private evictOverflow(keep?: string): CacheEntry[] {
+    if (!this.over()) return NONE;
     const evicted: CacheEntry[] = [];
-    const over = () => (this.limits.maxCount >= 0 && this.map.size > this.limits.maxCount) ||
-      (this.limits.maxSize >= 0 && this.bytes > this.limits.maxSize);
-    for (const [id, e] of this.map) {
-      if (!over()) break;
-      if (id === keep) continue;
+    let restarted = false;
+    while (this.over()) {
+      this.cursor ??= this.map.entries();
+      const next = this.cursor.next();
+      if (next.done) {
+        this.cursor = undefined;
+        if (restarted) break;
+        restarted = true;
+        continue;
+      }
+      const [id, e] = next.value;
+      if (id === keep) {
+        // replaced in place during a walk, the newest may sit anywhere: step over it
+        if (this.walking > 0) continue;
+        this.cursor = undefined; // only the newest is left
+        break;
+      }
       this.map.delete(id);
       this.bytes -= entrySize(e);
       evicted.push(e);

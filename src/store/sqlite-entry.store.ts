@@ -21,6 +21,9 @@ function toStoredEntry(row: EntryRow): StoredEntry {
 
 const COLUMNS = 'key, value, value_type, created_at, last_used_at, lifespan, max_idle';
 
+/** A row read by its key, as an array (no row object, no second copy of the key the caller has). */
+type KeyedRow = [value: Buffer, valueType: string | null, created: number, lastUsed: number, lifespan: number, maxIdle: number];
+
 /** Entries of persistent caches. SQL and row mapping only. */
 export class SqliteEntryStore {
   private readonly byKey: Statement;
@@ -35,7 +38,7 @@ export class SqliteEntryStore {
   private readonly purgeStmt: Statement;
 
   constructor(private readonly db: Database) {
-    this.byKey = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key = ?`);
+    this.byKey = db.prepare('SELECT value, value_type, created_at, last_used_at, lifespan, max_idle FROM entries WHERE cache_id = ? AND key = ?').raw();
     this.countLive = db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ? AND (expires_at IS NULL OR expires_at > ?)');
     this.pageFirst = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? ORDER BY key LIMIT ?`);
     this.pageAfter = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key > ? ORDER BY key LIMIT ?`);
@@ -53,8 +56,8 @@ export class SqliteEntryStore {
   }
 
   find(cacheId: number, key: Buffer): StoredEntry | undefined {
-    const row = this.byKey.get(cacheId, key) as EntryRow | undefined;
-    return row && toStoredEntry(row);
+    const row = this.byKey.get(cacheId, key) as KeyedRow | undefined;
+    return row && { key, value: row[0], valueType: row[1], created: row[2], lastUsed: row[3], lifespan: row[4], maxIdle: row[5] };
   }
 
   /** Entries that have not expired at `now`. */
