@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import { join } from 'node:path';
+import { WalSyncer } from './wal-syncer';
 import { packageRoot } from '../util/package-info';
 import { ensurePrivateDir, ensurePrivateFile, narrowTree } from '../util/private-files';
 import { Commit, GroupCommitter } from './group-commit';
@@ -76,6 +77,7 @@ export class SqliteStore implements Store {
   /** Long index reads run on their own thread (src/store/sqlite-reader.ts). */
   readonly reader: SqliteReader;
   private readonly volatiles: SqliteVolatileIndexStore[] = [];
+  private readonly walSyncer: WalSyncer | undefined;
   private readonly dataVersion: () => number;
   private failureListener: (ops: WriteOp[], err: Error) => void;
 
@@ -100,10 +102,28 @@ export class SqliteStore implements Store {
     this.indexes = new SqliteIndexStore(this.db, this.reader);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });
-    this.committer = new GroupCommitter((ops) => transaction(ops), (ops, err) => {
+    const failed = (ops: WriteOp[], err: Error): void => {
       this.indexes.forgetUncommitted();
       this.failureListener(ops, err);
-    });
+    };
+    if (opts.durability === 'power') {
+      // Group commits are written without the fsync of synchronous=FULL, which would hold the event
+      // loop for it; the WAL is then fdatasynced on the thread pool and only then are the writes
+      // acknowledged. Everything else the connection writes (users, migrations) stays FULL.
+      const withoutSync = this.db.prepare('PRAGMA synchronous = NORMAL');
+      const withSync = this.db.prepare('PRAGMA synchronous = FULL');
+      this.walSyncer = new WalSyncer(join(opts.dataDir, DATABASE_FILE + '-wal'));
+      this.committer = new GroupCommitter((ops) => {
+        withoutSync.run();
+        try {
+          transaction(ops);
+        } finally {
+          withSync.run();
+        }
+      }, failed, this.walSyncer);
+    } else {
+      this.committer = new GroupCommitter((ops) => transaction(ops), failed);
+    }
     const versionStmt = this.db.prepare('PRAGMA data_version').pluck();
     this.dataVersion = () => versionStmt.get() as number;
   }
@@ -147,7 +167,8 @@ export class SqliteStore implements Store {
   }
 
   close(): void {
-    this.committer.flush();
+    this.committer.flushNow();
+    this.walSyncer?.close();
     this.reader.close();
     for (const v of this.volatiles.splice(0)) v.close();
     this.db.close();

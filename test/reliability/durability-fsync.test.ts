@@ -16,9 +16,9 @@ function straceWorks(): boolean {
 
 /**
  * Runs a real `bin/grid start` under `strace -f -y` (system calls with the files their descriptors
- * name), makes PUTS sequential acknowledged writes to a persistent cache and reads, on the event
- * loop's thread (where SQLite commits and responses are written, one after the other), whether each
- * `HTTP/1.1 204` answer came after the WAL was written and then fsynced (fsync or fdatasync).
+ * name), makes PUTS sequential acknowledged writes to a persistent cache and reads whether each
+ * `HTTP/1.1 204` answer (written by the event loop's thread, where SQLite writes the WAL) came
+ * after the WAL was written and then fsynced (fsync or fdatasync, on any thread).
  */
 async function acknowledgements(durability: 'power' | 'process'): Promise<boolean[]> {
   const dir = tempDir('grid-fsync-');
@@ -57,27 +57,44 @@ function childOf(pid: number): number {
   throw new Error(`no child of ${pid}`);
 }
 
-/** For each `HTTP/1.1 204` written to a socket: was the WAL written and then synced since the previous answer? */
+/**
+ * For each `HTTP/1.1 204` written to a socket: was the WAL written and then synced since the
+ * previous answer? The sync may run on any thread of the server (grid fdatasyncs the WAL on the
+ * thread pool); it counts once it has returned: its own line, or its `resumed` line when strace
+ * split it around another thread's call.
+ */
 function readAcknowledgements(trace: string): boolean[] {
-  const calls = trace.split('\n').map((line) => /^(\d+)\s+(\w+)\(\d+<(.+?)>(?:[,)]| <unfinished)(.*)$/.exec(line)).filter((m) => m !== null);
+  const lines = trace.split('\n');
+  const call = (line: string) => /^(\d+)\s+(\w+)\(\d+<(.+?)>(?:[,)]| <unfinished)(.*)$/.exec(line);
   const socket = (file: string) => file.startsWith('socket:') || file.startsWith('TCP');
-  const mainThread = calls.find(([, , , file, rest]) => socket(file) && rest.includes('HTTP/1.1'))?.[1];
+  const mainThread = lines.map(call).find((m) => m && socket(m[3]) && m[4].includes('HTTP/1.1'))?.[1];
   expect(mainThread, 'no HTTP answer in the trace').to.not.equal(undefined);
   const answers: boolean[] = [];
-  let walWritten = false;
-  let walSynced = false;
-  for (const [, thread, call, file, rest] of calls) {
-    if (thread !== mainThread) continue;
+  let writes = 0; // WAL writes so far
+  let written = false; // a WAL write since the previous answer
+  let synced = 0; // WAL writes covered by a sync that has returned
+  const syncing = new Map<string, number>(); // thread → WAL writes before its unfinished sync began
+  for (const line of lines) {
+    const resumed = /^(\d+)\s+<\.\.\. (?:fsync|fdatasync) resumed>/.exec(line);
+    if (resumed) {
+      const covered = syncing.get(resumed[1]);
+      if (covered !== undefined) synced = Math.max(synced, covered);
+      syncing.delete(resumed[1]);
+      continue;
+    }
+    const m = call(line);
+    if (!m) continue;
+    const [, thread, name, file, rest] = m;
     const wal = file.endsWith('grid.db-wal');
-    if (wal && call === 'pwrite64') {
-      walWritten = true;
-      walSynced = false;
-    } else if (wal && (call === 'fsync' || call === 'fdatasync')) {
-      walSynced = walWritten;
-    } else if (socket(file) && rest.includes('HTTP/1.1 204')) {
-      answers.push(walWritten && walSynced);
-      walWritten = false;
-      walSynced = false;
+    if (wal && name === 'pwrite64' && thread === mainThread) {
+      writes++;
+      written = true;
+    } else if (wal && (name === 'fsync' || name === 'fdatasync')) {
+      if (line.includes('<unfinished')) syncing.set(thread, writes);
+      else synced = writes;
+    } else if (thread === mainThread && socket(file) && rest.includes('HTTP/1.1 204')) {
+      answers.push(written && synced === writes);
+      written = false;
     }
   }
   return answers;

@@ -3,7 +3,7 @@ import type { Database } from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Commit, GroupCommitter } from '../../src/store/group-commit';
+import { Commit, GroupCommitter, type Syncer } from '../../src/store/group-commit';
 import { migrate } from '../../src/store/migrate';
 import type { StoredEntry } from '../../src/store/records';
 import { SqliteEntryStore } from '../../src/store/sqlite-entry.store';
@@ -285,6 +285,99 @@ describe('GroupCommitter on a SQLite file', () => {
     let message = '';
     await commit.promise.catch((err: Error) => { message = err.message; });
     expect(message).to.equal('disk full');
+  });
+});
+
+/** A syncer the test releases by hand: each sync() waits until `release()` or `refuse()`. */
+class HandSyncer implements Syncer {
+  calls: Array<{ resolve: () => void; reject: (err: Error) => void }> = [];
+  now = 0;
+  sync(): Promise<void> {
+    return new Promise((resolve, reject) => this.calls.push({ resolve, reject }));
+  }
+  syncNow(): void {
+    this.now++;
+  }
+  release(i = this.calls.length - 1): void {
+    this.calls[i].resolve();
+  }
+  refuse(err: Error, i = this.calls.length - 1): void {
+    this.calls[i].reject(err);
+  }
+}
+
+const turn = () => new Promise((r) => setImmediate(r));
+
+describe('GroupCommitter with a syncer (--durability power: the WAL synced off the event loop)', () => {
+  let applied: WriteOp[][];
+  let failures: Array<{ ops: WriteOp[]; err: Error }>;
+  let syncer: HandSyncer;
+  let committer: GroupCommitter;
+  const op = (k: string): WriteOp => ({ kind: 'entry.upsert', cacheId: CACHE, entry: entry(k, 'v') });
+
+  beforeEach(() => {
+    applied = [];
+    failures = [];
+    syncer = new HandSyncer();
+    committer = new GroupCommitter((ops) => applied.push(ops), (ops, err) => failures.push({ ops, err }), syncer);
+  });
+
+  it('finishes a commit only once a sync begun after its batch was written has returned', async () => {
+    const commit = committer.submit(op('a'));
+    await turn();
+    expect(applied).to.have.length(1);
+    expect(syncer.calls).to.have.length(1);
+    expect(commit.done).to.equal(false);
+    expect(committer.pending).to.equal(commit);
+    syncer.release();
+    await commit.promise;
+    expect(commit.done).to.equal(true);
+    expect(committer.pending).to.equal(undefined);
+  });
+
+  it('writes batches while a sync runs, each synced at once; a sync that returns finishes every batch written before it began', async () => {
+    const first = committer.submit(op('a'));
+    await turn();
+    const second = committer.submit(op('b'));
+    await turn();
+    const third = committer.submit(op('c'));
+    await turn();
+    expect(applied).to.have.length(3); // written meanwhile: the loop was not held by the syncs
+    expect(syncer.calls).to.have.length(3);
+    expect(committer.pending).to.equal(third);
+    syncer.release(0);
+    await first.promise;
+    expect([second.done, third.done]).to.deep.equal([false, false]);
+    syncer.release(2); // began after the second batch was written too
+    await Promise.all([second.promise, third.promise]);
+    expect(committer.pending).to.equal(undefined);
+    syncer.release(1); // returning late changes nothing
+    await turn();
+  });
+
+  it('a failed sync refuses every write not yet finished and every write after it; nothing more is written', async () => {
+    const first = committer.submit(op('a'));
+    await turn();
+    const second = committer.submit(op('b'));
+    await turn();
+    syncer.refuse(new Error('EIO'), 0);
+    const errors = await Promise.all([first, second].map((c) => c.promise.then(() => undefined, (err: Error) => err.message)));
+    expect(errors).to.deep.equal(['EIO', 'EIO']);
+    expect(failures.map((f) => f.ops.length)).to.deep.equal([1, 1]);
+    const later = committer.submit(op('c'));
+    expect(await later.promise.then(() => undefined, (err: Error) => err.message)).to.equal('EIO');
+    await turn();
+    expect(applied).to.have.length(2);
+  });
+
+  it('flushNow writes and syncs what is pending before returning (shutdown)', async () => {
+    const written = committer.submit(op('a'));
+    await turn();
+    const open = committer.submit(op('b'));
+    committer.flushNow();
+    expect(syncer.now).to.equal(1);
+    expect([written.done, open.done]).to.deep.equal([true, true]);
+    expect(applied).to.have.length(2);
   });
 });
 
