@@ -53,6 +53,8 @@ export class GroupCommitter {
   /** Written and waiting for a sync that began after them to return, in the order written. */
   private syncing: Written[] = [];
   private broken: Error | undefined;
+  /** Who waits for the collecting batch to be written (`written()`). */
+  private writtenWaiters: Array<() => void> = [];
 
   constructor(
     private readonly applyBatch: (ops: WriteOp[]) => void,
@@ -76,14 +78,42 @@ export class GroupCommitter {
     return this.open;
   }
 
-  /** The latest commit not finished yet (reads of pending keys and snapshots wait on it). */
+  /** The latest commit not finished yet (reads of pending keys and bulk reads wait on it). */
   get pending(): Commit | undefined {
     return this.open ?? this.unsynced.at(-1)?.commit ?? this.syncing.at(-1)?.commit;
+  }
+
+  /** The commit still collecting writes of this turn, not yet written to the store. */
+  get collecting(): Commit | undefined {
+    return this.open;
+  }
+
+  /** Resolves once the collecting batch, if any, is written (its sync may still run). */
+  written(): Promise<void> {
+    if (!this.open) return Promise.resolve();
+    return new Promise((resolve) => this.writtenWaiters.push(resolve));
+  }
+
+  /** Resolves once every batch written so far is durable; rejects if one could not be made so. */
+  durable(): Promise<void> {
+    const last = this.syncing.at(-1) ?? this.unsynced.at(-1);
+    return last ? last.commit.promise : Promise.resolve();
   }
 
   /** Writes what is collecting now; its sync follows off the loop. */
   flush(): void {
     this.scheduled = false;
+    const waiters = this.writtenWaiters;
+    this.writtenWaiters = [];
+    try {
+      this.write();
+    } finally {
+      // after the failure handlers of a refused batch, which drop what memory holds of it
+      for (const w of waiters) queueMicrotask(w);
+    }
+  }
+
+  private write(): void {
     const commit = this.open;
     const ops = this.ops;
     this.open = undefined;

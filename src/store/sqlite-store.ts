@@ -150,6 +150,18 @@ export class SqliteStore implements Store {
     return this.committer.pending;
   }
 
+  get collectingCommit(): Commit | undefined {
+    return this.committer.collecting;
+  }
+
+  whenWritten(): Promise<void> {
+    return this.committer.written();
+  }
+
+  whenDurable(): Promise<void> {
+    return this.committer.durable();
+  }
+
   /** Changes whenever another process (the `grid user` CLI) commits to this database. */
   externalVersion(): number {
     return this.dataVersion();

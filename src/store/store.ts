@@ -121,7 +121,14 @@ export interface Store {
   rewriteKeys(name: string, caches: KeyRewrite[], now: number): Promise<KeyRewriteOutcome | undefined>;
   /** Opens a snapshot of everything committed so far. */
   openSnapshot(): StoreSnapshot;
+  /** The newest commit not finished (durable) yet: reads of pending keys and bulk reads wait on it. */
   readonly pendingCommit: Commit | undefined;
+  /** The commit collecting this turn's writes, before they are written. */
+  readonly collectingCommit: Commit | undefined;
+  /** Resolves once the collecting batch, if any, is written to the store (visible to snapshots). */
+  whenWritten(): Promise<void>;
+  /** Resolves once every write made so far is durable; rejects if one could not be made durable. */
+  whenDurable(): Promise<void>;
   onCommitFailure(listener: (ops: WriteOp[], err: Error) => void): void;
   externalVersion(): number;
   close(): void;

@@ -370,6 +370,33 @@ describe('GroupCommitter with a syncer (--durability power: the WAL synced off t
     expect(applied).to.have.length(2);
   });
 
+  it('written() resolves once the collecting batch is written, durable() once every written batch is synced', async () => {
+    committer.submit(op('a'));
+    expect(committer.collecting).to.not.equal(undefined);
+    let written = false;
+    const w = committer.written().then(() => { written = true; });
+    await w;
+    expect([written, applied.length, committer.collecting]).to.deep.equal([true, 1, undefined]);
+    committer.submit(op('b'));
+    await committer.written();
+    let durable = false;
+    const d = committer.durable().then(() => { durable = true; });
+    syncer.release(0);
+    await turn();
+    expect(durable).to.equal(false); // the second batch is not synced yet
+    syncer.release(1);
+    await d;
+    expect(durable).to.equal(true);
+  });
+
+  it('durable() rejects when a sync fails', async () => {
+    committer.submit(op('a'));
+    await committer.written();
+    const d = committer.durable().then(() => 'durable', (err: Error) => err.message);
+    syncer.refuse(new Error('EIO'));
+    expect(await d).to.equal('EIO');
+  });
+
   it('flushNow writes and syncs what is pending before returning (shutdown)', async () => {
     const written = committer.submit(op('a'));
     await turn();

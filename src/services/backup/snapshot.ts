@@ -44,9 +44,10 @@ export async function captureSnapshot(src: BackupSources, store: Store, resource
   const tasks = selectNames(resources.tasks, src.tasks.list(true).map((t) => t.name));
   if (tasks.missing.length) throw new OperationFailure(`Unable to find task(s) ${tasks.missing.join(', ')}`);
 
-  for (let waits = 0; store.pendingCommit; waits++) {
+  // the instant needs no batch half-collected: this turn's writes reach the store first
+  for (let waits = 0; store.collectingCommit; waits++) {
     if (waits >= MAX_COMMIT_WAITS) throw new OperationFailure('Unable to find a quiet instant for a consistent snapshot');
-    await store.pendingCommit.promise.catch(() => undefined);
+    await store.whenWritten();
   }
   // ---- from here to the return, no await: this is the instant of the backup ----
   const db = store.openSnapshot();
@@ -74,6 +75,8 @@ export async function captureSnapshot(src: BackupSources, store: Store, resource
   };
   // ---- the instant ends here; counter values were read synchronously inside `value` (nothing pending) ----
   try {
+    // what the snapshot holds was written; the archive is made of it only once it is durable too
+    await store.whenDurable().catch((err: Error) => { throw new OperationFailure(`The writes before the backup could not be made durable: ${err.message}`); });
     const resolved = await Promise.all(counterValues.map(async (c) => ({ ...c, value: await c.value })));
     return { ...snapshot, counters: resolved };
   } catch (e) {
