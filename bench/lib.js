@@ -116,7 +116,7 @@ function h2load(server, { method = 'GET', path = '/', keys = 0, auth, valueBytes
   const dir = mkdtempSync(join(TMP, 'h2load-'));
   const uris = join(dir, 'uris');
   writeFileSync(uris, Array.from({ length: Math.max(keys, 1) }, (_, i) => server.url + path + (keys ? `k${i}` : '')).join('\n') + '\n');
-  const args = ['-c', String(connections), '-m', '1', '-D', String(seconds), '-i', uris, '-H', 'content-type: text/plain'];
+  const args = ['-c', String(connections), '-m', '1', '-D', String(seconds), '-i', uris, '-H', 'content-type: text/plain', '-H', 'accept-encoding: identity'];
   if (auth) args.push('-H', `authorization: ${auth}`);
   if (method !== 'GET') {
     writeFileSync(join(dir, 'value'), 'v'.repeat(valueBytes));

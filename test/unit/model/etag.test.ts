@@ -110,4 +110,15 @@ describe('etagOf (behavior-notes §5.3)', () => {
     const input = Buffer.from('The quick brown fox jumps over the lazy dog', 'utf8');
     expect(etagOf(input)).to.equal(String(murmur3x86(input, 9001) | 0));
   });
+
+  it('is the same whether the value is read by words or by bytes (large values at every alignment)', () => {
+    const data = Buffer.alloc(4 * 1024 + 8);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 131 + 7) & 0xff;
+    for (const len of [255, 256, 257, 1023, 4096]) {
+      for (let offset = 0; offset < 4; offset++) {
+        const input = data.subarray(offset, offset + len);
+        expect(etagOf(input), `length ${len} at offset ${offset}`).to.equal(String(murmur3x86(input, 9001) | 0));
+      }
+    }
+  });
 });
