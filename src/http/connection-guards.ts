@@ -21,14 +21,14 @@ function keyOf(holder: Holder): string {
   return `${holder.tenant ?? ''}\u0000${holder.user}`;
 }
 
+/** What a user's connection count is kept for: an HTTP/1.1 socket, or an HTTP/2 session (each of whose streams has a socket proxy of its own). */
+export type Connection = Socket | Http2Session;
+
 /**
  * What one client can hold open: connections (server-wide, and per user once a request on the
  * connection authenticated) and event streams (server-wide and per user), plus the time-outs that
  * close connections whose requests never complete (slowloris). Counts drop as sockets close.
  */
-/** What a user's connection count is kept for: an HTTP/1.1 socket, or an HTTP/2 session (each of whose streams has a socket proxy of its own). */
-export type Connection = Socket | Http2Session;
-
 export class ConnectionGuards {
   private open = 0;
   private readonly owner = new WeakMap<Connection, string>();
