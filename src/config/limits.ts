@@ -20,6 +20,10 @@ export interface Limits {
   schemaDeclarations: number;
   /** Nesting depth of `{ }` blocks in one `.proto` file. */
   schemaDepth: number;
+  /** Declarations of all the `.proto` files of one container together. */
+  schemaTotalDeclarations: number;
+  /** Bytes of all the `.proto` files of one container together. */
+  schemaTotalBytes: number;
   /** Open connections of the whole server. */
   connections: number;
   /** Open connections on which one user has authenticated. */
@@ -45,6 +49,8 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   schemaFields: 500,
   schemaDeclarations: 50_000,
   schemaDepth: 32,
+  schemaTotalDeclarations: 50_000,
+  schemaTotalBytes: 8 * 1024 * 1024,
   connections: 4096,
   connectionsPerUser: 1024,
   listenersPerUser: 32,
@@ -58,7 +64,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
 export const LIMIT_NAMES: ReadonlyArray<readonly [string, keyof Limits]> = (Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>)
   .map((key) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), key] as const);
 
-const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes']);
+const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes', 'schemaTotalBytes']);
 
 export class LimitError extends Error {}
 

@@ -54,8 +54,15 @@ function resolveFeatures(object: ReflectionObject, edition: string): void {
 
 /**
  * Adds descriptors to `root` in order, yielding after each one so that the caller decides when to
- * give the event loop a turn; then resolves features and field types, one message per step.
- * The result equals `Root.fromJSON(root.toJSON()).resolveAll()` of the described root.
+ * give the event loop a turn; then resolves features, one message per step. The result equals
+ * `Root.fromJSON(root.toJSON())` of the described root with its features resolved.
+ *
+ * Field types are left to resolve on first use (protobufjs does it when a type first encodes or
+ * decodes; readers of `resolvedType` call `Field.resolve()`), so types no request uses cost only
+ * their declarations: measured with ~49,000 declarations stored, 5–10% less heap and no slice
+ * over 30 ms where resolving them all here once took 61 ms. The worker has already resolved
+ * every valid file, so a lookup can fail later only in what a file clashing with another one left
+ * half-declared, and only where that type is used.
  */
 export function* addDescriptors(root: Root, descriptors: readonly ProtoDescriptor[]): Generator<void, void, void> {
   for (const d of descriptors) {
@@ -88,10 +95,6 @@ export function* addDescriptors(root: Root, descriptors: readonly ProtoDescripto
     if (object instanceof pb().Type) {
       for (const oneof of object.oneofsArray) resolveFeatures(oneof, edition);
       for (const field of object.fieldsArray) resolveFeatures(field, edition);
-      for (const field of object.fieldsArray) field.resolve();
-      for (const oneof of object.oneofsArray) oneof.resolve();
-    } else if (object instanceof pb().Field) {
-      object.resolve();
     }
     if (object instanceof pb().Namespace) stack.push(...object.nestedArray);
     yield;

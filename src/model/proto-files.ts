@@ -15,7 +15,7 @@ export interface ProtoCheck { errors: Map<string, string>; root: Root; typeIds: 
 
 const OPTIONS = { keepCase: true, alternateCommentMode: true };
 
-interface Parsed { imports: string[]; pkg: string | undefined }
+interface Parsed { imports: string[]; pkg: string | undefined; root: Root }
 
 export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
   const errors = new Map<string, string>();
@@ -23,7 +23,7 @@ export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
   for (const f of files) {
     try {
       const r = pb().parse(f.content, new (pb().Root)(), OPTIONS);
-      parsed.set(f.name, { imports: [...(r.imports ?? []), ...(r.weakImports ?? [])], pkg: r.package });
+      parsed.set(f.name, { imports: [...(r.imports ?? []), ...(r.weakImports ?? [])], pkg: r.package, root: r.root });
     } catch (err) {
       errors.set(f.name, syntaxCause(f, (err as Error).message));
     }
@@ -49,15 +49,27 @@ export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
       errors.set(f.name, resolveCause(f, (err as Error).message));
     }
   }
-  const root = new (pb().Root)();
+  let root = new (pb().Root)();
   const typeIds = new Map<string, number>();
+  const merged: ProtoFile[] = [];
   for (const f of files) {
     if (errors.has(f.name)) continue;
+    // a file declaring what another one did is refused before it is merged: protobufjs would stop
+    // halfway and leave the types declared before the clash in the tree, unresolvable
+    const clash = firstClash(root, parsed.get(f.name)!.root);
+    if (clash !== undefined) {
+      errors.set(f.name, `${f.name}: ${clash}`);
+      continue;
+    }
     try {
       pb().parse(commentsOnOwnLine(f.content), root, OPTIONS);
       for (const [type, id] of declaredTypeIds(f.content, parsed.get(f.name)?.pkg)) typeIds.set(type, id);
+      merged.push(f);
     } catch (err) {
       errors.set(f.name, `${f.name}: ${(err as Error).message}`);
+      // rare (what firstClash does not foresee): start again without what the file left behind
+      root = new (pb().Root)();
+      for (const m of merged) pb().parse(commentsOnOwnLine(m.content), root, OPTIONS);
     }
   }
   try {
@@ -66,6 +78,23 @@ export function checkProtoFiles(files: ProtoFile[]): ProtoCheck {
     // a clash between valid files: types stay reachable where they resolved
   }
   return { errors, root, typeIds };
+}
+
+/**
+ * What `file` declares that `into` already holds, as protobufjs words it (`duplicate name 'A' in
+ * Namespace .x`), or undefined. Packages merge; a message, enum or service never does.
+ */
+function firstClash(into: Namespace, file: Namespace): string | undefined {
+  for (const object of file.nestedArray) {
+    const existing = into.get(object.name);
+    if (!existing) continue;
+    const merges = existing instanceof pb().Namespace && object instanceof pb().Namespace
+      && !(existing instanceof pb().Type || existing instanceof pb().Service);
+    if (!merges) return `duplicate name '${object.name}' in ${into.toString()}`;
+    const inner = firstClash(existing as Namespace, object as Namespace);
+    if (inner !== undefined) return inner;
+  }
+  return undefined;
 }
 
 /** `illegal token 'x' (line 3)` → `Syntax error in f.proto at 3:7: unexpected label: x` (protostream's wording). */

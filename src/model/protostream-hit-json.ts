@@ -38,7 +38,7 @@ function valueJson(f: Field, v: unknown): string {
 }
 
 function scalarJson(f: Field, v: unknown): string {
-  const t = f.resolvedType;
+  const t = f.resolve().resolvedType; // types resolve on first use (proto-descriptors.ts)
   if (t instanceof pb().Type) return `{${fieldsJson(t, v as object, false)}}`;
   if (t instanceof pb().Enum) return JSON.stringify((t as Enum).valuesById[v as number] ?? v);
   switch (f.type) {

@@ -120,7 +120,7 @@ function withDefaults(t: Type, obj: Record<string, unknown>): Record<string, unk
   for (const f of t.fieldsArray) {
     const declared = (f.options as Record<string, unknown> | undefined)?.default;
     if (obj[f.name] !== undefined) {
-      const sub = f.resolvedType;
+      const sub = f.resolve().resolvedType; // types resolve on first use (proto-descriptors.ts)
       const v = obj[f.name];
       out[f.name] = sub && !(sub instanceof pb().Enum) && v && typeof v === 'object' && !Array.isArray(v) && !f.map
         ? withDefaults(sub, v as Record<string, unknown>)

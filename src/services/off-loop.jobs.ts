@@ -2,7 +2,7 @@ import type { CacheDefinition, ConfigFormat, ConfigLimits } from '../model/cache
 import { formatCacheConfig, parseCacheConfig } from '../model/cache-config';
 import { describeRoot, type ProtoDescriptor } from '../model/proto-descriptors';
 import { checkProtoFiles, type ProtoFile, typeNames } from '../model/proto-files';
-import { checkProtoLimits, type ProtoLimits } from '../model/proto-limits';
+import { checkProtoTotal, countProtoDeclarations, type ProtoLimits } from '../model/proto-limits';
 
 export interface ConfigJob {
   text: string;
@@ -12,12 +12,19 @@ export interface ConfigJob {
 
 export interface ProtoCheckJob {
   files: ProtoFile[];
-  /** The file being written, checked against the limits first (400 when over). */
-  changed?: ProtoFile;
+  /**
+   * The file being written (one of `files`), checked against the limits first (400 when over),
+   * and the declarations of the version it replaces (0 when new).
+   */
+  changed?: { name: string; replaced: number };
   limits: ProtoLimits;
 }
 
+export interface ProtoFileSize { declarations: number; bytes: number }
+
 export interface ProtoCheckResult {
+  /** Of every file, valid or not: what the totals of the container are made of. */
+  sizes: Array<[string, ProtoFileSize]>;
   errors: Array<[string, string]>;
   typeIds: Array<[string, number]>;
   types: string[];
@@ -37,9 +44,10 @@ export const OFF_LOOP_JOBS = {
   },
 
   'proto.check': (job: ProtoCheckJob): ProtoCheckResult => {
-    if (job.changed) checkProtoLimits(job.changed.name, job.changed.content, job.limits);
+    const sizes = checkProtoSizes(job);
     const check = checkProtoFiles(job.files);
     return {
+      sizes,
       errors: [...check.errors],
       typeIds: [...check.typeIds],
       types: typeNames(check.root),
@@ -47,6 +55,21 @@ export const OFF_LOOP_JOBS = {
     };
   },
 } as const;
+
+/** Counts every file's declarations; the file being written must fit its own limits and the totals. */
+function checkProtoSizes({ files, changed, limits }: ProtoCheckJob): Array<[string, ProtoFileSize]> {
+  const changedFile = changed && files.find((f) => f.name === changed.name);
+  const changedDeclarations = changedFile && countProtoDeclarations(changedFile.name, changedFile.content, limits);
+  const sizes = files.map((f): [string, ProtoFileSize] => [f.name, {
+    declarations: f === changedFile ? changedDeclarations! : countProtoDeclarations(f.name, f.content),
+    bytes: Buffer.byteLength(f.content, 'utf8'),
+  }]);
+  if (changed && changedDeclarations !== undefined) {
+    const others = sizes.reduce((sum, [name, s]) => (name === changed.name ? sum : sum + s.declarations), 0);
+    checkProtoTotal(changed.name, changedDeclarations, { others, replaced: changed.replaced }, limits.schemaTotalDeclarations, 'declarations');
+  }
+  return sizes;
+}
 
 export type OffLoopJobs = typeof OFF_LOOP_JOBS;
 export type OffLoopKind = keyof OffLoopJobs;

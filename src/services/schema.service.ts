@@ -3,14 +3,14 @@ import { SchemaDataMissingError, SchemaExistsError, SchemaNotFoundError } from '
 import { addDescriptors } from '../model/proto-descriptors';
 import { findType } from '../model/proto-files';
 import { checkResourceName } from '../model/resource-name';
-import { checkProtoSize, type ProtoLimits } from '../model/proto-limits';
+import { checkProtoSize, checkProtoTotal, type ProtoLimits } from '../model/proto-limits';
 import type { ProtobufTypes } from '../model/protostream-json';
 import type { SchemaRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { lazy } from '../util/lazy';
 import type { OffLoop } from './off-loop';
-import type { ProtoCheckResult } from './off-loop.jobs';
+import type { ProtoCheckResult, ProtoFileSize } from './off-loop.jobs';
 
 const pb = lazy(() => require('protobufjs') as typeof import('protobufjs'));
 
@@ -26,6 +26,8 @@ export function schemaName(name: string): string {
 }
 
 interface Registry {
+  /** Every stored file's declarations and bytes (the `schema-total-*` limits add them up). */
+  sizes: Map<string, ProtoFileSize>;
   errors: Map<string, string>;
   root: Root | undefined;
   types: string[];
@@ -33,7 +35,7 @@ interface Registry {
   typeNamesById: Map<number, string>;
 }
 
-const EMPTY: Registry = { errors: new Map(), root: undefined, types: [], typeIds: new Map(), typeNamesById: new Map() };
+const EMPTY: Registry = { sizes: new Map(), errors: new Map(), root: undefined, types: [], typeIds: new Map(), typeNamesById: new Map() };
 
 /**
  * Protobuf schemas (spec 1 "Protobuf schemas", behavior-notes §7): persistent files, validated
@@ -43,7 +45,10 @@ const EMPTY: Registry = { errors: new Map(), root: undefined, types: [], typeIds
  * Parsing grows with the files (and protobufjs is quadratic in a message's fields), so each file
  * is first held to the `schema-*` limits, all files are validated on the worker thread, and the
  * type tree the codecs use is rebuilt here from plain descriptors a few milliseconds at a time.
- * Changes apply one at a time and become visible together once the new tree is complete.
+ * Changes apply one at a time and become visible together once the new tree is complete. Every
+ * change rebuilds the tree of all the files while the old one still serves, so what one change
+ * costs — time on the worker, the heap the garbage collector walks here — is bounded by the
+ * container's totals (`schema-total-declarations`, `schema-total-bytes`), not by one file's.
  */
 export class SchemaService implements ProtobufTypes {
   private files = new Map<string, SchemaRecord>();
@@ -145,11 +150,14 @@ export class SchemaService implements ProtobufTypes {
     }
     return this.serialized(async () => {
       if (mustBeNew && this.files.has(n)) throw new SchemaExistsError();
+      const replaced = this.registry.sizes.get(n) ?? { declarations: 0, bytes: 0 };
+      const bytes = { others: this.totalBytes() - replaced.bytes, replaced: replaced.bytes };
+      checkProtoTotal(n, Buffer.byteLength(content, 'utf8'), bytes, this.limits.schemaTotalBytes, 'bytes');
       const now = this.clock.now();
       const record = { name: n, content, createdAt: this.files.get(n)?.createdAt ?? now, updatedAt: now };
       const next = new Map(this.files);
       next.set(n, record);
-      await this.apply(next, record);
+      await this.apply(next, { name: n, replaced: replaced.declarations });
       await this.store.write({ kind: 'schema.upsert', record }).promise;
       return this.status(n);
     });
@@ -160,8 +168,14 @@ export class SchemaService implements ProtobufTypes {
     return { name, error: cause === undefined ? null : { message: `Schema ${name} has errors`, cause } };
   }
 
+  private totalBytes(): number {
+    let sum = 0;
+    for (const s of this.registry.sizes.values()) sum += s.bytes;
+    return sum;
+  }
+
   /** Validates `files` on the worker, builds their type tree here in slices, then makes both current. */
-  private async apply(files: Map<string, SchemaRecord>, changed?: SchemaRecord): Promise<void> {
+  private async apply(files: Map<string, SchemaRecord>, changed?: { name: string; replaced: number }): Promise<void> {
     if (files.size === 0) {
       this.files = files;
       this.registry = EMPTY;
@@ -169,7 +183,7 @@ export class SchemaService implements ProtobufTypes {
       return;
     }
     const sorted = [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ name, content }) => ({ name, content }));
-    const check = await this.offLoop.run('proto.check', { files: sorted, changed: changed && { name: changed.name, content: changed.content }, limits: this.limits });
+    const check = await this.offLoop.run('proto.check', { files: sorted, changed, limits: this.limits });
     const registry = await buildRegistry(check);
     this.files = files;
     this.registry = registry;
@@ -193,6 +207,7 @@ async function buildRegistry(check: ProtoCheckResult): Promise<Registry> {
   }
   const typeIds = new Map(check.typeIds);
   return {
+    sizes: new Map(check.sizes),
     errors: new Map(check.errors),
     root,
     types: check.types,

@@ -92,6 +92,15 @@ describe('schemas /rest/v2/schemas', () => {
       expect((await admin.get('/rest/v2/schemas?action=types')).json<string[]>()).to.include('dep.Holder');
     });
 
+    it('stores a file that declares a type another file declares with its error, and registers none of its types', async () => {
+      expect((await admin.post(schema('first-a'), 'package clash;\nmessage A { optional string s = 1; }\n')).status).to.equal(201);
+      const r = await admin.post(schema('second-a'), 'package clash;\nmessage C { optional D d = 1; }\nmessage A { optional string t = 1; }\nmessage D { optional string u = 1; }\n');
+      expect(r.status).to.equal(201);
+      expect(r.json<{ error: { cause: string } }>().error.cause).to.equal("second-a.proto: duplicate name 'A' in Namespace .clash");
+      const types = (await admin.get('/rest/v2/schemas?action=types')).json<string[]>();
+      expect(types.filter((t) => t.startsWith('clash.'))).to.deep.equal(['clash.A']);
+    });
+
     it('reports an unknown type with its location', async () => {
       const r = (await admin.post(schema('unknown-type'), 'package u;\nmessage U {\n  optional Nope n = 1;\n}\n')).json<{ error: { cause: string } }>();
       expect(r.error.cause).to.equal('Failed to resolve type in unknown-type.proto at 3:12: Type not found : Nope');
@@ -144,6 +153,109 @@ describe('schemas survive a restart', () => {
       const list = (await admin.get('/rest/v2/schemas')).json<Array<{ name: string; error: unknown }>>();
       expect(list.map((s) => s.name)).to.deep.equal(['bad.proto', 'kept.proto']);
       expect(list[0].error).to.not.equal(null);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+/** A file of one message with `fields` fields: `2 + fields` declarations (package, message, fields). */
+function fieldsFile(pkg: string, fields: number, comment = ''): string {
+  const lines = [`package ${pkg};`, comment, 'message M {'];
+  for (let f = 1; f <= fields; f++) lines.push(`  optional int32 f${f} = ${f};`);
+  return `${lines.join('\n')}\n}\n`;
+}
+
+const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
+
+describe('schema-total-declarations and schema-total-bytes (the schemas of one container)', () => {
+  const LIMITS = { schemaTotalDeclarations: 30, schemaTotalBytes: 1500 };
+  const meta = (key: string) => `/rest/v2/caches/___protobuf_metadata/${key}`;
+  let server: TestServer;
+  let admin: Client;
+
+  before(async () => {
+    server = await startTestServer({ limits: LIMITS });
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+  beforeEach(async () => {
+    for (const s of (await admin.get('/rest/v2/schemas')).json<Array<{ name: string }>>()) await admin.delete(schema(s.name));
+  });
+
+  describe('POST /rest/v2/schemas/{name}', () => {
+    it('answers 400 when the container would pass schema-total-declarations, and stores nothing', async () => {
+      expect((await admin.post(schema('a'), fieldsFile('a', 10))).status).to.equal(201);
+      expect((await admin.post(schema('b'), fieldsFile('b', 10))).status).to.equal(201);
+      const r = await admin.post(schema('c'), fieldsFile('c', 10));
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('Schema c.proto would bring the schemas of this container to 36 declarations, more than 30 (limit schema-total-declarations)');
+      expect((await admin.get(schema('c'))).status).to.equal(404);
+      expect((await admin.post(schema('c'), fieldsFile('c', 4))).status, 'what still fits').to.equal(201);
+    });
+
+    it('answers 400 when the container would pass schema-total-bytes, and stores nothing', async () => {
+      const first = fieldsFile('a', 1, `// ${'x'.repeat(700)}`);
+      const second = fieldsFile('b', 1, `// ${'y'.repeat(800)}`);
+      expect((await admin.post(schema('a'), first)).status).to.equal(201);
+      const r = await admin.post(schema('b'), second);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal(`Schema b.proto would bring the schemas of this container to ${bytesOf(first) + bytesOf(second)} bytes, more than 1500 (limit schema-total-bytes)`);
+      expect((await admin.get(schema('b'))).status).to.equal(404);
+    });
+
+    it('counts room freed by DELETE', async () => {
+      await admin.post(schema('a'), fieldsFile('a', 20));
+      expect((await admin.post(schema('b'), fieldsFile('b', 20))).status).to.equal(400);
+      expect((await admin.delete(schema('a'))).status).to.equal(204);
+      expect((await admin.post(schema('b'), fieldsFile('b', 20))).status).to.equal(201);
+    });
+  });
+
+  describe('PUT /rest/v2/schemas/{name}', () => {
+    it('replaces a file with one as large or smaller, and refuses to grow it past the total (400)', async () => {
+      await admin.post(schema('a'), fieldsFile('a', 10));
+      await admin.post(schema('b'), fieldsFile('b', 14));
+      expect((await admin.put(schema('b'), fieldsFile('bb', 14))).status, 'same size').to.equal(200);
+      const grown = await admin.put(schema('b'), fieldsFile('b', 20));
+      expect(grown.status).to.equal(400);
+      expect(grown.text).to.equal('Schema b.proto would bring the schemas of this container to 34 declarations, more than 30 (limit schema-total-declarations)');
+      expect((await admin.get(schema('b'))).text, 'the stored file is untouched').to.equal(fieldsFile('bb', 14));
+      expect((await admin.put(schema('b'), fieldsFile('b', 5))).status, 'smaller').to.equal(200);
+    });
+  });
+
+  describe('PUT /rest/v2/caches/___protobuf_metadata/{name}.proto', () => {
+    it('answers 400 past the total, as /schemas does, and stores nothing', async () => {
+      const text = { 'Content-Type': 'text/plain' };
+      expect((await admin.put(meta('a.proto'), fieldsFile('a', 20), text)).status).to.equal(204);
+      const r = await admin.put(meta('b.proto'), fieldsFile('b', 20), text);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('Schema b.proto would bring the schemas of this container to 44 declarations, more than 30 (limit schema-total-declarations)');
+      expect((await admin.get(meta('b.proto'))).status).to.equal(404);
+      expect((await admin.put(meta('a.proto'), fieldsFile('a', 3), text)).status, 'shrinking').to.equal(204);
+      expect((await admin.put(meta('b.proto'), fieldsFile('b', 20), text)).status, 'now fits').to.equal(204);
+    });
+  });
+});
+
+describe('schema totals lowered below what is stored', () => {
+  it('starts with every stored file, lets them shrink or be replaced, refuses anything that grows the total', async () => {
+    const first = await startTestServer();
+    await first.as('admin').post(schema('a'), fieldsFile('a', 20));
+    await first.as('admin').post(schema('b'), fieldsFile('b', 20));
+    await first.close({ keepData: true });
+    const second = await startTestServer({ dataDir: first.dataDir, limits: { schemaTotalDeclarations: 30 } });
+    try {
+      const admin = second.as('admin');
+      expect((await admin.get('/rest/v2/schemas')).json<Array<{ name: string; error: unknown }>>())
+        .to.deep.equal([{ name: 'a.proto', error: null }, { name: 'b.proto', error: null }]);
+      expect((await admin.put(schema('a'), fieldsFile('a2', 20))).status, 'replaced, same size').to.equal(200);
+      expect((await admin.put(schema('a'), fieldsFile('a', 15))).status, 'shrunk, still over').to.equal(200);
+      const grown = await admin.put(schema('a'), fieldsFile('a', 16));
+      expect(grown.status).to.equal(400);
+      expect(grown.text).to.contain('(limit schema-total-declarations)');
+      expect((await admin.post(schema('c'), fieldsFile('c', 1))).status, 'a new file').to.equal(400);
     } finally {
       await second.close();
     }

@@ -14,6 +14,8 @@ describe('limits (docs/security.md "Limits")', () => {
   it('reads sizes with units and counts as integers', () => {
     expect(readLimits({ 'config-bytes': '2MiB', 'schema-fields': '1000', 'headers-timeout': 5000 }, '--limit'))
       .to.deep.equal({ configBytes: 2 * 1024 * 1024, schemaFields: 1000, headersTimeout: 5000 });
+    expect(readLimits({ 'schema-total-bytes': '16MiB', 'schema-total-declarations': '100000' }, '--limit'))
+      .to.deep.equal({ schemaTotalBytes: 16 * 1024 * 1024, schemaTotalDeclarations: 100_000 });
   });
 
   it('refuses unknown names and values that are not positive integers', () => {
