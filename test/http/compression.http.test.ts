@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createGunzip, deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import type { Client } from '../support/client';
 import { multipart } from '../support/multipart';
@@ -105,14 +107,15 @@ describe('content codings (behavior-notes §1.3)', () => {
       expect((await client.get(`/rest/v2/caches/${c}/k`)).status).to.equal(404);
     });
 
-    it('restores a backup uploaded as a gzip-compressed multipart body; the download streams compressed', async () => {
+    it('restores a backup uploaded as a gzip-compressed multipart body; the zip is downloaded as it is', async () => {
       const c = await freshCache();
       await client.put(`/rest/v2/caches/${c}/k`, 'kept');
       expect((await client.post('/rest/v2/container/backups/zb', '{}', { 'Content-Type': 'application/json' })).status).to.equal(202);
       await until(async () => (await client.head('/rest/v2/container/backups/zb')).status === 200);
       const download = await rawRequest(server.url, '/rest/v2/container/backups/zb', { headers: { ...admin, 'Accept-Encoding': 'gzip' } });
-      expect(download.headers['content-encoding']).to.equal('gzip');
-      const zip = gunzipSync(download.body);
+      expect(download.headers['content-type']).to.equal('application/zip');
+      expect(download.headers['content-encoding'], 'a zip is compressed already').to.equal(undefined);
+      const zip = download.body;
       expect(zip.subarray(0, 2).toString()).to.equal('PK');
       await client.delete(`/rest/v2/caches/${c}`);
       const { body, contentType } = multipart([{ name: 'backup', content: zip, filename: 'zb.zip', contentType: 'application/zip' }]);
@@ -170,14 +173,29 @@ describe('content codings (behavior-notes §1.3)', () => {
       }
     });
 
-    it('leaves HEAD, 204 and 304 answers untouched', async () => {
+    it('answers HEAD with the Content-Encoding and Vary a GET gets, without Content-Length or body', async () => {
+      const c = await freshCache();
+      await client.put(`/rest/v2/caches/${c}/k`, 'value '.repeat(100));
+      const gzip = { ...admin, 'Accept-Encoding': 'gzip' };
+      const get = await rawRequest(server.url, `/rest/v2/caches/${c}/k`, { headers: gzip });
+      const head = await rawRequest(server.url, `/rest/v2/caches/${c}/k`, { method: 'HEAD', headers: gzip });
+      expect(head.status).to.equal(200);
+      expect(head.headers['content-encoding']).to.equal(get.headers['content-encoding']).and.to.equal('gzip');
+      expect(head.headers.vary).to.equal('Accept-Encoding');
+      expect(head.headers['content-type']).to.equal(get.headers['content-type']);
+      expect(head.headers.etag).to.equal(get.headers.etag);
+      expect(head.headers['content-length'], 'the uncompressed length GET does not send').to.equal(undefined);
+      expect(head.body.length).to.equal(0);
+      const plain = await rawRequest(server.url, `/rest/v2/caches/${c}/k`, { method: 'HEAD', headers: admin });
+      expect(plain.headers['content-encoding']).to.equal(undefined);
+      expect(plain.headers['content-length']).to.equal('600');
+    });
+
+    it('leaves 204 and 304 answers untouched', async () => {
       const c = await freshCache();
       await client.put(`/rest/v2/caches/${c}/k`, 'value');
       const gzip = { ...admin, 'Accept-Encoding': 'gzip' };
-      const head = await rawRequest(server.url, `/rest/v2/caches/${c}/k`, { method: 'HEAD', headers: gzip });
-      expect(head.status).to.equal(200);
-      expect(head.headers['content-encoding']).to.equal(undefined);
-      const etag = head.headers.etag!;
+      const etag = (await rawRequest(server.url, `/rest/v2/caches/${c}/k`, { headers: gzip })).headers.etag!;
       const notModified = await rawRequest(server.url, `/rest/v2/caches/${c}/k`, { headers: { ...gzip, 'If-None-Match': etag } });
       expect(notModified.status).to.equal(304);
       expect(notModified.headers['content-encoding']).to.equal(undefined);
@@ -185,6 +203,19 @@ describe('content codings (behavior-notes §1.3)', () => {
       expect(put.status).to.equal(204);
       expect(put.headers['content-encoding']).to.equal(undefined);
       expect(put.body.length).to.equal(0);
+    });
+
+    it('sends bodies of compressed types (images, archives…) as they are, with their length (the original: compressed again)', async () => {
+      const file = readFileSync(join(dirname(require.resolve('swagger-ui-dist/package.json')), 'favicon-32x32.png'));
+      const png = await rawRequest(server.url, '/swagger-ui/favicon-32x32.png', { headers: { 'Accept-Encoding': 'gzip, deflate' } });
+      expect(png.status).to.equal(200);
+      expect(png.headers['content-type']).to.equal('image/png');
+      expect(png.headers['content-encoding']).to.equal(undefined);
+      expect(png.headers.vary).to.equal(undefined);
+      expect(png.headers['content-length']).to.equal(String(file.length));
+      expect(png.body.equals(file)).to.equal(true);
+      const js = await rawRequest(server.url, '/swagger-ui/swagger-initializer.js', { headers: { 'Accept-Encoding': 'gzip' } });
+      expect(js.headers['content-encoding'], 'text beside it still is compressed').to.equal('gzip');
     });
 
     it('compresses error texts and streamed key listings', async () => {
