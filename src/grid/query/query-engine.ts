@@ -30,12 +30,19 @@ const REMOVE_BATCH = 1000;
  */
 export class QueryEngine {
   private readonly memo = new Map<string, ExecutableQuery>();
+  /** The schema version the memo was filled under: a compiled query holds its type, and through it the whole type tree. */
+  private memoVersion: number | undefined;
   private readonly statistics = new Map<number, QueryStatistics>();
 
   constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock) {}
 
   prepare(cache: Cache, settings: QuerySettings, text: string, names: EntityNames): ExecutableQuery {
     const index = this.indexing.of(cache);
+    if (this.types.version !== this.memoVersion) {
+      // queries compiled against replaced schemas would keep every replaced tree alive
+      this.memo.clear();
+      this.memoVersion = this.types.version;
+    }
     const id = `${cache.id}\0${names}\0${settings.indexed}\0${settings.indexedEntities.join(',')}\0${text}`;
     const known = this.memo.get(id);
     if (known && this.types.find(known.query.entity.name) === known.type) {

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Cache } from '../../../src/grid/cache';
 import { Indexing } from '../../../src/grid/query/indexing';
 import { QueryEngine } from '../../../src/grid/query/query-engine';
@@ -98,3 +100,71 @@ describe('QueryEngine over a non-indexed cache (scan)', () => {
     expect((await run('from shop.Item where price >= 99', 0, 0)).hitCount).to.equal(0);
   });
 });
+
+describe('QueryEngine memo across schema changes', () => {
+  /** Types whose tree is rebuilt on every change, as SchemaService's is, with its version. */
+  function changingTypes(first: string) {
+    let root = checkProtoFiles([{ name: 'shop.proto', content: first }]).root;
+    let version = 1;
+    const t: ProtobufTypes & { change(content: string): void } = {
+      find: (n) => findType(root, n),
+      typeIdOf: () => undefined,
+      nameOfTypeId: () => undefined,
+      get version() { return version; },
+      change(content: string) {
+        root = checkProtoFiles([{ name: 'shop.proto', content }]).root;
+        version++;
+      },
+    };
+    return t;
+  }
+
+  it('compiles each query once per schema version, and again against the changed type', async () => {
+    const t = changingTypes(SCHEMA);
+    const engine = new QueryEngine(t, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, t), new ManualClock());
+    const cache = memoryCache();
+    const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
+    const byPrice = 'from shop.Item where price > 1';
+    const first = engine.prepare(cache, settings, byPrice, 'protobuf');
+    expect(engine.prepare(cache, settings, byPrice, 'protobuf'), 'remembered').to.equal(first);
+    const other = engine.prepare(cache, settings, 'from shop.Item where name = "x"', 'protobuf');
+    expect(other.type).to.equal(first.type);
+
+    t.change(SCHEMA.replace('optional int32 price = 2;', 'optional string price = 2;'));
+    const again = engine.prepare(cache, settings, byPrice, 'protobuf');
+    expect(again, 'compiled again').to.not.equal(first);
+    expect(again.type).to.equal(t.find('shop.Item'));
+    expect(again.type.fields.price.type).to.equal('string');
+    expect(engine.prepare(cache, settings, 'from shop.Item where name = "x"', 'protobuf')).to.not.equal(other);
+    cache.put(Buffer.from('k'), jsonToProtostream(JSON.stringify({ _type: 'shop.Item', name: 'n', price: '7' }), t), null, { lifespan: -1, maxIdle: -1 });
+    const hits = await engine.search(cache, engine.prepare(cache, settings, 'from shop.Item where price = "7"', 'protobuf'), { offset: 0, maxResults: 10 }, 10_000);
+    expect(hits.hitCount).to.equal(1);
+  });
+
+  it('lets the type tree of a replaced schema go once one query runs under the new one', async () => {
+    const t = changingTypes(SCHEMA);
+    const engine = new QueryEngine(t, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, t), new ManualClock());
+    const cache = memoryCache();
+    const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
+    // queries that are never asked again would otherwise hold their tree until evicted
+    const oldType = new WeakRef(prepareUnrelated(engine, cache, settings));
+    t.change(SCHEMA);
+    engine.prepare(cache, settings, 'from shop.Item where price > 1', 'protobuf');
+    await collectGarbage();
+    expect(oldType.deref(), 'the replaced type').to.equal(undefined);
+  });
+});
+
+function prepareUnrelated(engine: QueryEngine, cache: Cache, settings: ReturnType<typeof querySettingsOf>): object {
+  return engine.prepare(cache, settings, 'from shop.Item where category = "never asked again"', 'protobuf').type;
+}
+
+/** A full collection (Node's `gc`, enabled at run time); WeakRefs clear only after the current job. */
+async function collectGarbage(): Promise<void> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  for (let i = 0; i < 3; i++) {
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+  }
+}
