@@ -75,6 +75,8 @@ export class CacheManager {
   status: ContainerStatus = 'RUNNING';
   /** Told of every committed create, update and removal of a cache or template. */
   readonly events = new Listeners<ConfigEvent>();
+  /** Told once, when `?action=shutdown` stops the container: its event streams end then. */
+  readonly stopping = new Listeners<void>();
   rebalancingEnabled = true;
   private readonly caches = new Map<string, CacheHandle>();
   private readonly aliases = new CacheAliases();
@@ -206,6 +208,7 @@ export class CacheManager {
     if (this.status === 'STOPPING') return;
     this.status = 'STOPPING';
     this.shutdown();
+    this.stopping.emit();
     this.deps.log.info('container shut down');
   }
 

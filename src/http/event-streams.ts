@@ -12,6 +12,17 @@ const CONFIG_FORMATS = { 'application/yaml': 'yaml', 'application/json': 'json',
 const KEY_FORMATS = { 'application/json': 'json', 'text/plain': 'text' } as const;
 const KEY_TARGETS = { json: parseMediaType(JSON_TYPE), text: parseMediaType(TEXT_PLAIN) } as const;
 
+/**
+ * A stream of the request's container: it ends when the server closes or the container shuts
+ * down (`?action=shutdown`), whichever comes first — also when the shutdown came while the stream
+ * was being opened, after the route's own check.
+ */
+function openContainerStream(ctx: GridContext, s: Services): EventStream {
+  const stream = openEventStream(ctx, [s.server.closing, s.manager.stopping]);
+  if (s.container.stopped) stream.close();
+  return stream;
+}
+
 /** Live events that arrive while the current state is still being sent; a stream past this is dropped. */
 const MAX_HELD_EVENTS = 10_000;
 
@@ -41,7 +52,7 @@ export function listenConfig(ctx: GridContext, s: Services): void {
   const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_FORMATS);
   const pretty = isTrue(query(ctx, 'pretty'));
   const subject = ctx.state.subject;
-  const stream = openEventStream(ctx, s.server.closing);
+  const stream = openContainerStream(ctx, s);
   const shown = new Set(s.manager.handles().filter((h) => canAdminister(subject, h)).map((h) => h.cache.name));
   function* current(): Generator<[string, string]> {
     for (const h of s.manager.handles()) {
@@ -69,7 +80,7 @@ export async function listenEntries(ctx: GridContext, s: Services): Promise<void
   const cache = h.cache;
   await cache.settled();
   const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);
-  const stream = openEventStream(ctx, s.server.closing);
+  const stream = openContainerStream(ctx, s);
   function* current(): Generator<[string, string]> {
     for (const e of cache.entries()) yield ['cache-entry-created', keyOf(e.key)];
   }

@@ -15,9 +15,11 @@ export interface EventStream {
 
 /**
  * Server-sent events (behavior-notes §6.12, §9.5): `event:` then one `data:` line per line of the
- * payload and a blank line; comment lines keep idle connections open.
+ * payload and a blank line; comment lines keep idle connections open. The stream ends (cleanly,
+ * so the client sees the end rather than a reset) when its client goes away, when it is dropped,
+ * or when one of `endings` is told: the server closing, the stream's container shutting down.
  */
-export function openEventStream(ctx: GridContext, closing: Listeners<void>): EventStream {
+export function openEventStream(ctx: GridContext, endings: ReadonlyArray<Listeners<void>>): EventStream {
   // refused (429/503 with the reason) before anything is sent when the user or server is at its cap
   const release = ctx.state.guards.openStream({ tenant: ctx.state.tenant, user: ctx.state.subject.name });
   const stream = new PassThrough();
@@ -34,7 +36,7 @@ export function openEventStream(ctx: GridContext, closing: Listeners<void>): Eve
   keepAlive.unref();
   ctx.req.once('close', close);
   ctx.res.once('close', close);
-  closers.push(closing.add(close));
+  for (const ending of endings) closers.push(ending.add(close));
   ctx.status = 200;
   ctx.set('Content-Type', 'text/event-stream');
   ctx.set('Cache-Control', 'no-cache');

@@ -88,9 +88,13 @@ describe('server-sent events', () => {
 
     it('ends open streams when the server closes, so shutdown is not held up', async () => {
       const other = await startTestServer();
-      const sse = await SseReader.open(`${other.url}/rest/v2/caches/___script_cache?action=listen`, basic('admin'));
-      await other.close();
-      await sse.next(1).then(() => expect.fail('no event expected'), (err: Error) => expect(err.message).to.match(/stream ended|expected/));
+      const entries = await SseReader.open(`${other.url}/rest/v2/caches/___script_cache?action=listen`, basic('admin'));
+      const config = await SseReader.open(`${other.url}/rest/v2/container/config?action=listen`, basic('admin'));
+      const closed = other.close();
+      // ended by the server, not cut off when the close stops waiting for running requests
+      expect(await entries.ending()).to.equal('end');
+      expect(await config.ending()).to.equal('end');
+      await closed;
     });
 
     it('leaves no listener behind after 1,000 connect/disconnect cycles', async function () {
@@ -104,6 +108,24 @@ describe('server-sent events', () => {
       expect(cache.listeners.size).to.equal(0);
       expect(server.running.services.manager.events.size).to.equal(0);
       expect((await admin.put('/rest/v2/caches/existing/k', 'still writes')).status).to.equal(204);
+    });
+  });
+
+  describe('POST /rest/v2/container?action=shutdown', () => {
+    it('ends the container\'s open event streams, which a new listen is then refused (503)', async () => {
+      const other = await startTestServer();
+      try {
+        await other.as('admin').createCache('watched');
+        const entries = await SseReader.open(`${other.url}/rest/v2/caches/watched?action=listen`, basic('admin'));
+        const config = await SseReader.open(`${other.url}/rest/v2/container?action=listen`, basic('admin'));
+        expect((await other.as('admin').post('/rest/v2/container?action=shutdown')).status).to.equal(204);
+        expect(await entries.ending()).to.equal('end');
+        expect(await config.ending()).to.equal('end');
+        expect((await other.as('admin').get('/rest/v2/caches/watched?action=listen')).status).to.equal(503);
+        expect(other.running.services.manager.events.size, 'no listener left').to.equal(0);
+      } finally {
+        await other.close();
+      }
     });
   });
 });

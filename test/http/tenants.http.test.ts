@@ -138,6 +138,31 @@ describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
     });
   });
 
+  describe('POST /rest/<tenant>/v2/container?action=shutdown', () => {
+    it('ends that tenant\'s event streams only; the other containers\' streams keep delivering', async () => {
+      const own = await startTestServer({ tenants: TENANTS });
+      try {
+        const a = own.as('admin');
+        for (const prefix of ['/rest', '/rest/t1', '/rest/t2']) await createCache(a, prefix, 'watched');
+        const t1Entries = await SseReader.open(`${own.url}/rest/t1/v2/caches/watched?action=listen`, basic('admin'));
+        const t1Config = await SseReader.open(`${own.url}/rest/t1/v2/container/config?action=listen`, basic('admin'));
+        const t2Entries = await SseReader.open(`${own.url}/rest/t2/v2/caches/watched?action=listen`, basic('admin'));
+        const defaultEntries = await SseReader.open(`${own.url}/rest/v2/caches/watched?action=listen`, basic('admin'));
+        expect((await a.post('/rest/t1/v2/container?action=shutdown')).status).to.equal(204);
+        expect(await t1Entries.ending()).to.equal('end');
+        expect(await t1Config.ending()).to.equal('end');
+        await a.put('/rest/t2/v2/caches/watched/after', 'x');
+        await a.put('/rest/v2/caches/watched/after', 'x');
+        expect(await t2Entries.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'after' }]);
+        expect(await defaultEntries.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'after' }]);
+        t2Entries.close();
+        defaultEntries.close();
+      } finally {
+        await own.close();
+      }
+    });
+  });
+
   describe('GET /rest/<tenant>/v2/container, /stats, /cache-managers/{name}', () => {
     it('names the container after the tenant and counts its caches only', async () => {
       const t1 = (await admin.get('/rest/t1/v2/container')).json<{ name: string; defined_caches: Array<{ name: string }> }>();

@@ -34,6 +34,27 @@ export class SseReader {
     return this.events.splice(0, count);
   }
 
+  /**
+   * Reads on until the stream ends: 'end' when the server ended the response properly, 'error'
+   * when the connection broke off (a reset, a forced close), 'timeout' when it stays open.
+   */
+  async ending(timeoutMs = 10_000): Promise<'end' | 'error' | 'timeout'> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) return 'timeout';
+      let timer: NodeJS.Timeout | undefined;
+      const chunk = await Promise.race([
+        this.reader.read().then((r) => r, () => 'error' as const),
+        new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), left); }),
+      ]);
+      clearTimeout(timer);
+      if (chunk === 'error' || chunk === 'timeout') return chunk;
+      if (chunk.done) return 'end';
+      this.parse(this.decoder.decode(chunk.value, { stream: true }));
+    }
+  }
+
   close(): void {
     this.abort.abort();
   }
