@@ -171,7 +171,7 @@ export class Cache {
     const started = this.timer();
     const id = idOf(key);
     const now = this.deps.clock.now();
-    const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, ...expiry, etag: etagOf(value) };
+    const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
     if (this.currentSettings.whenFull === 'EXCEPTION' && this.memory.wouldOverflow(id, entry)) {
       throw new ContainerFullError(this.currentSettings.maxCount >= 0 ? this.currentSettings.maxCount : this.currentSettings.maxSizeBytes);
     }

@@ -2,10 +2,22 @@ import { NotAcceptableError } from '../errors';
 import { essence, MATCH_ALL, type MediaType, parseMediaType, parseMediaTypeList } from '../model/media-type';
 import { negotiateValue, type Negotiated } from '../model/negotiation';
 
-/** Content-Type / Key-Content-Type of a request; undefined when absent (`*∕*`). */
+/**
+ * Content-Type / Key-Content-Type of a request; undefined when absent (`*∕*`). The same header
+ * text as the last one gives the same object (media types are never modified), so a run of like
+ * requests parses once and callers may remember answers per object.
+ */
 export function requestMediaType(header: string | undefined): MediaType | undefined {
-  return header === undefined || header.trim() === '' ? undefined : parseMediaType(header);
+  if (header === undefined) return undefined;
+  if (header === lastHeader) return lastType;
+  const type = header.trim() === '' ? undefined : parseMediaType(header);
+  lastHeader = header;
+  lastType = type;
+  return type;
 }
+
+let lastHeader: string | undefined;
+let lastType: MediaType | undefined;
 
 /** The response type and conversion target of an entry read (behavior-notes §4.4; model/negotiation). */
 export function negotiateValueType(acceptHeader: string | undefined, storage: MediaType, configured: string | undefined): Negotiated {

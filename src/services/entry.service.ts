@@ -13,7 +13,7 @@ import type { ProtobufTypes } from '../model/protostream-json';
 import { isConvertible, keepsBytes, toJava, transcode } from '../model/transcoding';
 import { decodeContent, hasContentCodec } from '../model/content-codecs';
 import { storedKeyText, toStoredKey } from '../model/key-codec';
-import { expiresAt } from '../store/store';
+import { type Commit, expiresAt } from '../store/store';
 import type { Clock } from '../util/clock';
 import { PROTOBUF_METADATA, ProtobufMetadataCache } from './protobuf-metadata';
 import type { SchemaService } from './schema.service';
@@ -41,6 +41,8 @@ export interface ReadResult {
 export class EntryService {
   private readonly types: ProtobufTypes;
   private readonly metadata: ProtobufMetadataCache;
+  /** Body types a storage type keeps byte for byte, with nothing to decode or check (the hot path). */
+  private readonly storedAsSent = new LastPair();
 
   /** The schema registry serves protostream conversions and the `___protobuf_metadata` cache. */
   constructor(private readonly clock: Clock, schemas: SchemaService) {
@@ -81,24 +83,24 @@ export class EntryService {
     return expiresAt(e);
   }
 
-  /** PUT: create or replace; 304 when If-None-Match equals the current ETag (nothing written). */
-  async put(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
+  /**
+   * PUT: create or replace; 304 when If-None-Match equals the current ETag (nothing written).
+   * The entry at once for a cache without persistence, else once its commit has finished.
+   */
+  put(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
     if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, false);
     const { value, valueType } = this.toStorage(h, req);
     if (req.ifNoneMatch !== undefined && h.cache.peek(req.key)?.etag === req.ifNoneMatch) throw new NotModifiedError();
-    const { entry, commit } = h.cache.put(req.key, value, valueType, this.expiry(h, req));
-    if (commit) await commit.promise;
-    return entry;
+    return acknowledged(h.cache.put(req.key, value, valueType, this.expiry(h, req)));
   }
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
-  async putIfAbsent(h: CacheHandle, req: WriteRequest): Promise<CacheEntry> {
+  putIfAbsent(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
     if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, true);
     const { value, valueType } = this.toStorage(h, req);
     const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req));
     if (!result) throw new EntryExistsError();
-    if (result.commit) await result.commit.promise;
-    return result.entry;
+    return acknowledged(result);
   }
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (behavior-notes §5.4). */
@@ -156,6 +158,7 @@ export class EntryService {
     const ct = req.contentType;
     if (!ct) return { value: req.value, valueType: null };
     const storage = storageTypes(h).value;
+    if (this.storedAsSent.holds(ct, storage)) return { value: req.value, valueType: ct.raw };
     const to = essence(storage);
     if (!isConvertible(essence(ct), to)) throw new TranscoderNotFoundError(ct.raw, storage.raw);
     const { bytes, type } = decodeContent(req.value, ct);
@@ -163,7 +166,10 @@ export class EntryService {
     // a Java class named by the client must be one the allow list knows, and the text must be of
     // it, even where the bytes are kept as sent: no value is ever recorded as of another class
     if (from === JAVA_OBJECT && type.params.type !== undefined) toJava(bytes, type, this.types);
-    if (keepsBytes(from, to)) return { value: bytes, valueType: type.raw };
+    if (keepsBytes(from, to)) {
+      if (type === ct && !(from === JAVA_OBJECT && type.params.type !== undefined)) this.storedAsSent.remember(ct, storage);
+      return { value: bytes, valueType: type.raw };
+    }
     if (to === JAVA_OBJECT) {
       const v = toJava(bytes, type, this.types);
       return { value: formatJavaText(v), valueType: `${JAVA_OBJECT}; type=${v.type}` };
@@ -183,6 +189,29 @@ export class EntryService {
   private expiry(h: CacheHandle, req: WriteRequest) {
     const s = h.cache.settings;
     return resolveExpiry({ lifespan: s.lifespanMs, maxIdle: s.maxIdleMs }, req.ttlHeader, req.idleHeader);
+  }
+}
+
+/** The outcome of a write, once it is acknowledged: at once without a commit to wait for. */
+function acknowledged({ entry, commit }: { entry: CacheEntry; commit: Commit | undefined }): CacheEntry | Promise<CacheEntry> {
+  return commit ? commit.promise.then(() => entry) : entry;
+}
+
+/**
+ * The last pair of media type objects found to hold: request types parsed from the same header
+ * text are the same object (src/http/negotiate.ts), so a run of like writes checks once.
+ */
+class LastPair {
+  private from: MediaType | undefined;
+  private to: MediaType | undefined;
+
+  holds(from: MediaType, to: MediaType): boolean {
+    return from === this.from && to === this.to;
+  }
+
+  remember(from: MediaType, to: MediaType): void {
+    this.from = from;
+    this.to = to;
   }
 }
 

@@ -119,17 +119,24 @@ function writeExtendedHeaders(ctx: Context, s: Services): void {
   ctx.set('Cluster-Physical-Address', s.node.address);
 }
 
-async function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put' | 'putIfAbsent'): Promise<void> {
+/** PUT and POST: answered once the body is read and, for a persistent cache, once the write is committed. */
+function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put' | 'putIfAbsent'): Promise<void> {
   const h = ctx.state.cache;
   parseEntryFlags(header(ctx, 'flags'));
   const key = readKey(ctx, s);
   const contentType = requestMediaType(header(ctx, 'content-type'));
-  const value = await readBody(ctx, s.bodyLimit);
-  const entry = await s.entries[op](h, {
-    key, value, contentType,
-    ttlHeader: header(ctx, 'timetoliveseconds'), idleHeader: header(ctx, 'maxidletimeseconds'),
-    ifNoneMatch: header(ctx, 'if-none-match'),
+  return readBody(ctx, s.bodyLimit).then((value) => {
+    const entry = s.entries[op](h, {
+      key, value, contentType,
+      ttlHeader: header(ctx, 'timetoliveseconds'), idleHeader: header(ctx, 'maxidletimeseconds'),
+      ifNoneMatch: header(ctx, 'if-none-match'),
+    });
+    if (entry instanceof Promise) return entry.then((e) => written(ctx, e));
+    written(ctx, entry);
   });
+}
+
+function written(ctx: GridContext, entry: CacheEntry): void {
   ctx.set('Etag', entry.etag);
   noContent(ctx);
 }
