@@ -49,7 +49,12 @@ export class SqliteEntryStore {
           iif(expires_at IS NOT NULL AND expires_at <= ?, ${ROW_EXPIRED}, 0) | iif(length(value) <= ${INLINE_VALUE_BYTES}, 0, ${ROW_VALUE_OMITTED})))
         || key || iif(length(value) <= ${INLINE_VALUE_BYTES}, value, x''), '') AS BLOB), count(*), max(key)
       FROM (SELECT key, value, expires_at FROM entries WHERE cache_id = ? AND key > ? ORDER BY key LIMIT ?)`).raw(true);
-    this.upsertStmt = db.prepare(`INSERT OR REPLACE INTO entries (${COLUMNS}, cache_id, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    // an existing row is updated in place: OR REPLACE deleted it and inserted it again, which
+    // rebalanced the B-tree and wrote more pages to the WAL (about 3x the time per write)
+    this.upsertStmt = db.prepare(`INSERT INTO entries (${COLUMNS}, cache_id, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+      ON CONFLICT (cache_id, key) DO UPDATE SET value = excluded.value, value_type = excluded.value_type,
+        created_at = excluded.created_at, last_used_at = excluded.last_used_at, lifespan = excluded.lifespan,
+        max_idle = excluded.max_idle, expires_at = excluded.expires_at`);
     this.deleteStmt = db.prepare('DELETE FROM entries WHERE cache_id = ? AND key = ?');
     this.clearStmt = db.prepare('DELETE FROM entries WHERE cache_id = ?');
     this.purgeStmt = db.prepare('DELETE FROM entries WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?');
