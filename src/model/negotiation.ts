@@ -18,8 +18,8 @@ const JSON_MT = parseMediaType(JSON_TYPE);
  * `Data format not supported`; nothing convertible: 406 `ISPN012007`.
  */
 export function negotiateValue(acceptHeader: string | undefined, storage: MediaType, configured: string | undefined): Negotiated {
-  const from = essence(storage);
   if (acceptHeader === undefined || acceptHeader === MATCH_ALL) return matchAll(storage, configured);
+  const from = essence(storage);
   let accepted: MediaType[];
   try {
     accepted = parseMediaTypeList(acceptHeader.trim() !== '' ? acceptHeader : MATCH_ALL);

@@ -144,7 +144,8 @@ export class EntryService {
 
   private convert(h: CacheHandle, entry: CacheEntry, target: MediaType): Buffer {
     const storage = storageTypes(h).value;
-    if (keepsBytes(essence(storage), essence(target)) && !hasContentCodec(target)) return entry.value;
+    // reading the storage type itself (a read without Accept): the stored bytes, as keepsBytes says
+    if (target === storage ? !hasContentCodec(target) : keepsBytes(essence(storage), essence(target)) && !hasContentCodec(target)) return entry.value;
     return transcode(entry.value, storedType(storage, entry.valueType), target, this.types);
   }
 
