@@ -171,7 +171,10 @@ export class Cache {
     const started = this.timer();
     const id = idOf(key);
     const now = this.deps.clock.now();
-    const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
+    // an overwrite keeps the Buffer of the key the entry already holds (the same bytes): the
+    // request's copy dies young instead of being promoted with the entry
+    const heldKey = this.memory.peek(id)?.key ?? key;
+    const entry: CacheEntry = { key: heldKey, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
     if (this.currentSettings.whenFull === 'EXCEPTION' && this.memory.wouldOverflow(id, entry)) {
       throw new ContainerFullError(this.currentSettings.maxCount >= 0 ? this.currentSettings.maxCount : this.currentSettings.maxSizeBytes);
     }
