@@ -29,6 +29,7 @@ export class SqliteIndexStore {
   private readonly valueInserts = new Map<number, Statement>();
   private readonly preparedBySql = new Map<string, Statement>();
   private readonly sizes = new WeakMap<IndexSelection, boolean>();
+  private readonly selections = new WeakMap<IndexSelection, SelectionSql>();
 
   constructor(private readonly db: Database, private readonly reader?: SqliteReader) {
     const p = (sql: string): Statement => db.prepare(sql);
@@ -215,9 +216,15 @@ export class SqliteIndexStore {
     return (this.db.prepare(q.sql).all(...q.params) as Array<{ detail: string }>).map((r) => r.detail);
   }
 
+  /** The statements of a selection, built once per selection (a query asks for several). */
   private selection(sel: IndexSelection): SelectionSql {
-    const typeId = this.typeId(sel.cacheId, sel.type);
-    return new SelectionSql(sel, typeId, (p) => this.fieldId(typeId, p), this.stmts.anyExpired.get(sel.cacheId, sel.now) !== undefined);
+    let sql = this.selections.get(sel);
+    if (!sql) {
+      const typeId = this.typeId(sel.cacheId, sel.type);
+      sql = new SelectionSql(sel, typeId, (p) => this.fieldId(typeId, p), this.stmts.anyExpired.get(sel.cacheId, sel.now) !== undefined);
+      this.selections.set(sel, sql);
+    }
+    return sql;
   }
 
   /** Rows of a statement over `sel`: on the event loop when the selection is small, else on the reader thread. */

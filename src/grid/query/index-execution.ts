@@ -40,14 +40,18 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
     await streamCandidates(exec, index, sel, kind === 'hybrid', loading, (row) => void collector.add(row));
     return collector.finish(kind);
   }
-  const count = await index.reads.count(sel, accuracy);
   const sortInIndex = q.orderBy.every((k) => layout.byPath.get((k.target as FieldRef).key)?.kind === 'value');
   if (kind === 'indexed' && sortInIndex) {
     const sort = q.orderBy.map((k) => ({ field: (k.target as FieldRef).key, descending: k.descending }));
-    const hits = paging.maxResults > 0 ? await index.reads.page(sel, sort, paging.offset, paging.maxResults) : [];
+    // one row more than the page: a page that is not full ends the matches, and tells their count
+    const read = paging.maxResults > 0 ? await index.reads.page(sel, sort, paging.offset, paging.maxResults + 1) : [];
+    const hits = read.slice(0, paging.maxResults);
+    const known = paging.maxResults > 0 && read.length <= paging.maxResults && (paging.offset === 0 || read.length > 0);
+    const count = known ? countOf(paging.offset + read.length, accuracy) : await index.reads.count(sel, accuracy);
     const rows = loadAll(exec, index, hits, loading);
     return { hitCount: count.count, hitCountExact: count.exact, columns: exec.columns, hits: rows.map((r) => exec.hit(r)), kind };
   }
+  const count = await index.reads.count(sel, accuracy);
   const collector = new ResultCollector(exec, paging);
   const enough = q.orderBy.length === 0 ? paging.offset + paging.maxResults : Infinity;
   await streamCandidates(exec, index, sel, kind === 'hybrid', loading, (row) => {
@@ -55,6 +59,11 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
     return collector.count >= enough;
   });
   return collector.finish(kind, count.count, count.exact);
+}
+
+/** A count known exactly, as the index would report it when counting up to `accuracy`. */
+function countOf(n: number, accuracy: number): { count: number; exact: boolean } {
+  return n > accuracy ? { count: accuracy, exact: false } : { count: n, exact: true };
 }
 
 /**
