@@ -2,8 +2,8 @@
 // node bench/query.js (after npm run build): the query figures of issue 11.
 // Starts grid in this process on a fresh data dir, loads BENCH_ENTRIES (1M) Person-like entries
 // into a persistent indexed cache and a persistent non-indexed one (memory tier bounded, so the
-// store holds them), then measures over HTTP: equality, range and full-text queries (p50),
-// COUNT ... GROUP BY and a sort over half the entries (with the longest event-loop block: both run
+// store holds them), then measures over HTTP: equality, range and full-text queries (p50) and
+// COUNT ... GROUP BY from a client process of its own (bench/query-client.js), a sort over half the entries (with the longest event-loop block: both run
 // on the index reader thread), indexed vs non-indexed PUT throughput, scan rate with the longest
 // event-loop block, and RSS growth during queries over all entries. The load average is printed
 // with the figures: the machine may be shared.
@@ -12,6 +12,7 @@ const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { monitorEventLoopDelay } = require('node:perf_hooks');
 const { loadavg } = require('node:os');
+const { spawn } = require('node:child_process');
 
 const ROOT = join(__dirname, '..');
 const { startServer } = require(join(ROOT, 'dist/src/main'));
@@ -52,6 +53,18 @@ async function noiseFloor() {
 
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+
+/** Runs bench/query-client.js in a process of its own; its figures, one per run. */
+function clientRuns(url, runs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(__dirname, 'query-client.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => { out += c; });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(out.trim().split('\n').map((l) => JSON.parse(l))) : reject(new Error(`query-client exited with ${code}`))));
+    child.stdin.end(JSON.stringify({ url, runs }));
+  });
+}
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
@@ -100,31 +113,30 @@ async function main() {
     }
 
     const search = (cache, query, extra = '') => http('GET', `/rest/v2/caches/${cache}?action=search&query=${encodeURIComponent(query)}${extra}`);
-    const latency = async (label, make) => {
-      const times = [];
-      let hits = 0;
-      for (let i = 0; i < SAMPLES; i++) {
-        const t0 = performance.now();
-        const body = JSON.parse(await make(i));
-        times.push(performance.now() - t0);
-        hits = Math.max(hits, body.hits.length);
-      }
-      times.sort((a, b) => a - b);
-      console.log(`${label}: p50 ${pct(times, 50).toFixed(2)} ms, p99 ${pct(times, 99).toFixed(2)} ms (≤ ${hits} hits)`);
-    };
-    await latency('equality', (i) => search('indexed', `from ${TYPE} where name = 'name${(i * 4999) % ENTRIES}'`));
-    await latency('range', (i) => search('indexed', `from ${TYPE} where id >= ${(i * 4999) % ENTRIES} and id < ${((i * 4999) % ENTRIES) + 10}`));
-    await latency('full-text term', (i) => search('indexed', `from ${TYPE} where bio : 'w${(i * 37) % WORDS}'`));
-    const groupTimes = [];
+    // latency from a client process of its own (bench/query-client.js): an in-process fetch()
+    // client would add its own CPU time, on the server's loop, to every figure
+    const searchPath = (query, extra = '') => `/rest/v2/caches/indexed?action=search&query=${encodeURIComponent(query)}${extra}`;
+    const runs = [
+      { label: 'equality', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath(`from ${TYPE} where name = 'name${(i * 4999) % ENTRIES}'`)) },
+      { label: 'range', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath(`from ${TYPE} where id >= ${(i * 4999) % ENTRIES} and id < ${((i * 4999) % ENTRIES) + 10}`)) },
+      { label: 'full-text term', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath(`from ${TYPE} where bio : 'w${(i * 37) % WORDS}'`)) },
+      { label: `COUNT GROUP BY city over ${ENTRIES}`, paths: Array.from({ length: 20 }, () => searchPath(`select city, count(*) from ${TYPE} group by city`, '&max_results=100')) },
+    ];
     const groupLoop = await watchLoop();
-    for (let i = 0; i < 20; i++) {
-      const t0 = performance.now();
-      await search('indexed', `select city, count(*) from ${TYPE} group by city`, '&max_results=100');
-      groupTimes.push(performance.now() - t0);
+    for (const r of await clientRuns(server.url, runs)) {
+      console.log(`${r.label}: p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms (≤ ${r.hits} hits)`);
     }
     groupLoop.disable();
-    groupTimes.sort((a, b) => a - b);
-    console.log(`COUNT GROUP BY city over ${ENTRIES}: p50 ${pct(groupTimes, 50).toFixed(1)} ms, longest event-loop block ${(groupLoop.max / 1e6).toFixed(1)} ms`);
+    console.log(`longest event-loop block during those queries: ${(groupLoop.max / 1e6).toFixed(1)} ms`);
+    // the same equality queries from fetch() in this process, for comparison with earlier runs
+    const inProcess = [];
+    for (const p of runs[0].paths) {
+      const t0 = performance.now();
+      await http('GET', p);
+      inProcess.push(performance.now() - t0);
+    }
+    inProcess.sort((a, b) => a - b);
+    console.log(`(equality from fetch() in the server's own process, client CPU and gzip included: p50 ${pct(inProcess, 50).toFixed(2)} ms)`);
     const sortLoop = await watchLoop();
     const sortStart = performance.now();
     const sorted = JSON.parse(await search('indexed', `from ${TYPE} where age < 50 order by name desc`));
