@@ -73,6 +73,19 @@ describe('search on indexed caches (query-notes §10.2, §10.3)', function () {
       });
     }
 
+    it('counts the same whether the page ends the matches or not (offsets at, inside and past the last page)', async () => {
+      const where = 'FROM IndexedEntity WHERE sortableStoredField = 7'; // 15 matches
+      const cases: Array<[SearchParams, number, number, boolean]> = [
+        [page(10, 0), 15, 10, true], [page(15, 0), 15, 15, true], [page(16, 0), 15, 15, true], [page(10, 10), 15, 5, true],
+        [page(5, 10), 15, 5, true], [page(3, 14), 15, 1, true], [page(3, 15), 15, 0, true], [page(3, 40), 15, 0, true],
+        [page(0, 0), 15, 0, true], [{ max_results: 20, hit_count_accuracy: 4 }, 4, 15, false], [{ max_results: 20, hit_count_accuracy: 15 }, 15, 15, true],
+      ];
+      for (const [params, hitCount, hits, exact] of cases) {
+        const r = await searchOk(admin, 'indexed', where, params);
+        expect([r.hit_count, r.hits.length, r.hit_count_exact], JSON.stringify(params)).to.deep.equal([hitCount, hits, exact]);
+      }
+    });
+
     it('counts and aggregates in the same answer', async () => {
       for (const params of [ALL, DEF]) {
         expect((await searchOk(admin, 'indexed', 'SELECT count(indexedStoredField) FROM IndexedEntity', params)).hits[0].hit['COUNT(indexedStoredField)']).to.equal(300);
