@@ -103,6 +103,9 @@ class WireMessage {
     const protoType = kind === 'enum' ? 'int32' : field.type;
     const expected = WIRE_TYPES[protoType];
     const absent = ref.leaf.defaultValue === undefined || ref.leaf.defaultValue === null ? NONE : [toScalar(ref.leaf.defaultValue, kind)];
+    // one array for every entity: the filter's predicates read it at once and keep nothing, and a
+    // scan would otherwise allocate one per entity and condition (young-generation collections)
+    const one: Scalar[] = [0];
     return (m) => {
       const pos = m.positions[at];
       if (pos < 0) return absent;
@@ -111,7 +114,9 @@ class WireMessage {
         return NONE;
       }
       const v = m.value(pos, protoType);
-      return v === undefined ? NONE : [v];
+      if (v === undefined) return NONE;
+      one[0] = v;
+      return one;
     };
   }
 
