@@ -10,6 +10,8 @@ export interface OffLoopOptions {
   maxQueue: number;
   /** A job running longer is abandoned (503) and its worker replaced. */
   deadlineMs: number;
+  /** The thread stops after this long without a job (10 s by default) and starts again on the next one. */
+  idleMs?: number;
   log: Logger;
 }
 
@@ -23,17 +25,24 @@ interface Pending {
  * One worker thread for CPU work that grows with a request or with stored state (configuration
  * parsing, schema validation): the event loop only posts and receives plain data. Jobs run one at
  * a time in arrival order; the queue and each job's time are bounded. The thread starts on first
- * use and does not keep the process alive.
+ * use, does not keep the process alive, and stops after a while without jobs: an idle isolate holds
+ * ~10 MB, and its jobs (creating caches, registering schemas) come in bursts, far apart.
  */
 export class OffLoop {
   private worker: Worker | undefined;
   private running: Pending | undefined;
   private deadline: NodeJS.Timeout | undefined;
+  private idle: NodeJS.Timeout | undefined;
   private readonly queue: Pending[] = [];
   private nextId = 0;
   private closed = false;
 
   constructor(private readonly opts: OffLoopOptions) {}
+
+  /** Whether the thread is up (it starts on the first job and stops when idle). */
+  get threadStarted(): boolean {
+    return this.worker !== undefined;
+  }
 
   run<K extends OffLoopKind>(kind: K, payload: Parameters<OffLoopJobs[K]>[0]): Promise<ReturnType<OffLoopJobs[K]>> {
     if (this.closed) return Promise.reject(new ServiceUnavailableError('The server is shutting down'));
@@ -50,6 +59,8 @@ export class OffLoop {
     this.closed = true;
     for (const p of this.queue.splice(0)) p.reject(new ServiceUnavailableError('The server is shutting down'));
     this.finish()?.reject(new ServiceUnavailableError('The server is shutting down'));
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
     const worker = this.worker;
     this.worker = undefined;
     if (worker) {
@@ -59,7 +70,10 @@ export class OffLoop {
   }
 
   private pump(): void {
-    if (this.running || this.queue.length === 0) return;
+    if (this.running) return;
+    if (this.queue.length === 0) return this.stopWhenIdle();
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
     this.running = this.queue.shift()!;
     this.deadline = setTimeout(() => this.abandon(), this.opts.deadlineMs);
     this.deadline.unref();
@@ -106,6 +120,15 @@ export class OffLoop {
       job.reject(new ServiceUnavailableError(`Processing the request took longer than ${this.opts.deadlineMs} ms and was abandoned`));
     }
     this.pump();
+  }
+
+  private stopWhenIdle(): void {
+    if (!this.worker || this.idle) return;
+    this.idle = setTimeout(() => {
+      this.idle = undefined;
+      if (this.worker && !this.running && this.queue.length === 0) this.replace(this.worker);
+    }, this.opts.idleMs ?? 10_000);
+    this.idle.unref();
   }
 
   private replace(worker: Worker): void {
