@@ -1,20 +1,17 @@
 import { ConfigError } from '../config/server-config';
 import { GridError } from '../errors';
 import { UsageError } from './args';
-import { runBackup } from './backup.command';
-import { runMigrate } from './migrate.command';
-import { runStart } from './start.command';
 import { USAGE } from './usage';
-import { runUser } from './user.command';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
-      case 'start': return await runStart(rest);
-      case 'user': return await runUser(rest);
-      case 'migrate': return runMigrate(rest);
-      case 'backup': return await runBackup(rest);
+      // each command loads only its own modules: start-up time is mostly module loading
+      case 'start': return await (require('./start.command') as typeof import('./start.command')).runStart(rest);
+      case 'user': return await (require('./user.command') as typeof import('./user.command')).runUser(rest);
+      case 'migrate': return (require('./migrate.command') as typeof import('./migrate.command')).runMigrate(rest);
+      case 'backup': return await (require('./backup.command') as typeof import('./backup.command')).runBackup(rest);
       case undefined: case '-h': case '--help': case 'help':
         process.stdout.write(USAGE.main + '\n');
         return command === undefined ? 2 : 0;

@@ -14,13 +14,17 @@ import type { OperationRecord, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../util/private-files';
-import { type ArchiveLimits, ArchiveReader } from './backup/archive-reader';
-import { writeArchive } from './backup/archive-writer';
-import { restoreArchive } from './backup/restore';
+import type { ArchiveLimits, ArchiveReader } from './backup/archive-reader';
 import { BackupLocations } from './backup/locations';
-import { captureSnapshot } from './backup/snapshot';
 import { type BackupSources, OperationFailure } from './backup/sources';
 import { CONTAINER_NAME } from './container.service';
+import { lazy } from '../util/lazy';
+
+// archives are read and written only by backups and restores: their modules load on first use
+const archiveReader = lazy(() => require('./backup/archive-reader') as typeof import('./backup/archive-reader'));
+const archiveWriter = lazy(() => require('./backup/archive-writer') as typeof import('./backup/archive-writer'));
+const restorer = lazy(() => require('./backup/restore') as typeof import('./backup/restore'));
+const snapshots = lazy(() => require('./backup/snapshot') as typeof import('./backup/snapshot'));
 
 type Kind = OperationRecord['kind'];
 export type OperationStatus = OperationRecord['status'];
@@ -174,7 +178,7 @@ export class BackupService {
     }
     let zip: ArchiveReader;
     try {
-      zip = await ArchiveReader.open(archivePath, this.limits);
+      zip = await archiveReader().ArchiveReader.open(archivePath, this.limits);
     } catch (e) {
       if (uploaded) await this.discardUpload(archivePath);
       throw e;
@@ -182,7 +186,7 @@ export class BackupService {
     const record = await this.register('restore', name, archivePath, { resources, uploaded });
     this.launch(record, async (signal) => {
       try {
-        return await restoreArchive(zip, this.requireSources(), this.container, resources, this.limits.maxTextBytes, mayWrite, signal);
+        return await restorer().restoreArchive(zip, this.requireSources(), this.container, resources, this.limits.maxTextBytes, mayWrite, signal);
       } finally {
         zip.close();
         if (uploaded) await this.discardUpload(archivePath);
@@ -215,10 +219,10 @@ export class BackupService {
   }
 
   private async runBackup(record: OperationRecord, resources: Resources, signal: AbortSignal): Promise<{ entries: number; bytes: number }> {
-    const snapshot = await captureSnapshot(this.requireSources(), this.store, resources, () => this.clock.now());
+    const snapshot = await snapshots().captureSnapshot(this.requireSources(), this.store, resources, () => this.clock.now());
     try {
       signal.throwIfAborted();
-      return await writeArchive(snapshot, this.container, record.path!, signal);
+      return await archiveWriter().writeArchive(snapshot, this.container, record.path!, signal);
     } finally {
       snapshot.close();
     }

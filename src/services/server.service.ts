@@ -2,7 +2,11 @@ import { hostname } from 'node:os';
 import type { NodeInfo } from './index';
 import { Listeners } from '../util/listeners';
 import { RuntimeInfo } from './runtime-info';
-import { buildReport, type Report } from './server-report';
+import type { Report } from './server-report';
+import { lazy } from '../util/lazy';
+
+/** The report is asked for rarely: its module loads on first use. */
+const reports = lazy(() => require('./server-report') as typeof import('./server-report'));
 
 export interface ServerSettings {
   host: string;
@@ -37,7 +41,7 @@ export class ServerService {
 
   /** The diagnostic archive of `GET /server/report`. */
   report(now: Date): Promise<Report> {
-    return buildReport({ nodeName: this.node.name, dataDir: this.settings.dataDir, configuration: this.configuration(), runtime: this.runtime, now });
+    return reports().buildReport({ nodeName: this.node.name, dataDir: this.settings.dataDir, configuration: this.configuration(), runtime: this.runtime, now });
   }
 
   requestStop(): void {
