@@ -1,5 +1,6 @@
 import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFile, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
+import { compileCacheStartupDone } from '../util/compile-cache';
 import { packageVersion } from '../util/package-info';
 import { parse, UsageError } from './args';
 import { USAGE } from './usage';
@@ -54,6 +55,7 @@ export async function runStart(args: string[]): Promise<number> {
   const server = await startServer(config, { onStopRequest: stop });
   const urls = server.tls ? `${server.url} and ${server.tls.url}` : server.url;
   process.stdout.write(`grid ${packageVersion()} listening on ${urls} (data: ${config.dataDir})\n`);
+  compileCacheStartupDone();
   await stopped;
   await server.close();
   // everything is closed and durable: nothing left behind (a file system call stuck in the thread
