@@ -25,12 +25,12 @@ const onCore = (core, cmd, args) => (PINNED ? ['taskset', ['-c', String(core), c
 
 let seq = 0;
 
-/** Starts `node args…` on the server core; resolves once it printed `listening on <url>`. */
-function startServer(args, env = {}) {
+/** Starts `node args…` (or `program args…`) on the server core; resolves once it printed `listening on <url>`. */
+function startServer(args, env = {}, program = process.execPath) {
   const out = join(TMP, `server-${seq++}.out`);
   const fd = openSync(out, 'w');
   const t0 = process.hrtime.bigint();
-  const [cmd, argv] = onCore(0, process.execPath, args);
+  const [cmd, argv] = onCore(0, program, args);
   const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, 'inherit'] });
   closeSync(fd);
   return new Promise((resolve, reject) => {
@@ -54,9 +54,13 @@ function stop(child) {
   return new Promise((resolve) => child.once('exit', resolve));
 }
 
-/** grid with `--durability power`, authentication on (Basic, the bench user), a data dir of its own unless given. */
+/**
+ * grid with `--durability power`, authentication on (Basic, the bench user), a data dir of its own
+ * unless given; run as `bin/grid start`, as a user runs `grid start`, so with the process settings
+ * its first line sets (docs/configuration.md, Process settings).
+ */
 function startGrid(dataDir = mkdtempSync(join(TMP, 'data-')), extra = []) {
-  return startServer([join(ROOT, 'bin', 'grid'), 'start', '--port', '0', '--data', dataDir, '--durability', 'power', ...extra], { APP_USER: USER, APP_PASS: PASS })
+  return startServer(['start', '--port', '0', '--data', dataDir, '--durability', 'power', ...extra], { APP_USER: USER, APP_PASS: PASS }, join(ROOT, 'bin', 'grid'))
     .then((s) => ({ ...s, dataDir }));
 }
 
