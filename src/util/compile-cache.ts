@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -154,6 +154,13 @@ function writeCache(path: string, entries: Compiled[]): void {
   const length = Buffer.alloc(4);
   length.writeUInt32LE(json.length);
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, Buffer.concat([length, json, ...blobs]), { mode: 0o644 });
+  const fd = openSync(temp, 'w', 0o644);
+  try {
+    for (const part of [length, json, ...blobs]) { // written part by part: no copy of the whole
+      for (let at = 0; at < part.length;) at += writeSync(fd, part, at);
+    }
+  } finally {
+    closeSync(fd);
+  }
   renameSync(temp, path);
 }
