@@ -44,7 +44,10 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   zip.addBuffer(text(`<?xml version="1.0"?>\n<infinispan>\n  <cache-container name="${container}"/>\n</infinispan>\n`), p.globalConfig(container));
   for (const c of snapshot.caches) {
     zip.addBuffer(text(c.configXml), p.cacheConfig(container, c.name));
-    zip.addReadStream(Readable.from(entryChunks(c, counted, signal)), p.cacheData(container, c.name));
+    const entries = Readable.from(entryChunks(c, counted, signal));
+    // yazl listens for no errors on its inputs: a failed page read fails the archive, never the process
+    entries.on('error', (err) => (zip.outputStream as Readable).destroy(err)); // a PassThrough
+    zip.addReadStream(entries, p.cacheData(container, c.name));
   }
   for (const t of snapshot.templates) zip.addBuffer(text(t.xml), p.template(container, t.name));
   if (snapshot.counters.length) zip.addBuffer(Buffer.concat(snapshot.counters.map((c) => frame(encodeCounter(c)))), p.counters(container));
@@ -67,15 +70,17 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
 
 /**
  * One chunk of framed CacheBackupEntry records per page, letting other requests run between pages.
- * An aborted backup just stops reading (yazl listens for no stream errors; the pipeline's own
- * signal fails the archive).
+ * An aborted backup just stops reading; the pipeline's own signal fails the archive.
  */
 async function* entryChunks(c: CacheSnapshot, counted: { entries: number }, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
-  for (const page of c.pages()) {
-    counted.entries += page.length;
-    yield Buffer.concat(page.map((e) => frame(encodeEntry(e))));
+  const pages = c.pages();
+  for (;;) {
+    if (signal?.aborted) return; // checked right before each page is read: an aborted backup's snapshot may be closed
+    const page = pages.next();
+    if (page.done) return;
+    counted.entries += page.value.length;
+    yield Buffer.concat(page.value.map((e) => frame(encodeEntry(e))));
     await yieldToLoop();
-    if (signal?.aborted) return;
   }
 }
 
