@@ -63,6 +63,17 @@ export interface IndexHit {
   score: number;
 }
 
+/** A hit count as the index reports it: exact up to the hit count accuracy, that accuracy and inexact beyond. */
+export interface HitCount {
+  count: number;
+  exact: boolean;
+}
+
+/** `n` matching documents counted up to `limit` (the hit count accuracy). */
+export function cappedCount(n: number, limit: number): HitCount {
+  return n > limit ? { count: limit, exact: false } : { count: n, exact: true };
+}
+
 export interface IndexTypeStats {
   type: string;
   count: number;

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
+import { cappedCount, type HitCount, type IndexDocument, type IndexHit, type IndexSelection, type IndexSortKey, type IndexTypeStats, type IndexValue, type IndexWriteOp } from './index-records';
 import { BATCH_WINDOW, SelectionSql } from './sqlite-index-selection';
 import { type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
 import type { SqliteReader } from './sqlite-reader';
@@ -143,9 +143,9 @@ export class SqliteIndexStore {
   }
 
   /** Matching documents up to `limit` (the hit count accuracy), and whether there are more. */
-  async count(sel: IndexSelection, limit: number): Promise<{ count: number; exact: boolean }> {
+  async count(sel: IndexSelection, limit: number): Promise<HitCount> {
     const [{ n }] = await this.read<{ n: number }>(sel, this.selection(sel).count(limit + 1));
-    return n > limit ? { count: limit, exact: false } : { count: n, exact: true };
+    return cappedCount(n, limit);
   }
 
   /** One page of matches: sorted by `sort` (nulls first ascending), else by relevance then index order. */

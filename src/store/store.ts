@@ -5,7 +5,7 @@ import type {
 import type { WriteOp } from './write-ops';
 import type { EntryPage } from './entry-page';
 import type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
-import type { IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
+import type { HitCount, IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
 
 export type { Commit } from './group-commit';
 export type { WriteOp } from './write-ops';
@@ -19,7 +19,7 @@ export type * from './index-records';
  * `apply`. Reads whose work grows with the match set are asynchronous: they may run off the event loop.
  */
 export interface IndexStore {
-  count(sel: IndexSelection, limit: number): Promise<{ count: number; exact: boolean }>;
+  count(sel: IndexSelection, limit: number): Promise<HitCount>;
   page(sel: IndexSelection, sort: IndexSortKey[], offset: number, limit: number): Promise<IndexHit[]>;
   batch(sel: IndexSelection, afterDocId: number, limit: number): Promise<{ hits: IndexHit[]; next: number | undefined }>;
   groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>>;

@@ -1,4 +1,5 @@
 import type { AnalyzedQuery, FieldRef } from '../../model/ickle/analyzed-query';
+import { cappedCount } from '../../store/index-records';
 import type { IndexFilter, IndexHit, IndexSelection, IndexValue } from '../../store/store';
 import type { CacheIndex } from './cache-index';
 import type { ExecutableQuery, MatchRow } from './executable-query';
@@ -47,7 +48,7 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
     const read = paging.maxResults > 0 ? await index.reads.page(sel, sort, paging.offset, paging.maxResults + 1) : [];
     const hits = read.slice(0, paging.maxResults);
     const known = paging.maxResults > 0 && read.length <= paging.maxResults && (paging.offset === 0 || read.length > 0);
-    const count = known ? countOf(paging.offset + read.length, accuracy) : await index.reads.count(sel, accuracy);
+    const count = known ? cappedCount(paging.offset + read.length, accuracy) : await index.reads.count(sel, accuracy);
     const rows = loadAll(exec, index, hits, loading);
     return { hitCount: count.count, hitCountExact: count.exact, columns: exec.columns, hits: rows.map((r) => exec.hit(r)), kind };
   }
@@ -59,11 +60,6 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
     return collector.count >= enough;
   });
   return collector.finish(kind, count.count, count.exact);
-}
-
-/** A count known exactly, as the index would report it when counting up to `accuracy`. */
-function countOf(n: number, accuracy: number): { count: number; exact: boolean } {
-  return n > accuracy ? { count: accuracy, exact: false } : { count: n, exact: true };
 }
 
 /**
