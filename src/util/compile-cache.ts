@@ -1,5 +1,5 @@
 import * as crypto from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -156,11 +156,16 @@ function writeCache(path: string, entries: Compiled[]): void {
   const temp = `${path}.${process.pid}.tmp`;
   const fd = openSync(temp, 'w', 0o644);
   try {
-    for (const part of [length, json, ...blobs]) { // written part by part: no copy of the whole
-      for (let at = 0; at < part.length;) at += writeSync(fd, part, at);
+    try {
+      for (const part of [length, json, ...blobs]) { // written part by part: no copy of the whole
+        for (let at = 0; at < part.length;) at += writeSync(fd, part, at);
+      }
+    } finally {
+      closeSync(fd);
     }
-  } finally {
-    closeSync(fd);
+    renameSync(temp, path);
+  } catch (err) {
+    rmSync(temp, { force: true }); // a full disk leaves no half-written file next to the code
+    throw err;
   }
-  renameSync(temp, path);
 }
