@@ -3,8 +3,9 @@
 // Starts grid in this process on a fresh data dir, loads BENCH_ENTRIES (1M) Person-like entries
 // into a persistent indexed cache and a persistent non-indexed one (memory tier bounded, so the
 // store holds them), then measures over HTTP: equality, range and full-text queries (p50) and
-// COUNT ... GROUP BY from a client process of its own (bench/query-client.js), a sort over half the entries (with the longest event-loop block: both run
-// on the index reader thread), indexed vs non-indexed PUT throughput, scan rate with the longest
+// COUNT ... GROUP BY from a client process of its own (bench/query-client.js), a sort over half
+// the entries (with the longest event-loop block: it and the group count run on the index reader
+// thread), indexed vs non-indexed PUT throughput, scan rate with the longest
 // event-loop block, and RSS growth during queries over all entries. The load average is printed
 // with the figures: the machine may be shared.
 const { mkdtempSync, rmSync, readFileSync } = require('node:fs');
@@ -112,15 +113,15 @@ async function main() {
       console.log(`loaded ${ENTRIES} into ${cache} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
     }
 
-    const search = (cache, query, extra = '') => http('GET', `/rest/v2/caches/${cache}?action=search&query=${encodeURIComponent(query)}${extra}`);
+    const searchPath = (cache, query, extra = '') => `/rest/v2/caches/${cache}?action=search&query=${encodeURIComponent(query)}${extra}`;
+    const search = (cache, query, extra = '') => http('GET', searchPath(cache, query, extra));
     // latency from a client process of its own (bench/query-client.js): an in-process fetch()
     // client would add its own CPU time, on the server's loop, to every figure
-    const searchPath = (query, extra = '') => `/rest/v2/caches/indexed?action=search&query=${encodeURIComponent(query)}${extra}`;
     const runs = [
-      { label: 'equality', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath(`from ${TYPE} where name = 'name${(i * 4999) % ENTRIES}'`)) },
-      { label: 'range', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath(`from ${TYPE} where id >= ${(i * 4999) % ENTRIES} and id < ${((i * 4999) % ENTRIES) + 10}`)) },
-      { label: 'full-text term', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath(`from ${TYPE} where bio : 'w${(i * 37) % WORDS}'`)) },
-      { label: `COUNT GROUP BY city over ${ENTRIES}`, paths: Array.from({ length: 20 }, () => searchPath(`select city, count(*) from ${TYPE} group by city`, '&max_results=100')) },
+      { label: 'equality', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath('indexed', `from ${TYPE} where name = 'name${(i * 4999) % ENTRIES}'`)) },
+      { label: 'range', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath('indexed', `from ${TYPE} where id >= ${(i * 4999) % ENTRIES} and id < ${((i * 4999) % ENTRIES) + 10}`)) },
+      { label: 'full-text term', paths: Array.from({ length: SAMPLES }, (_, i) => searchPath('indexed', `from ${TYPE} where bio : 'w${(i * 37) % WORDS}'`)) },
+      { label: `COUNT GROUP BY city over ${ENTRIES}`, paths: Array.from({ length: 20 }, () => searchPath('indexed', `select city, count(*) from ${TYPE} group by city`, '&max_results=100')) },
     ];
     const groupLoop = await watchLoop();
     for (const r of await clientRuns(server.url, runs)) {
