@@ -25,7 +25,9 @@ async function main() {
   const loadBefore = lib.loadAverage();
 
   const node = await lib.startServer([join(__dirname, 'baselines', 'bare-node.js')]);
+  const nodeStart = await lib.firstAnswerMs(node, '/');
   const koa = await lib.startServer([join(__dirname, 'baselines', 'bare-koa.js')]);
+  const koaStart = await lib.firstAnswerMs(koa, '/');
   const koaH2 = withH2 ? await lib.startServer([join(__dirname, 'baselines', 'bare-koa.js')], { BENCH_H2: '1' }) : undefined;
 
   const grid = await lib.startGrid();
@@ -80,7 +82,8 @@ async function main() {
   console.log(`load average before: ${loadBefore}, after: ${lib.loadAverage()}\n`);
   lib.printTable(rows, (r) => (r.h2 ? koaH2Row : koaRow));
   console.log('cpu µs: server CPU time (user + system, all threads) per request; ratio: req/s over the row named last');
-  console.log(`\ncold start to the first answered request: ${coldFresh.toFixed(0)} ms on a new data dir, ${coldExisting.toFixed(0)} ms on an existing one`);
+  console.log(`\ncold start to the first answered request: ${coldFresh.toFixed(0)} ms on a new data dir, ${coldExisting.toFixed(0)} ms on an existing one` +
+    ` (measured the same way: bare node ${nodeStart.toFixed(0)} ms, bare koa ${koaStart.toFixed(0)} ms)`);
   console.log(`RSS: ${idleRss.toFixed(1)} MB idle after start, ${loadedRss.toFixed(1)} MB after the load`);
 
   const get = (name) => rows.find((r) => r.name === name);
