@@ -145,8 +145,9 @@ export class FilterSql {
         return { sql, params };
       }
       case 'glob': {
-        const upper = prefixEnd(f.prefix);
+        // a pattern that starts with a wildcard has no literal prefix to bound a range with
         if (f.prefix === '') return { sql: ` AND typeof(${column}) = 'text' AND ${column} GLOB ?`, params: [f.pattern] };
+        const upper = prefixEnd(f.prefix);
         return { sql: ` AND ${column} >= ?${upper ? ` AND ${column} < ?` : ''} AND ${column} GLOB ?`, params: upper ? [f.prefix, upper, f.pattern] : [f.prefix, f.pattern] };
       }
       default: return { sql: '', params: [] }; // exists

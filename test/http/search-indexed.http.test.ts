@@ -94,6 +94,14 @@ describe('search on indexed caches (query-notes §10.2, §10.3)', function () {
       }
     });
 
+    it('answers aggregates without GROUP BY with one global row, even when nothing matches (RowGrouper)', async () => {
+      for (const [cache, query] of [['indexed', "SELECT count(*), max(notIndexedField) FROM IndexedEntity WHERE sortableStoredField = -1"], ['not-indexed', "SELECT count(*), max(field2) FROM NotIndexedEntity WHERE field1 = 'none'"]]) {
+        const r = await searchOk(admin, cache, query, ALL);
+        expect([r.hit_count, r.hits.length, r.hits[0].hit['COUNT(*)']], cache).to.deep.equal([1, 1, 0]);
+        expect(Object.values(r.hits[0].hit).filter((v) => v !== null && v !== undefined), cache).to.deep.equal([0]);
+      }
+    });
+
     it('sorts by indexed fields in the index, by other fields in memory', async () => {
       const inIndex = await searchOk(admin, 'indexed', 'SELECT sortableStoredField, indexedStoredField FROM IndexedEntity ORDER BY sortableStoredField DESC, sortableNotStoredField', page(3, 0));
       for (const { hit } of inIndex.hits) expect([hit.sortableStoredField, Number(String(hit.indexedStoredField).slice(6)) % 20]).to.deep.equal([19, 19]);
@@ -199,6 +207,11 @@ describe('search on indexed caches (query-notes §10.2, §10.3)', function () {
       ["description : 'bla3 bla'", []],
       ["not description : 'bla1*' and name like 'bla%'", ['bla2', 'bla3', 'bla4', 'bla5', 'bla6', 'bla7', 'bla8', 'bla9']],
       ["-description : 'bla1*' and name in ('bla1', 'bla2')", ['bla2']],
+      // LIKE patterns that start with a wildcard have no prefix for the index to start from
+      ["name like '%a3'", ['bla3']],
+      ["name like '_la1_'", ['bla10']],
+      ["name like '%' and description : 'bla3'", ['bla3']],
+      ["not name like '%1%'", ['bla2', 'bla3', 'bla4', 'bla5', 'bla6', 'bla7', 'bla8', 'bla9']],
       ["description : 'bla2'^3 or description : 'bla3'", ['bla2', 'bla3']],
     ];
     for (const [where, names] of fullText) {

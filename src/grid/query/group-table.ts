@@ -21,6 +21,7 @@ interface Accumulator {
 /**
  * In-memory grouping (query-notes §5.6): matching entities ⇒ groups ⇒ accumulated aggregates.
  * COUNT(field) counts non-null values, COUNT(*) rows; SUM/AVG/MIN/MAX over no values give null.
+ * Without GROUP BY the answer is one global row, as the original's RowGrouper gives.
  */
 export class GroupTable {
   private readonly groups = new Map<string, { keys: GroupRow; accumulators: Accumulator[] }>();
@@ -28,6 +29,8 @@ export class GroupTable {
 
   constructor(private readonly grouping: Grouping) {
     this.keyOf = grouping.groupBy.map(compileSingle);
+    // without GROUP BY there is one global row, even when nothing matches: COUNT 0, the others null
+    if (grouping.groupBy.length === 0) this.groups.set('[]', { keys: [], accumulators: grouping.aggregates.map(accumulator) });
   }
 
   add(entity: object): void {
