@@ -48,6 +48,8 @@ export const PATH_PARAMS: Readonly<Record<string, string>> = {
   role: 'Role name',
   logger: 'Logger name (a dotted category)',
   connector: 'Connector name',
+  datasource: 'Data source name',
+  sub: 'Any path below `/metrics`: the same metrics',
   node: 'Node name, as `/rest/v2/cluster/members` reports it',
   name: 'Name',
   file: 'File name',

@@ -129,6 +129,8 @@ function paramValue(route: RouteSpec, param: string, target: CacheTarget | undef
     case 'role': return 'matrix-role';
     case 'logger': return 'org.matrix';
     case 'connector': return 'rest';
+    case 'datasource': return 'matrix-datasource';
+    case 'sub': return 'vendor';
     case 'node': return 'matrix-node';
     case 'file': return 'index.html';
     case 'name':

@@ -36,11 +36,13 @@ describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () =
   });
 
   describe('health', () => {
-    it('GET reports the cluster and every cache; HEAD answers 200 without credentials', async () => {
+    it('GET reports the cluster and every cache; HEAD answers 200; both need credentials, as in the original', async () => {
       const health = (await server.as('observer').get('/rest/v2/container/health')).json<{ cluster_health: Record<string, unknown>; cache_health: unknown[] }>();
       expect(health.cluster_health).to.deep.equal({ cluster_name: 'cluster', health_status: 'HEALTHY', number_of_nodes: 0, node_names: [] });
       expect(health.cache_health).to.deep.include({ status: 'HEALTHY', cache_name: 'alpha' });
-      expect((await server.anonymous().head('/rest/v2/container/health')).status).to.equal(200);
+      expect((await server.as('monitor').head('/rest/v2/container/health')).status).to.equal(200);
+      expect((await server.anonymous().head('/rest/v2/container/health')).status).to.equal(401);
+      expect((await server.anonymous().head('/rest/v2/cache-managers/default/health')).status).to.equal(401);
       expect((await server.anonymous().get('/rest/v2/container/health')).status).to.equal(401);
     });
   });

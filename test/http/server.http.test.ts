@@ -129,6 +129,32 @@ describe('cluster /rest/v2/cluster and probes', () => {
     expect(r.text).to.contain('grid_process_cpu_user_seconds_total');
   });
 
+  it('serves the same metrics to OPTIONS and below /metrics, as the original; other methods get 405', async () => {
+    for (const [method, path] of [['OPTIONS', '/metrics'], ['GET', '/metrics/vendor'], ['OPTIONS', '/metrics/base/x']]) {
+      const r = await server.anonymous().request(method, path);
+      expect([r.status, r.text.includes('grid_container_stores')], `${method} ${path}`).to.deep.equal([200, true]);
+    }
+    expect((await server.anonymous().request('POST', '/metrics')).status).to.equal(405);
+  });
+
+  it('has no data sources; answers the original\'s routes it does not build with 501 and a sentence, to admins only', async () => {
+    const admin = server.as('admin');
+    expect((await admin.get('/rest/v2/server/datasources')).json()).to.deep.equal([]);
+    expect((await admin.post('/rest/v2/server/datasources/ds?action=test')).status).to.equal(404);
+    for (const [method, path] of [['POST', '/rest/v2/server/memory?action=heap-dump'], ['POST', '/rest/v2/server/connectors/rest?action=stop'],
+      ['GET', '/rest/v2/server/connectors/rest/ip-filter'], ['DELETE', '/rest/v2/server/connectors/rest/ip-filter'], ['GET', '/rest/v2/server/caches/defaults']]) {
+      const r = await admin.request(method, path);
+      expect([r.status, /not implemented by this server/.test(r.text)], `${method} ${path}`).to.deep.equal([501, true]);
+      expect((await server.as('observer').request(method, path)).status, `${method} ${path} as observer`).to.equal(403);
+    }
+  });
+
+  it('writes the server configuration as YAML without anchors or aliases', async () => {
+    const r = await server.as('admin').get('/rest/v2/server/config', { Accept: 'application/yaml' });
+    expect(r.status).to.equal(200);
+    expect(r.text).to.not.match(/[&*][a-z]+\d/);
+  });
+
   it('answers /health/live and /health/ready anonymously', async () => {
     expect((await server.anonymous().get('/health/live')).status).to.equal(200);
     expect((await server.anonymous().head('/health/ready')).status).to.equal(200);

@@ -19,8 +19,11 @@ export function clusterRoutes(): RouteSpec[] {
       doc: { summary: 'Memory per node', responses: { 200: json('[{node_name, node_addresses, memory_available, memory_used}]') } } },
     { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s),
       doc: { summary: 'Stop the cluster, or the named servers of it', query: [SERVER], responses: { 204: 'Stopping' } } },
-    { method: 'GET', path: '/metrics', permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => metrics(ctx, s),
-      doc: { summary: 'Metrics in the Prometheus/OpenMetrics text format', responses: { 200: typed('The metrics', M.text, 'application/openmetrics-text') } } },
+    // GET and OPTIONS, on /metrics and any path below it, all scrape the same registry (as the original)
+    ...(['/metrics', '/metrics/*sub'] as const).flatMap((path) => (['GET', 'OPTIONS'] as const).map((method): RouteSpec => ({
+      method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => metrics(ctx, s),
+      doc: { summary: 'Metrics in the Prometheus/OpenMetrics text format', responses: { 200: typed('The metrics', M.text, 'application/openmetrics-text') } },
+    }))),
     ...probe('/health/live', () => true, 'Liveness probe: is the process up?'),
     ...probe('/health/ready', (s) => !s.container.stopped, 'Readiness probe: does the container serve requests?'),
   ];

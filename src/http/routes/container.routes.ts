@@ -41,7 +41,8 @@ export function containerRoutes(): RouteSpec[] {
         doc: { summary: 'Disable rebalancing of every cache', responses: DONE } },
       { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentHealth(s.container, ctx.state.subject)),
         doc: { summary: 'Health of the cluster and of the caches the caller may see', responses: { 200: json('{cluster_health, cache_health}') } } },
-      { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', anonymous: true, requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200),
+      // authenticated, as in the original (only health/status is anonymous, health.routes.ts)
+      { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200),
         doc: { summary: 'Whether the server answers', responses: { 200: 'It does' } } },
       { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
         doc: { summary: 'The container configuration, in the format Accept names', query: [Q.pretty], responses: { 200: typed('The configuration', M.json, M.xml) } } },

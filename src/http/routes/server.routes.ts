@@ -1,5 +1,5 @@
 import { lazy } from '../../util/lazy';
-import { NodeNotFoundError, ResourceNotFoundError } from '../../errors';
+import { NodeNotFoundError, NotImplementedError, ResourceNotFoundError } from '../../errors';
 import type { Services } from '../../services';
 import { CONTAINER_NAME } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
@@ -59,9 +59,25 @@ export function serverRoutes(): RouteSpec[] {
       doc: { summary: 'A connector', responses: { 200: json('The connector'), 404: 'No such connector' } } },
     { method: 'GET', path: '/rest/v2/server/connections', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, []),
       doc: { summary: 'Open client connections (none are tracked)', responses: { 200: json('[]') } } },
+    { method: 'GET', path: '/rest/v2/server/datasources', permission: 'ADMIN', handle: (ctx) => sendJson(ctx, []),
+      doc: { summary: 'Names of the JDBC data sources (this server has none)', responses: { 200: json('[]') } } },
+    { method: 'POST', path: '/rest/v2/server/datasources/:datasource', action: 'test', permission: 'ADMIN', handle: () => { throw new ResourceNotFoundError(); },
+      doc: { summary: 'Test a data source (this server has none)', responses: { 404: 'No such data source' } } },
+    // known to the original, not built here: a clear 501 instead of a 404 or 405 (docs/compatibility.md)
+    ...notBuilt('POST', '/rest/v2/server/memory', 'heap-dump', 'Writing a heap dump (it would stop the server while written; node --heapsnapshot-signal=SIGUSR2 writes one)'),
+    ...notBuilt('POST', '/rest/v2/server/connectors/:connector', 'start', 'Starting and stopping connectors'),
+    ...notBuilt('POST', '/rest/v2/server/connectors/:connector', 'stop', 'Starting and stopping connectors'),
+    ...(['GET', 'POST', 'DELETE'] as const).flatMap((m) => notBuilt(m, '/rest/v2/server/connectors/:connector/ip-filter', undefined, 'IP filter rules on connectors')),
+    ...notBuilt('GET', '/rest/v2/server/caches/defaults', undefined, 'Listing the default cache attribute values'),
     // the ignore list belongs to a container: a tenant's is reached under /rest/<tenant>/v2/server/…
     ...ignored.map((r) => ({ ...r, perContainer: true })),
   ];
+}
+
+/** A route the original serves and this server does not: 501 with a sentence that says what. */
+function notBuilt(method: RouteSpec['method'], path: string, action: string | undefined, what: string): RouteSpec[] {
+  return [{ method, path, action, permission: 'ADMIN', handle: () => { throw new NotImplementedError(what); },
+    doc: { summary: `${what}: not built (501)`, responses: { 501: 'Not implemented by this server' } } }];
 }
 
 function manager(name: string, s: Services): void {
@@ -83,7 +99,7 @@ function stop(ctx: GridContext, s: Services): void {
 function config(ctx: GridContext, s: Services): void {
   const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_TYPES);
   const doc = s.server.configuration();
-  if (format === 'yaml') return sendText(ctx, yaml().stringify(doc), 'application/yaml');
+  if (format === 'yaml') return sendText(ctx, yaml().stringify(doc, { aliasDuplicateObjects: false }), 'application/yaml');
   if (format === 'xml') return sendText(ctx, toXml('server', (doc as { server: unknown }).server), 'application/xml');
   sendText(ctx, JSON.stringify(doc, null, isTrue(query(ctx, 'pretty')) ? 2 : undefined), 'application/json');
 }
