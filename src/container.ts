@@ -13,6 +13,10 @@ import { ContainerService, CONTAINER_NAME } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/digest-vault';
 import { EntryService } from './services/entry.service';
+import { PROTOBUF_METADATA, ProtobufMetadataCache } from './services/protobuf-metadata';
+import { storageTypes } from './services/storage-types';
+import { toStoredKey } from './model/key-codec';
+import { parseMediaType, TEXT_PLAIN } from './model/media-type';
 import { QueryEngine } from './grid/query/query-engine';
 import { QueryService } from './services/query.service';
 import { SearchAdminService } from './services/search-admin.service';
@@ -55,6 +59,8 @@ export interface Container {
   close(): Promise<void>;
 }
 
+const TEXT = parseMediaType(TEXT_PLAIN);
+
 /**
  * The per-container part of the composition root (main.ts calls it once per container): opens
  * the container's store (migrated, keys of older data converted), then builds its engine and
@@ -86,10 +92,14 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const manager = new CacheManager({ store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing });
   const queryEngine = new QueryEngine(schemas, indexing, clock);
   const roles = new RoleRegistry(store);
+  // `___protobuf_metadata` holds no entries of its own: the schema service is its store
+  const metadata = new ProtobufMetadataCache(schemas, clock);
+  const metadataHandle = manager.find(PROTOBUF_METADATA)!;
+  metadataHandle.contents = metadata.contents((name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, storageTypes(metadataHandle).key, schemas));
   const services: ContainerServices = {
     manager,
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),
-    entries: new EntryService(clock, schemas),
+    entries: new EntryService(clock, schemas, metadata),
     schemas,
     container: new ContainerService(manager, clock, name),
     tasks: new TaskService(store, manager, clock, {

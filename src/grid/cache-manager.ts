@@ -10,6 +10,7 @@ import { Listeners } from '../util/listeners';
 import type { Logger } from '../util/logger';
 import type { Store } from '../store/store';
 import { Cache } from './cache';
+import type { CacheEntry } from './cache-entry';
 import { CacheAliases } from './cache-aliases';
 import { CacheStats } from './cache-stats';
 
@@ -41,6 +42,17 @@ export interface CacheHandle {
   availability?: 'AVAILABLE' | 'DEGRADED_MODE';
   /** The cache's own rebalancing switch (`?action=enable|disable-rebalancing`); the container's switch also applies. */
   rebalancing: boolean;
+  /**
+   * Set for an internal cache whose contents live elsewhere (`___protobuf_metadata`: the schema
+   * service): listings, size and clear read and change these instead of `cache`.
+   */
+  contents?: CacheContents;
+}
+
+/** The entries of a cache kept outside it, as listings see them. */
+export interface CacheContents {
+  entries(): Iterable<CacheEntry>;
+  clear(): Promise<void>;
 }
 
 /** A new definition, or how to derive it from the current one (read and replaced without a gap). */

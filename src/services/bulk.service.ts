@@ -34,7 +34,7 @@ export class BulkService {
   /** Every live key as `target` (v1 key listing). */
   async *keys(h: CacheHandle, target: MediaType): AsyncGenerator<Buffer> {
     await h.cache.settled();
-    for (const e of h.cache.entries()) yield this.keyAs(h, e.key, target);
+    for (const e of entriesOf(h)) yield this.keyAs(h, e.key, target);
   }
 
   /** One stored key as `target` (listings, entry events); ISPN000492 when it cannot convert. */
@@ -93,12 +93,17 @@ export class BulkService {
 
   private *take(h: CacheHandle, limit: number, format: (e: CacheEntry, first: boolean) => string): Generator<string> {
     let n = 0;
-    for (const e of h.cache.entries()) {
+    for (const e of entriesOf(h)) {
       if (limit >= 0 && n >= limit) return;
       yield format(e, n === 0);
       n++;
     }
   }
+}
+
+/** The live entries a listing shows: the cache's, or those of the contents kept outside it. */
+function entriesOf(h: CacheHandle): Iterable<CacheEntry> {
+  return h.contents ? h.contents.entries() : h.cache.entries();
 }
 
 /**

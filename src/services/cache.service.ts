@@ -56,11 +56,13 @@ export class CacheService {
 
   /** POST ?action=clear: answered once the removal is durable. */
   async clear(h: CacheHandle): Promise<void> {
+    if (h.contents) return h.contents.clear();
     const commit = h.cache.clear();
     if (commit) await commit.promise;
   }
 
   size(h: CacheHandle): Promise<number> {
+    if (h.contents) return Promise.resolve([...h.contents.entries()].length);
     return h.cache.size();
   }
 

@@ -44,10 +44,10 @@ export class EntryService {
   /** Body types a storage type keeps byte for byte, with nothing to decode or check (the hot path). */
   private readonly storedAsSent = new LastPair();
 
-  /** The schema registry serves protostream conversions and the `___protobuf_metadata` cache. */
-  constructor(private readonly clock: Clock, schemas: SchemaService) {
+  /** The schema registry serves protostream conversions; `metadata` is the `___protobuf_metadata` cache. */
+  constructor(private readonly clock: Clock, schemas: SchemaService, metadata: ProtobufMetadataCache) {
     this.types = schemas;
-    this.metadata = new ProtobufMetadataCache(schemas, clock);
+    this.metadata = metadata;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { EntryExistsError, EntryNotFoundError, PreconditionFailedError, ProtobufMetadataError } from '../errors';
 import type { CacheEntry } from '../grid/cache-entry';
+import type { CacheContents } from '../grid/cache-manager';
 import { etagOf } from '../model/etag';
 import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media-type';
 import { NO_TYPES } from '../model/protostream-json';
@@ -44,6 +45,27 @@ export class ProtobufMetadataCache {
     if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
     if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028014: The '${PROTOBUF_METADATA}' cache does not support commands of type RemoveCommand`);
     await this.schemas.remove(name);
+  }
+
+  /**
+   * What listings, size and clear see (the original's cache holds exactly these keys): each schema
+   * file, `<file>.errors` for each file with errors, and `.errors` when any has. `storedKey` turns a
+   * key name into the cache's stored key.
+   */
+  contents(storedKey: (name: string) => Buffer): CacheContents {
+    return {
+      entries: () => this.keyNames().map((name) => this.entry(storedKey(name), this.textOf(name)!)),
+      // as the original's interceptor: every schema file is unregistered
+      clear: async () => {
+        for (const s of this.schemas.list()) await this.schemas.remove(s.name);
+      },
+    };
+  }
+
+  private keyNames(): string[] {
+    const files = this.schemas.list();
+    const failing = files.filter((s) => s.error).map((s) => s.name);
+    return [...files.map((s) => s.name), ...failing.map((n) => n + ERRORS), ...(failing.length ? [ERRORS] : [])];
   }
 
   private textOf(name: string): string | undefined {

@@ -159,6 +159,33 @@ describe('schemas survive a restart', () => {
   });
 });
 
+describe('listing and clearing ___protobuf_metadata (its keys are the schema files)', () => {
+  const meta = '/rest/v2/caches/___protobuf_metadata';
+
+  it('lists every file, each file\'s .errors and .errors in keys, entries, size and the v1 listing; clear removes every schema', async () => {
+    const server = await startTestServer();
+    try {
+      const admin = server.as('admin');
+      await admin.post(schema('person'), PERSON);
+      await admin.post(schema('broken'), BROKEN);
+      const keys = ['.errors', 'broken.proto', 'broken.proto.errors', 'person.proto'];
+      expect((await admin.get(`${meta}?action=keys`)).json<string[]>().sort()).to.deep.equal(keys);
+      expect((await admin.get(`${meta}?action=size`)).text).to.equal('4');
+      const entries = (await admin.get(`${meta}?action=entries`)).json<Array<{ key: string; value: string }>>();
+      expect(entries.find((e) => e.key === 'person.proto')?.value).to.equal(PERSON);
+      expect(entries.find((e) => e.key === '.errors')?.value).to.equal('broken.proto');
+      expect((await admin.get('/rest/___protobuf_metadata', { Accept: 'text/plain' })).text.split('\n').filter(Boolean).sort()).to.deep.equal(keys);
+      expect((await server.as('observer').post(`${meta}?action=clear`)).status).to.equal(403);
+      expect((await admin.post(`${meta}?action=clear`)).status).to.equal(204);
+      expect((await admin.get('/rest/v2/schemas')).json()).to.deep.equal([]);
+      expect((await admin.get(`${meta}?action=keys`)).json()).to.deep.equal([]);
+      expect((await admin.get(`${meta}?action=size`)).text).to.equal('0');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 /** A file of one message with `fields` fields: `2 + fields` declarations (package, message, fields). */
 function fieldsFile(pkg: string, fields: number, comment = ''): string {
   const lines = [`package ${pkg};`, comment, 'message M {'];
