@@ -63,7 +63,8 @@ export class ContainerService {
   /** The names `cacheConfigs` would list, without formatting every definition. */
   configurationNames(subject: Subject): string[] {
     const names = this.manager.templateDefinitions().map(([name]) => name);
-    for (const h of this.manager.handles()) if (!h.internal && canAccess(subject, h)) names.push(h.cache.name);
+    // the internal caches are not private ones: the original lists them too (behavior-notes §9.1)
+    for (const h of this.manager.handles()) if (canAccess(subject, h)) names.push(h.cache.name);
     return names.sort();
   }
 

@@ -30,7 +30,7 @@ export function presentContainerInfo(c: ContainerService, node: NodeInfo, versio
     defined_caches: visible.map((h) => ({ name: h.cache.name, started: !c.stopped })),
     local_site: 'local',
     relay_node: false,
-    relay_nodes_address: [],
+    relay_nodes_address: [node.name], // standalone: this node, as cluster_members
     sites_view: [],
     rebalancing_enabled: c.rebalancingEnabled,
     tracing_enabled: false,
