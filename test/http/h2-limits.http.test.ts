@@ -92,6 +92,21 @@ describe('HTTP/2 limits against abusive clients', () => {
     });
   });
 
+  it('resets an oversized header list even before the client acknowledged the limit (curl\'s first request); nothing is written', async () => {
+    const client = await RawH2Client.open(port, { ackSettings: false });
+    try {
+      const padding = { 'x-padding': 'p'.repeat(H2_LIMITS.maxHeaderListSize) };
+      await client.send(client.request(1, 'PUT', '/rest/v2/caches/limits/first', { ...AUTH, 'content-type': 'text/plain', ...padding }));
+      await eventually(() => client.resets(ENHANCE_YOUR_CALM) === 1, 5000, 'the reset');
+      await client.send(client.request(3, 'GET', '/rest/v2/caches/limits/k', AUTH));
+      await eventually(() => client.answered().has(3), 5000, 'the next request answered');
+      expect(client.answered().has(1)).to.equal(false);
+      expect((await server.as('admin').get('/rest/v2/caches/limits/first')).status).to.equal(404);
+    } finally {
+      client.close();
+    }
+  });
+
   it('resets a stream whose headers pass the header list limit with ENHANCE_YOUR_CALM; the connection goes on', async () => {
     const client = await RawH2Client.open(port);
     try {

@@ -22,17 +22,20 @@ export class RawH2Client {
   closed = false;
   private buffer: Buffer = Buffer.alloc(0);
 
-  private constructor(private readonly socket: Socket) {
+  private constructor(private readonly socket: Socket, private readonly ackSettings: boolean) {
     socket.on('data', (chunk: Buffer) => this.receive(chunk));
     socket.on('error', () => undefined);
     socket.on('close', () => { this.closed = true; });
   }
 
-  /** Connects and sends the preface; SETTINGS from the server are acknowledged as they come. */
-  static open(port: number): Promise<RawH2Client> {
+  /**
+   * Connects and sends the preface; SETTINGS from the server are acknowledged as they come, unless
+   * `ackSettings` is false (the server's limits then do not bind the client yet, RFC 9113 §6.5.3).
+   */
+  static open(port: number, { ackSettings = true } = {}): Promise<RawH2Client> {
     return new Promise((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () => {
-        const client = new RawH2Client(socket);
+        const client = new RawH2Client(socket, ackSettings);
         socket.write(Buffer.concat([PREFACE, encodeFrame(FrameType.SETTINGS, 0, 0, Buffer.alloc(0))]));
         resolve(client);
       });
@@ -93,7 +96,7 @@ export class RawH2Client {
       const end = FRAME_HEADER_LENGTH + header.length;
       if (this.buffer.length < end) return;
       this.frames.push({ ...header, payload: this.buffer.subarray(FRAME_HEADER_LENGTH, end) });
-      if (header.type === FrameType.SETTINGS && (header.flags & 0x1) === 0) this.socket.write(encodeFrame(FrameType.SETTINGS, 0x1, 0, Buffer.alloc(0)));
+      if (this.ackSettings && header.type === FrameType.SETTINGS && (header.flags & 0x1) === 0) this.socket.write(encodeFrame(FrameType.SETTINGS, 0x1, 0, Buffer.alloc(0)));
       this.buffer = this.buffer.subarray(end);
     }
   }

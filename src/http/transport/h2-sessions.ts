@@ -97,11 +97,18 @@ export function trackSessions(server: Http2Server | Http2SecureServer, sessions:
  * Runs `handle` for HTTP/2 requests unless their session already has `maxHandlersPerSession`
  * requests being handled (streams the client reset stop counting against its concurrency limit
  * at once, but not their handlers): such a stream is refused with REFUSED_STREAM, which a client
- * may retry. HTTP/1.1 requests pass straight through.
+ * may retry. A request whose header list passes `maxHeaderListSize` is reset with
+ * ENHANCE_YOUR_CALM: nghttp2 enforces that setting only once the client has acknowledged it, so a
+ * connection's first requests would otherwise pass with any size. HTTP/1.1 requests pass straight
+ * through (Node's parser bounds their headers).
  */
 export function boundHandlers(handle: RequestHandler): RequestHandler {
   return (req, res) => {
     if (!('stream' in req)) return handle(req, res);
+    if (headerListSize(req.rawHeaders) > H2_LIMITS.maxHeaderListSize) {
+      req.stream.close(constants.NGHTTP2_ENHANCE_YOUR_CALM);
+      return undefined;
+    }
     const state = (req.stream.session as TrackedSession | undefined)?.[STATE];
     if (!state) return handle(req, res);
     if (state.handlers >= H2_LIMITS.maxHandlersPerSession) {
@@ -111,6 +118,13 @@ export function boundHandlers(handle: RequestHandler): RequestHandler {
     state.handlers++;
     return Promise.resolve(handle(req, res)).finally(() => state.handlers--);
   };
+}
+
+/** RFC 9113 §6.5.2's size of a header list: each field's name and value octets plus 32. */
+function headerListSize(raw: string[]): number {
+  let size = 0;
+  for (const field of raw) size += field.length;
+  return size + (raw.length / 2) * 32;
 }
 
 function takeResetToken(state: SessionState): boolean {
