@@ -1,4 +1,5 @@
 import { InvalidCounterConfigurationError, MethodRequiresContentError, NoCounterElementError } from '../errors';
+import { parseJsonExact } from './exact-json';
 
 export type CounterKind = 'weak-counter' | 'strong-counter';
 export type CounterStorage = 'VOLATILE' | 'PERSISTENT';
@@ -26,14 +27,9 @@ const ATTRIBUTES: Record<CounterKind, readonly string[]> = {
   'strong-counter': ['name', 'initial-value', 'storage', 'lower-bound', 'upper-bound', 'lifespan'],
 };
 
-/**
- * JSON.parse loses integers above 2^53; quoting every bare integer literal first keeps them exact
- * (string literals are matched first so their contents are never touched).
- */
-function parseJsonExact(text: string): unknown {
-  const quoted = text.replace(/("(?:[^"\\]|\\.)*")|(-?\d+)(?=\s*[,}\]]|\s*$)/g, (m, str: string | undefined) => str ?? `"${m}"`);
+function parseConfigJson(text: string): unknown {
   try {
-    return JSON.parse(quoted);
+    return parseJsonExact(text);
   } catch (err) {
     throw new InvalidCounterConfigurationError(`Invalid JSON: ${(err as Error).message}`);
   }
@@ -51,7 +47,7 @@ function toLong(name: string, raw: unknown): bigint {
 /** Parses the body of `POST /counters/{name}` whatever its Content-Type said. */
 export function parseCounterConfig(text: string): CounterConfig {
   if (text.trim() === '') throw new MethodRequiresContentError();
-  const doc = parseJsonExact(text);
+  const doc = parseConfigJson(text);
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new InvalidCounterConfigurationError('A counter configuration must be a JSON object');
   const kinds = Object.keys(doc).filter((k): k is CounterKind => k === 'weak-counter' || k === 'strong-counter');
   if (kinds.length === 0) throw new NoCounterElementError();
