@@ -51,7 +51,8 @@ function scalarJson(f: Field, v: unknown): string {
   }
 }
 
-function numberJson(n: number): string {
+/** A double as JSON; NaN and the infinities quoted, as protostream writes them. */
+export function numberJson(n: number): string {
   return Number.isFinite(n) ? JSON.stringify(n) : JSON.stringify(String(n));
 }
 

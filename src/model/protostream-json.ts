@@ -1,6 +1,9 @@
 import type { Enum, Type } from 'protobufjs';
 import { InvalidContentError, UnknownTypeError } from '../errors';
+import { parseJsonExact } from './exact-json';
 import { javaInteger, type JavaValue } from './java-value';
+import { messageFields } from './protostream-json-fields';
+import { hitJson, numberJson, shortestFloat } from './protostream-hit-json';
 import { unwrap, wrapEnum, wrapMessage, wrapScalar } from './wrapped-message';
 
 // loaded on first use: only servers with schemas need it, and start-up time is module compilation
@@ -29,9 +32,10 @@ const SCALAR_NAMES: Record<JavaValue['type'], string> = {
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
+/** Integer literals arrive as their exact decimal text (exact-json.ts), as Jackson hands protostream the token's text. */
 function parseJson(text: string): Json {
   try {
-    return JSON.parse(text) as Json;
+    return parseJsonExact(text) as Json;
   } catch {
     throw new InvalidContentError(`Invalid JSON content: ${text}`);
   }
@@ -60,9 +64,13 @@ export function jsonToProtostream(text: string, types: ProtobufTypes): Buffer {
   const doc = parseJson(text);
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     // the original wraps bare Java scalars; a bare JSON scalar is read the same way
+    if (typeof doc === 'string' && /^-?\d+$/.test(text.trim())) {
+      const n = BigInt(doc);
+      return wrapScalar(javaInteger(n >= -(2n ** 31n) && n < 2n ** 31n ? 'java.lang.Integer' : 'java.lang.Long', n));
+    }
     if (typeof doc === 'string') return wrapScalar({ type: 'java.lang.String', value: doc });
     if (typeof doc === 'boolean') return wrapScalar({ type: 'java.lang.Boolean', value: doc });
-    if (typeof doc === 'number') return wrapScalar(Number.isInteger(doc) ? javaInteger(Math.abs(doc) < 2 ** 31 ? 'java.lang.Integer' : 'java.lang.Long', BigInt(doc)) : { type: 'java.lang.Double', value: doc });
+    if (typeof doc === 'number') return wrapScalar({ type: 'java.lang.Double', value: doc });
     throw new InvalidContentError(`Invalid JSON content: ${text}`);
   }
   const typeName = doc._type;
@@ -73,12 +81,14 @@ export function jsonToProtostream(text: string, types: ProtobufTypes): Buffer {
   if (!t) throw new UnknownTypeError(typeName);
   const ref = types.typeIdOf(typeName) ?? typeName;
   if (t instanceof pb().Enum) {
-    const n = typeof doc._value === 'number' ? doc._value : t.values[String(doc._value)];
-    if (n === undefined) throw new InvalidContentError(`Invalid enum value ${JSON.stringify(doc._value)} for ${typeName}`);
+    // a name, or a number (integer literals arrive as digits, which no enum name starts with)
+    const v = doc._value;
+    const n = typeof v === 'string' && /^-?\d+$/.test(v) ? (Object.values(t.values).includes(Number(v)) ? Number(v) : undefined)
+      : typeof v === 'string' && Object.prototype.hasOwnProperty.call(t.values, v) ? t.values[v] : undefined;
+    if (n === undefined) throw new InvalidContentError(`Invalid enum value : '${String(v)}'`); // protostream JsonReader.processEnum
     return wrapEnum(ref, n);
   }
-  const fields: Record<string, Json> = { ...doc };
-  delete fields._type;
+  const fields = messageFields(t, doc); // refuses what protostream's JsonReader refuses, before protobufjs drops it
   let body: Uint8Array;
   try {
     body = t.encode(t.fromObject(fields)).finish();
@@ -93,9 +103,11 @@ export function protostreamToJson(bytes: Buffer, types: ProtobufTypes): string {
   const w = unwrap(bytes);
   if (w.kind === 'scalar') {
     const v = w.value;
-    const value: Json = v.type === 'byte[]' ? v.value.toString('base64')
-      : typeof v.value === 'bigint' ? Number(v.value) : v.value;
-    return JSON.stringify({ _type: SCALAR_NAMES[v.type], _value: value });
+    const value = v.type === 'byte[]' ? JSON.stringify(v.value.toString('base64'))
+      : typeof v.value === 'bigint' ? String(v.value) // exact, as Long.toString writes it
+        : v.type === 'java.lang.Float' ? numberJson(shortestFloat(v.value as number))
+          : typeof v.value === 'number' ? numberJson(v.value) : JSON.stringify(v.value);
+    return `{"_type":${JSON.stringify(SCALAR_NAMES[v.type])},"_value":${value}}`;
   }
   const name = typeof w.type === 'number' ? types.nameOfTypeId(w.type) : w.type;
   const t = name === undefined ? undefined : types.find(name);
@@ -105,31 +117,13 @@ export function protostreamToJson(bytes: Buffer, types: ProtobufTypes): string {
     return JSON.stringify({ _type: name, _value: t.valuesById[w.number] ?? w.number });
   }
   if (t instanceof pb().Enum) throw new InvalidContentError('Invalid message encoding');
-  let obj: Record<string, unknown>;
+  let message: object;
   try {
-    obj = t.toObject(t.decode(w.body), { enums: String, longs: Number, bytes: String, arrays: false, objects: false, defaults: false });
+    message = t.decode(w.body);
   } catch (err) {
     throw new InvalidContentError((err as Error).message);
   }
-  return JSON.stringify({ _type: name, ...withDefaults(t, obj) });
-}
-
-/** Fields with a declared `[default = …]` are written even when absent, as protostream does. */
-function withDefaults(t: Type, obj: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of t.fieldsArray) {
-    const declared = (f.options as Record<string, unknown> | undefined)?.default;
-    if (obj[f.name] !== undefined) {
-      const sub = f.resolve().resolvedType; // types resolve on first use (proto-descriptors.ts)
-      const v = obj[f.name];
-      out[f.name] = sub && !(sub instanceof pb().Enum) && v && typeof v === 'object' && !Array.isArray(v) && !f.map
-        ? withDefaults(sub, v as Record<string, unknown>)
-        : Array.isArray(v) && sub && !(sub instanceof pb().Enum) ? v.map((x) => withDefaults(sub, x as Record<string, unknown>)) : v;
-    } else if (declared !== undefined) {
-      out[f.name] = declared;
-    }
-  }
-  return out;
+  return hitJson(t, message); // one writer for entry reads and search hits (query-notes §2)
 }
 
 /** The Java value of a stored protostream scalar; messages and enums read as their JSON text. */

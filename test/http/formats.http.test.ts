@@ -42,7 +42,8 @@ describe('data formats over the entry API (behavior-notes §4)', () => {
       expect((await admin.put(entry(c, 'k'), JSON.stringify(doc), { 'Content-Type': 'application/json' })).status).to.equal(204);
       const json = await admin.get(entry(c, 'k'));
       expect(json.headers.get('content-type')).to.equal('application/json');
-      expect(json.json()).to.deep.equal({ ...doc, count: 7 });
+      // canonical JSON writes the fields present only: the proto2 [default = 7] of count is not filled in (query-notes §2)
+      expect(json.json()).to.deep.equal(doc);
       const proto = await admin.get(entry(c, 'k'), { Accept: 'application/x-protostream' });
       expect(proto.headers.get('content-type')).to.equal('application/x-protostream');
       // WrappedMessage: field 16 = type name, then field 17 = message bytes
@@ -74,6 +75,89 @@ describe('data formats over the entry API (behavior-notes §4)', () => {
       const read = await admin.get(entry(c, 'k'), { Accept: 'application/xml' });
       expect(read.status).to.equal(406);
       expect(read.text).to.equal('ISPN012007: Cannot convert to application/xml');
+    });
+  });
+
+  describe('canonical protostream JSON fidelity (behavior-notes §4.5)', () => {
+    const NUMBERS = [
+      'package t2;',
+      'enum C { RED = 0; BLUE = 1; }',
+      'message M {',
+      '  optional int64 big = 1; optional uint64 ubig = 2; optional sint64 sbig = 3;',
+      '  optional fixed64 fbig = 4; optional sfixed64 sfbig = 5; optional float fl = 6;',
+      '  required string req = 7; optional C c = 8; optional N n = 9;',
+      '  optional double d = 10; optional string s = 11 [default = "dflt"];',
+      '}',
+      'message N { optional int64 v = 1; }',
+    ].join('\n');
+    let c: string;
+    const put = (key: string, body: string) => admin.put(entry(c, key), body, { 'Content-Type': 'application/json' });
+    const roundTrip = async (key: string, body: string): Promise<string> => {
+      expect((await put(key, body)).status).to.equal(204);
+      return (await admin.get(entry(c, key))).text;
+    };
+
+    before(async () => {
+      expect((await admin.post('/rest/v2/schemas/t2', NUMBERS)).status).to.equal(201);
+      c = await cacheWith('application/x-protostream');
+    });
+
+    it('keeps every 64-bit integer kind exact both ways, as JSON numbers or strings', async () => {
+      const body = '{"_type":"t2.M","big":-9223372036854775808,"ubig":18446744073709551615,"sbig":9223372036854775807,'
+        + '"fbig":18446744073709551615,"sfbig":9007199254740993,"req":"y"}';
+      expect(await roundTrip('limits', body)).to.equal(body);
+      expect(await roundTrip('small', '{"_type":"t2.M","req":"y","big":12345678901234567}')).to.equal('{"_type":"t2.M","big":12345678901234567,"req":"y"}');
+      expect(await roundTrip('quoted', '{"_type":"t2.M","req":"y","big":"9007199254740993"}')).to.equal('{"_type":"t2.M","big":9007199254740993,"req":"y"}');
+      expect(await roundTrip('nested', '{"_type":"t2.M","req":"y","n":{"v":9223372036854775807}}')).to.equal('{"_type":"t2.M","req":"y","n":{"v":9223372036854775807}}');
+    });
+
+    it('keeps wrapped Long scalars exact and writes floats as their own shortest text', async () => {
+      expect(await roundTrip('long', '{"_type":"int64","_value":9007199254740993}')).to.equal('{"_type":"int64","_value":9007199254740993}');
+      expect(await roundTrip('max', '{"_type":"int64","_value":"9223372036854775807"}')).to.equal('{"_type":"int64","_value":9223372036854775807}');
+      expect(await roundTrip('bare', '9007199254740993')).to.equal('{"_type":"int64","_value":9007199254740993}');
+      expect(await roundTrip('fl', '{"_type":"t2.M","req":"y","fl":0.1}')).to.equal('{"_type":"t2.M","fl":0.1,"req":"y"}');
+      expect(await roundTrip('flw', '{"_type":"float","_value":0.1}')).to.equal('{"_type":"float","_value":0.1}');
+    });
+
+    it('answers 400 for a 64-bit value out of range, and stores nothing', async () => {
+      const r = await put('over', '{"_type":"t2.M","req":"y","big":9223372036854775808}');
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('For input string: "9223372036854775808"');
+      expect((await put('neg', '{"_type":"t2.M","req":"y","ubig":-1}')).status).to.equal(400);
+      expect((await admin.get(entry(c, 'over'))).status).to.equal(404);
+    });
+
+    it('refuses a field the schema does not declare (also nested) with 400, and stores nothing', async () => {
+      const r = await put('extra', '{"_type":"t2.M","req":"y","extra":"lost"}');
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal("The field 'extra' was not found in the Protobuf schema");
+      const nested = await put('extra', '{"_type":"t2.M","req":"y","n":{"v":1,"w":2}}');
+      expect(nested.status).to.equal(400);
+      expect(nested.text).to.equal("The field 'w' was not found in the Protobuf schema");
+      expect((await admin.get(entry(c, 'extra'))).status).to.equal(404);
+      // null writes nothing, as in the original
+      expect(await roundTrip('nulls', '{"_type":"t2.M","req":"y","big":null}')).to.equal('{"_type":"t2.M","req":"y"}');
+    });
+
+    it('refuses an enum name the enum does not declare with 400', async () => {
+      const r = await put('enum', '{"_type":"t2.M","req":"y","c":"PURPLE"}');
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal("Invalid enum value 'PURPLE'");
+      expect(await roundTrip('enum', '{"_type":"t2.M","req":"y","c":"BLUE"}')).to.equal('{"_type":"t2.M","req":"y","c":"BLUE"}');
+      const top = await put('enum', '{"_type":"t2.C","_value":"PURPLE"}');
+      expect(top.status).to.equal(400);
+      expect(top.text).to.equal("Invalid enum value : 'PURPLE'");
+    });
+
+    it('gives the same JSON on GET, ?action=entries and search: NaN/Infinity quoted, no defaults filled in', async () => {
+      const body = '{"_type":"t2.M","fl":"NaN","req":"q","d":"Infinity"}';
+      expect((await put('nan', body)).status).to.equal(204);
+      const expected = '{"_type":"t2.M","fl":"NaN","req":"q","d":"Infinity"}';
+      expect((await admin.get(entry(c, 'nan'))).text).to.equal(expected);
+      const entries = await admin.get(`/rest/v2/caches/${c}?action=entries`);
+      expect(entries.text).to.contain(`{"key":{"_type":"string","_value":"nan"},"value":${expected}}`);
+      const search = await admin.get(`/rest/v2/caches/${c}?action=search&query=${encodeURIComponent("FROM t2.M WHERE req = 'q'")}`);
+      expect(search.text).to.contain(`{"hit":${expected}}`);
     });
   });
 
