@@ -41,6 +41,11 @@ describe('counters /rest/v2/counters', () => {
       expect(empty.text).to.equal('ISPN012031: Method requires content');
       expect((await admin.post(url(fresh()), '{"weak-counter":', JSON_TYPE)).status).to.equal(400);
       expect((await admin.post(url(fresh()), '{"weak-counter":{"bogus":1}}', JSON_TYPE)).status).to.equal(400);
+      // a decimal is valid JSON but not a 64-bit integer: the answer says so (it said "Invalid JSON")
+      for (const v of ['1.5', '-0.25']) {
+        const decimal = await admin.post(url(fresh()), `{"strong-counter":{"initial-value":${v}}}`, JSON_TYPE);
+        expect([decimal.status, decimal.text], v).to.deep.equal([400, `Invalid value '${v}' for attribute 'initial-value': expected a 64-bit integer`]);
+      }
       const same = await admin.post(url(fresh()), '{"strong-counter":{"lower-bound":1,"upper-bound":1,"initial-value":1}}', JSON_TYPE);
       expect(same.status).to.equal(400);
       expect(same.text).to.equal("ISPN029524: Lower bound (1) and upper bound (1) can't be the same.");
