@@ -10,8 +10,13 @@ export function sendText(ctx: Context, text: string, contentType = TEXT, status 
 
 export function sendJson(ctx: Context, value: unknown, status = 200): void {
   ctx.status = status;
-  ctx.type = 'application/json';
+  setJsonType(ctx);
   ctx.body = JSON.stringify(value);
+}
+
+/** `application/json` as the original writes it: Koa's `ctx.type` would add `; charset=utf-8`. */
+export function setJsonType(ctx: Context): void {
+  ctx.set('Content-Type', 'application/json');
 }
 
 export function sendBytes(ctx: Context, bytes: Buffer, contentType: string): void {

@@ -13,7 +13,7 @@ import { intParam, isTrue, query } from '../params';
 import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '../presenters/cache.presenter';
 import { readFormParts } from '../form-parts';
 import { readText, refuseBody } from '../request-body';
-import { sendJson, sendStatus, sendText } from '../respond';
+import { sendJson, sendStatus, sendText, setJsonType } from '../respond';
 import { BAD_CONFIG, CONFIG_BODY, DONE, H, json, M, OK_EMPTY, param, Q, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listenEntries } from '../event-streams';
@@ -160,7 +160,7 @@ function keys(ctx: GridContext, s: Services): void {
   const limit = intParam(ctx, 'limit', -1);
   intParam(ctx, 'batch', 1000);
   ctx.status = 200;
-  ctx.type = JSON_TYPE;
+  setJsonType(ctx);
   ctx.body = Readable.from(s.bulk.keysJson(ctx.state.cache, limit));
 }
 
@@ -171,7 +171,7 @@ function entries(ctx: GridContext, s: Services): void {
   intParam(ctx, 'batch', 1000);
   const types = s.bulk.entriesMediaTypes(h, contentNegotiation);
   ctx.status = 200;
-  ctx.type = JSON_TYPE;
+  setJsonType(ctx);
   ctx.set('key-content-type', types.key);
   ctx.set('value-content-type', types.value);
   ctx.body = Readable.from(s.bulk.entriesJson(h, opts));

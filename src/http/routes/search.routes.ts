@@ -4,6 +4,7 @@ import type { QueryResult, SearchRequest } from '../../services/query.service';
 import { query } from '../params';
 import { presentLegacySearchResult, presentQueryError, presentSearchResult } from '../presenters/search.presenter';
 import { readText } from '../request-body';
+import { setJsonType } from '../respond';
 import { json, M, type ParamDoc } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
@@ -61,13 +62,13 @@ async function answer(ctx: GridContext, texts: Texts, run: () => Promise<string>
   try {
     const body = await run();
     ctx.status = 200;
-    ctx.type = 'application/json';
+    setJsonType(ctx);
     ctx.body = body;
   } catch (err) {
     if (!(err instanceof QueryError)) throw err;
     const request = err instanceof SearchRequestError;
     ctx.status = 400;
-    ctx.type = 'application/json';
+    setJsonType(ctx);
     ctx.body = presentQueryError(request ? err.message : texts.failed, request ? null : err.message);
   }
 }
