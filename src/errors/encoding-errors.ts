@@ -9,3 +9,11 @@ export class InvalidMediaTypeError extends GridError {
 export class EncodingError extends GridError {
   constructor(message: string) { super(400, 'ENCODING_ERROR', message); }
 }
+
+/**
+ * A `charset` parameter grid cannot read or write (java.nio UnsupportedCharsetException, an
+ * IllegalArgumentException: 400 with the charset's name as the whole message).
+ */
+export class UnsupportedCharsetError extends GridError {
+  constructor(name: string) { super(400, 'UNSUPPORTED_CHARSET', name); }
+}

@@ -29,12 +29,17 @@ export function negotiateValueType(acceptHeader: string | undefined, storage: Me
  * Accept → 400; none offered → 406 `ISPN012007`.
  */
 export function negotiateAmong<T extends string>(acceptHeader: string | undefined, offered: Record<string, T>): T {
+  return pickAmong(acceptHeader, offered).format;
+}
+
+/** The same, with the Accept entry that chose the format (undefined for `*∕*`), for its parameters. */
+export function pickAmong<T extends string>(acceptHeader: string | undefined, offered: Record<string, T>): { format: T; accepted: MediaType | undefined } {
   const accepted = parseMediaTypeList(acceptHeader && acceptHeader.trim() !== '' ? acceptHeader : MATCH_ALL);
   const first = Object.values(offered)[0];
   for (const m of accepted) {
-    if (essence(m) === MATCH_ALL) return first;
+    if (essence(m) === MATCH_ALL) return { format: first, accepted: undefined };
     const hit = offered[essence(m)];
-    if (hit) return hit;
+    if (hit) return { format: hit, accepted: m };
   }
   throw new NotAcceptableError(acceptHeader);
 }

@@ -46,7 +46,7 @@ function keepsKeyBytes(keyType: MediaType, storage: MediaType): boolean {
   if (keeps === undefined) {
     const from = essence(keyType);
     const to = essence(storage);
-    keeps = isConvertible(from, to) && to !== JAVA_OBJECT && from !== JAVA_OBJECT && !hasContentCodec(keyType) && !hasContentCodec(storage) && keepsBytes(from, to);
+    keeps = isConvertible(from, to) && to !== JAVA_OBJECT && from !== JAVA_OBJECT && !hasContentCodec(keyType) && !hasContentCodec(storage) && keepsBytes(keyType, storage);
     byKeyType.set(keyType, keeps);
   }
   return keeps;

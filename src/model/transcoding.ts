@@ -1,11 +1,12 @@
 import { InvalidContentError, TranscoderNotFoundError, UnsupportedJavaClassError } from '../errors';
+import { type Charset, recode, resolveCharset, UTF_8 } from './charsets';
 import { decodeContent, encodeContent, hasContentCodec } from './content-codecs';
 import { deserializeJava, serializeJava } from './java-serialization';
 import { formatJavaText, javaBytes, javaInteger, parseJavaText, type JavaValue } from './java-value';
 import { marshallJBoss, unmarshallJBoss } from './jboss-marshalling';
 import {
   APPLICATION_UNKNOWN, essence, FORM_URLENCODED, JAVA_OBJECT, JAVA_SERIALIZED, JBOSS_MARSHALLING, JSON_TYPE, MATCH_ALL, type MediaType,
-  OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN, XML_TYPE,
+  OCTET_STREAM, parseMediaType, PROTOSTREAM, TEXT_PLAIN, XML_TYPE,
 } from './media-type';
 import { jsonToProtostream, protostreamToJava, protostreamToJson, type ProtobufTypes } from './protostream-json';
 import { unwrap, wrapScalar } from './wrapped-message';
@@ -48,10 +49,39 @@ export function isConvertible(from: string, to: string): boolean {
 }
 
 /** The pairs where the bytes stay as they are, so the hot path never copies or parses. */
-export function keepsBytes(from: string, to: string): boolean {
-  if (from === to || from === MATCH_ALL || to === MATCH_ALL || from === APPLICATION_UNKNOWN || to === APPLICATION_UNKNOWN) return true;
-  if (TEXTISH.has(to) && (TEXTISH.has(from) || from === JSON_TYPE || from === XML_TYPE)) return true;
-  return false;
+export function keepsBytes(from: MediaType, to: MediaType): boolean {
+  return keepsFormat(essence(from), essence(to)) && charsetChange(from, to) === undefined;
+}
+
+function keepsFormat(from: string, to: string): boolean {
+  if (from === to || OPAQUE.has(from) || OPAQUE.has(to)) return true;
+  return TEXTISH.has(to) && (TEXTISH.has(from) || from === JSON_TYPE || from === XML_TYPE);
+}
+
+const OPAQUE = new Set([MATCH_ALL, APPLICATION_UNKNOWN]);
+const TEXT = parseMediaType(TEXT_PLAIN);
+
+/** The charset text of media type `m` is in: text/plain's `charset` (UTF-8 when none); UTF-8 for every other type. */
+export function textCharset(m: MediaType): Charset {
+  return essence(m) === TEXT_PLAIN && m.params.charset !== undefined ? resolveCharset(m.params.charset) : UTF_8;
+}
+
+/**
+ * The charsets a conversion reads and writes text in, when they differ (DefaultTranscoder
+ * convertTextToText, behavior-notes §4.2/§4.3); undefined when no text is recoded: neither side
+ * is text/plain, a side is opaque, the target is octet-stream (text keeps its bytes there), or both
+ * name the same charset. An unknown charset is a 400 (UnsupportedCharsetError) unless both sides
+ * carry the same parameter, which the original never converts (its MediaType equality).
+ */
+export function charsetChange(from: MediaType, to: MediaType): readonly [Charset, Charset] | undefined {
+  const f = essence(from);
+  const t = essence(to);
+  if (f !== TEXT_PLAIN && t !== TEXT_PLAIN) return undefined;
+  if (OPAQUE.has(f) || OPAQUE.has(t) || t === OCTET_STREAM) return undefined;
+  if (f === t && from.params.charset === to.params.charset) return undefined;
+  const source = textCharset(from);
+  const target = textCharset(to);
+  return source === target ? undefined : [source, target];
 }
 
 /**
@@ -62,15 +92,32 @@ export function keepsBytes(from: string, to: string): boolean {
 export function transcode(bytes: Buffer, from: MediaType, to: MediaType, types: ProtobufTypes): Buffer {
   if (!isConvertible(essence(from), essence(to))) throw new TranscoderNotFoundError(from.raw, to.raw);
   if (!hasContentCodec(from) && !hasContentCodec(to)) return convert(bytes, from, to, types);
-  if (essence(from) === essence(to) && from.params.encoding === to.params.encoding) return bytes;
+  if (essence(from) === essence(to) && from.params.encoding === to.params.encoding && !charsetChange(from, to)) return bytes;
   const decoded = decodeContent(bytes, from);
   return encodeContent(convert(decoded.bytes, decoded.type, to, types), to);
 }
 
+/**
+ * Text changes charset around the conversion: read in the source's charset first, written in the
+ * target's last, so every format conversion in between sees UTF-8 text.
+ */
 function convert(bytes: Buffer, from: MediaType, to: MediaType, types: ProtobufTypes): Buffer {
+  const change = charsetChange(from, to);
+  if (!change) return convertFormat(bytes, from, to, types);
+  const [source, target] = change;
+  if (essence(from) === TEXT_PLAIN && essence(to) === TEXT_PLAIN) return recode(bytes, source, target);
+  const out = convertFormat(recode(bytes, source, UTF_8), asUtf8(from), asUtf8(to), types);
+  return recode(out, UTF_8, target);
+}
+
+function asUtf8(m: MediaType): MediaType {
+  return essence(m) === TEXT_PLAIN ? TEXT : m;
+}
+
+function convertFormat(bytes: Buffer, from: MediaType, to: MediaType, types: ProtobufTypes): Buffer {
   const f = essence(from);
   const t = essence(to);
-  if (keepsBytes(f, t)) return bytes;
+  if (keepsFormat(f, t)) return bytes;
   if (t === JSON_TYPE && TEXTISH.has(f)) return textToJson(bytes);
   if (t === XML_TYPE && TEXTISH.has(f)) return textToXml(bytes.toString('utf8'));
   if (f === PROTOSTREAM && t === JSON_TYPE) return Buffer.from(protostreamToJson(bytes, types), 'utf8');
@@ -92,7 +139,7 @@ export function toJava(bytes: Buffer, from: MediaType, types: ProtobufTypes): Ja
     case JAVA_SERIALIZED: return deserializeJava(bytes);
     case JBOSS_MARSHALLING: return unmarshallJBoss(bytes);
     case PROTOSTREAM: return protostreamToJava(bytes, types);
-    default: return { type: 'java.lang.String', value: bytes.toString('utf8') };
+    default: return { type: 'java.lang.String', value: textCharset(from).decode(bytes) };
   }
 }
 
@@ -103,7 +150,7 @@ export function fromJava(v: JavaValue, to: MediaType): Buffer {
     case JAVA_SERIALIZED: return serializeJava(v);
     case JBOSS_MARSHALLING: return marshallJBoss(v);
     case PROTOSTREAM: return wrapScalar(v);
-    default: return formatJavaText(v);
+    default: return recode(formatJavaText(v), UTF_8, textCharset(to));
   }
 }
 

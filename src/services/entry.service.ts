@@ -145,7 +145,7 @@ export class EntryService {
   private convert(h: CacheHandle, entry: CacheEntry, target: MediaType): Buffer {
     const storage = storageTypes(h).value;
     // reading the storage type itself (a read without Accept): the stored bytes, as keepsBytes says
-    if (target === storage ? !hasContentCodec(target) : keepsBytes(essence(storage), essence(target)) && !hasContentCodec(target)) return entry.value;
+    if (target === storage ? !hasContentCodec(target) : keepsBytes(storage, target) && !hasContentCodec(target)) return entry.value;
     return transcode(entry.value, storedType(storage, entry.valueType), target, this.types);
   }
 
@@ -167,7 +167,7 @@ export class EntryService {
     // a Java class named by the client must be one the allow list knows, and the text must be of
     // it, even where the bytes are kept as sent: no value is ever recorded as of another class
     if (from === JAVA_OBJECT && type.params.type !== undefined) toJava(bytes, type, this.types);
-    if (keepsBytes(from, to)) {
+    if (keepsBytes(type, storage)) {
       if (type === ct && !(from === JAVA_OBJECT && type.params.type !== undefined)) this.storedAsSent.remember(ct, storage);
       return { value: bytes, valueType: type.raw };
     }

@@ -1,8 +1,9 @@
+import { resolveCharset } from '../../model/charsets';
 import { encodeHex } from '../../model/content-codecs';
 import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../model/media-type';
 import type { Services } from '../../services';
-import { negotiateAmong } from '../negotiate';
-import { sendStatus, sendText } from '../respond';
+import { pickAmong } from '../negotiate';
+import { sendBytes, sendStatus, sendText } from '../respond';
 import { M, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { escapeXml } from '../xml-escape';
@@ -36,11 +37,16 @@ const KEY_TARGETS: Record<KeyFormat, MediaType> = {
 };
 
 async function listKeys(ctx: GridContext, s: Services): Promise<void> {
-  const format = negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS);
+  const { format, accepted } = pickAmong(ctx.get('accept') || undefined, KEY_FORMATS);
+  // text in the charset Accept names, echoed in Content-Type (behavior-notes §18); unknown → 400
+  const charsetName = format === 'text' ? accepted?.params.charset : undefined;
+  const charset = charsetName === undefined ? undefined : resolveCharset(charsetName);
   const keys: Buffer[] = [];
   for await (const key of s.bulk.keys(ctx.state.cache, KEY_TARGETS[format])) keys.push(key);
   ctx.set('Cache-Control', 'no-cache');
-  sendText(ctx, renderKeys(keys, format), CONTENT_TYPES[format]);
+  const text = renderKeys(keys, format);
+  if (charset === undefined) return sendText(ctx, text, CONTENT_TYPES[format]);
+  sendBytes(ctx, charset.encode(text), `${TEXT_PLAIN}; charset=${charsetName}`);
 }
 
 /** The original's renderings: lines of text or hex, XML elements, and the non-JSON `keys=[a,b]`. */
