@@ -10,6 +10,15 @@ export class InvalidConfigurationError extends GridError {
   }
 }
 
+/**
+ * A cache definition sent as `text/plain` with parameters (behavior-notes §6.4): the original's
+ * ConfigurationReader throws IllegalArgumentException(the media type), which ParserRegistry wraps
+ * in a CacheConfigurationException, so the message is the wrapped exception's `toString()` (400).
+ */
+export class UnreadableConfigurationTypeError extends GridError {
+  constructor(mediaType: string) { super(400, 'UNREADABLE_CONFIGURATION_TYPE', `java.lang.IllegalArgumentException: ${mediaType}`); }
+}
+
 /** The original's report of changes a running cache cannot take: ISPN000963, then one ISPN000961 per attribute. */
 export function incompatibilityReport(kind: string, problems: string[]): string {
   return [`ISPN000963: Invalid configuration in '${kind}'`, ...problems.map((p) => `    ${p}`)].join('\n');

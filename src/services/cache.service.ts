@@ -1,12 +1,12 @@
 import {
   CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
-  isGridError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
+  isGridError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { checkName } from '../grid/cache-manager';
 import {
   type CacheDefinition, type ConfigFormat, type ConfigLimits, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
-  formatCacheConfig, isTemplateKind, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
+  formatCacheConfig, isTemplateKind, isTextWithParameters, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
   mutableValueOf, mutableValueText, parseCacheConfig, withMutableAttribute,
 } from '../model/cache-config';
 import { parseAdminFlags } from '../model/flags';
@@ -199,7 +199,11 @@ export class CacheService {
     return this.offLoop.run('config.parse', { text, format, limits: this.limits });
   }
 
+  /** A create or update body; `text/plain` with parameters is the parser's 400, not a 415 (behavior-notes §6.4). */
   private parseBody(body: ConfigBody): Promise<CacheDefinition> {
+    if (body.contentType !== undefined && isTextWithParameters(body.contentType)) {
+      throw new UnreadableConfigurationTypeError(javaMediaTypeText(body.contentType));
+    }
     return this.parseConfiguration(body.text, formatOf(body));
   }
 

@@ -78,6 +78,18 @@ describe('caches /rest/v2/caches', () => {
       expect(r.text).to.equal('Unsupported media type');
     });
 
+    it('answers 400 for text/plain with parameters, which the original\'s reader does not auto-detect (behavior-notes §6.4)', async () => {
+      for (const [type, echoed] of [['text/plain; charset=utf-8', 'text/plain; charset=utf-8'], ['text/plain;charset=UTF-8', 'text/plain; charset=UTF-8']]) {
+        const name = fresh();
+        const r = await admin.post(`/rest/v2/caches/${name}`, '{"local-cache":{}}', { 'Content-Type': type });
+        expect(r.status, type).to.equal(400);
+        expect(r.text).to.equal(`java.lang.IllegalArgumentException: ${echoed}`);
+        expect((await admin.head(`/rest/v2/caches/${name}`)).status).to.equal(404);
+      }
+      const json = fresh();
+      expect((await admin.post(`/rest/v2/caches/${json}`, '{"local-cache":{}}', { 'Content-Type': 'application/json; charset=utf-8' })).status).to.equal(200);
+    });
+
     it('answers 400 ISPN000327 for an unknown element in each format and creates nothing', async () => {
       const bodies: Array<[string, string]> = [
         ['application/xml', '<local-cache><error/></local-cache>'],
@@ -117,6 +129,16 @@ describe('caches /rest/v2/caches', () => {
   });
 
   describe('PUT /rest/v2/caches/{name}', () => {
+    it('answers 400 for text/plain with parameters as POST does, and leaves the cache as it was', async () => {
+      const name = fresh();
+      await admin.createCache(name, { 'local-cache': { statistics: true } });
+      const r = await admin.put(`/rest/v2/caches/${name}`, '{"local-cache":{}}', { 'Content-Type': 'text/plain; charset=utf-8' });
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal('java.lang.IllegalArgumentException: text/plain; charset=utf-8');
+      expect((await admin.get(`/rest/v2/caches/${name}?action=config`)).json()).to.deep.equal({ [name]: { 'local-cache': { statistics: true } } });
+      expect((await admin.put(`/rest/v2/caches/${fresh()}`, '{"local-cache":{}}', { 'Content-Type': 'text/plain' })).status).to.equal(200);
+    });
+
     it('applies a compatible change and refuses an incompatible one with ISPN000961', async () => {
       const name = fresh();
       await admin.createCache(name, { 'distributed-cache': { mode: 'SYNC', expiration: { lifespan: '1000' } } });

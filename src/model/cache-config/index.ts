@@ -2,7 +2,7 @@ export type {
   CacheDefinition, CacheKind, CacheMode, CacheSettings, ConfigElement, ConfigFormat, ConfigValue,
   StorageType, WhenFull,
 } from './types';
-export { parseCacheConfig, detectConfigFormat } from './parse-cache-config';
+export { parseCacheConfig, detectConfigFormat, isTextWithParameters, javaMediaTypeText } from './parse-cache-config';
 export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
 export { toCacheSettings } from './cache-settings';
 export { findDifferences, findIncompatibleChanges } from './compare-cache-config';

@@ -36,17 +36,32 @@ const BY_MEDIA_TYPE: Readonly<Record<string, ConfigFormat>> = {
 /**
  * The declarative format of a request body from its Content-Type (behavior-notes §6.4): bare
  * `text/plain` is sniffed (`<` XML, `{` JSON, otherwise YAML); `text/plain` with parameters and any
- * other type give undefined, which the caller answers with 415.
+ * other type give undefined (see `isTextWithParameters` for how the callers tell them apart).
  */
 export function detectConfigFormat(contentType: string | undefined, body: string): ConfigFormat | undefined {
   if (contentType === undefined) return undefined;
-  const [type, ...parameters] = contentType.split(';');
-  const mediaType = type.trim().toLowerCase();
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
   const known = own(BY_MEDIA_TYPE, mediaType);
   if (known !== undefined) return known;
-  if (mediaType !== 'text/plain' || parameters.some((p) => p.trim() !== '')) return undefined;
+  if (mediaType !== 'text/plain' || isTextWithParameters(contentType)) return undefined;
   const first = body.trimStart().charAt(0);
   if (first === '<') return 'xml';
   if (first === '{') return 'json';
   return 'yaml';
+}
+
+/**
+ * `text/plain` with parameters (`text/plain; charset=utf-8`): the original's 415 check lets it
+ * through (type/subtype match), then its ConfigurationReader sniffs only a bare `text/plain` and
+ * refuses this one (behavior-notes §6.4).
+ */
+export function isTextWithParameters(contentType: string): boolean {
+  const [type, ...parameters] = contentType.split(';');
+  return type.trim().toLowerCase() === 'text/plain' && parameters.some((p) => p.trim() !== '');
+}
+
+/** A Content-Type as Java's MediaType.toString writes it: `type/subtype; name=value; …`. */
+export function javaMediaTypeText(contentType: string): string {
+  const [type, ...parameters] = contentType.split(';');
+  return [type.trim(), ...parameters.map((p) => p.trim()).filter((p) => p !== '')].join('; ');
 }
