@@ -1,5 +1,5 @@
 import {
-  CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
+  BadRequestError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
   isGridError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
@@ -190,8 +190,15 @@ export class CacheService {
   }
 
   /** POST /caches?action=convert: one declarative format to another, names kept as given. */
+  /**
+   * `?action=convert`: a type the reader cannot take (`text/plain` with parameters, or one that is
+   * no configuration format) is its IllegalArgumentException, unwrapped: 400 with the media type.
+   */
   convert(body: ConfigBody, to: ConfigFormat, pretty: boolean): Promise<string> {
-    return this.offLoop.run('config.convert', { text: body.text, format: formatOf(body), limits: this.limits, to, pretty });
+    const ct = body.contentType;
+    const format = ct === undefined ? formatOf(body) : isTextWithParameters(ct) ? undefined : detectConfigFormat(ct, body.text);
+    if (!format) throw new BadRequestError(javaMediaTypeText(ct!), 'UNREADABLE_CONFIGURATION_TYPE');
+    return this.offLoop.run('config.convert', { text: body.text, format, limits: this.limits, to, pretty });
   }
 
   /** A client's definition in any declarative format (backup archives included), checked against the limits. */

@@ -251,6 +251,15 @@ describe('caches /rest/v2/caches', () => {
       expect(toJson.json()).to.deep.equal(json.json());
     });
 
+    it('answers 400 with the media type for a type the reader cannot take (text/plain with parameters, an unknown type), as the original', async () => {
+      const xml = '<distributed-cache name="c" mode="SYNC"/>';
+      for (const type of ['text/plain; charset=utf-8', 'application/foo']) {
+        const r = await admin.post('/rest/v2/caches?action=convert', xml, { 'Content-Type': type, Accept: 'application/json' });
+        expect([r.status, r.text], type).to.deep.equal([400, type]);
+      }
+      expect((await admin.post('/rest/v2/caches?action=convert', xml, { 'Content-Type': 'text/plain', Accept: 'application/json' })).status).to.equal(200);
+    });
+
     it('answers 400 ISPN012031 for an empty body', async () => {
       const r = await admin.post('/rest/v2/caches?action=convert', '', { 'Content-Type': 'application/xml' });
       expect(r.status).to.equal(400);
