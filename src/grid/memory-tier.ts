@@ -79,6 +79,13 @@ export class MemoryTier {
       this.map.set(id, e);
       return NONE;
     }
+    if (this.limits.maxSize >= 0 && entrySize(e) > this.limits.maxSize) {
+      // heavier than the whole tier: evicted at once and the others kept, as the original's memory
+      // container (Caffeine) does, rather than evicting everything else to make room for it
+      if (old) this.map.delete(id);
+      this.bytes -= entrySize(e);
+      return [e];
+    }
     if (old && this.walking === 0) this.map.delete(id); // to the back: most recently used
     this.map.set(id, e);
     return this.evictOverflow(id);

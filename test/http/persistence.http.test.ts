@@ -40,6 +40,16 @@ describe('memory bounds and persistence', () => {
     expect((await admin.get(`/rest/v2/caches/${c}/k9`)).status).to.equal(200);
   });
 
+  it('evicts at once an entry heavier than max-size, keeping the others (as the original\'s memory container)', async () => {
+    const c = fresh();
+    await admin.createCache(c, { 'local-cache': { memory: { 'max-size': '1KB', 'when-full': 'REMOVE' } } });
+    await admin.put(`/rest/v2/caches/${c}/small`, 'x'.repeat(200));
+    expect((await admin.put(`/rest/v2/caches/${c}/big`, 'x'.repeat(5000))).status).to.equal(204);
+    expect((await admin.get(`/rest/v2/caches/${c}/big`)).status).to.equal(404);
+    expect((await admin.get(`/rest/v2/caches/${c}/small`)).status).to.equal(200);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=size`)).json<number>()).to.equal(1);
+  });
+
   it('refuses writes when full with when-full EXCEPTION, keeping what is stored', async () => {
     const c = fresh();
     await admin.createCache(c, { 'local-cache': { memory: { 'max-count': '2', 'when-full': 'EXCEPTION' } } });

@@ -25,6 +25,7 @@ class ModelLru {
   set(id: string, size: number): string[] {
     const i = this.order.findIndex((x) => x.id === id);
     if (i >= 0) this.order.splice(i, 1);
+    if (this.maxSize >= 0 && size > this.maxSize) return [id]; // heavier than the tier: evicted itself
     this.order.push({ id, size });
     return this.evict(id);
   }
@@ -51,14 +52,16 @@ describe('MemoryTier', () => {
     expect(held(tier)).to.deep.equal(['a', 'd', 'e']);
   });
 
-  it('evicts by bytes past max-size, never the entry just stored', () => {
+  it('evicts by bytes past max-size, never the entry just stored unless it alone is heavier than the tier', () => {
     const size = entrySize(entry('a', 10));
     const tier = new MemoryTier({ maxCount: -1, maxSize: 2 * size });
     tier.set('a', entry('a', 10));
     tier.set('b', entry('b', 10));
     expect(ids(tier.set('c', entry('c', 10)))).to.deep.equal(['a']);
-    expect(ids(tier.set('big', entry('big', 10 * size)))).to.deep.equal(['b', 'c']);
-    expect(held(tier)).to.deep.equal(['big']);
+    // heavier than the whole tier: evicted at once, the others kept (the original's Caffeine does so)
+    expect(ids(tier.set('big', entry('big', 10 * size)))).to.deep.equal(['big']);
+    expect(held(tier)).to.deep.equal(['b', 'c']);
+    expect(tier.usedBytes).to.equal(2 * entrySize(entry('b', 10)));
   });
 
   it('evicts at once when the limit is lowered, and keeps evicting in order afterwards', () => {
