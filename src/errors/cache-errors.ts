@@ -76,8 +76,9 @@ export class TranscoderNotFoundError extends GridError {
 
 /** An alias (behavior-notes §6.8) that names another cache already, or is another cache's name. */
 export class AliasInUseError extends GridError {
-  constructor(alias: string, cache: string) {
-    super(400, 'ALIAS_IN_USE', `The alias '${alias}' is already being used by cache '${cache}'`);
+  /** `cache` undefined: the caller may not learn which cache holds it (a secured cache it cannot see). */
+  constructor(readonly alias: string, readonly cache: string | undefined) {
+    super(400, 'ALIAS_IN_USE', cache === undefined ? `The alias '${alias}' is already being used` : `The alias '${alias}' is already being used by cache '${cache}'`);
   }
 }
 

@@ -1,6 +1,6 @@
 import {
-  BadRequestError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
-  isGridError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
+  AliasInUseError, BadRequestError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
+  isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { checkName } from '../grid/cache-manager';
@@ -13,7 +13,7 @@ import { parseAdminFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
 import type { OffLoop } from './off-loop';
 import type { Subject } from './auth.service';
-import { canAccess } from './authorization';
+import { canAccess, canAdminister } from './authorization';
 
 export interface ConfigBody {
   text: string;
@@ -71,7 +71,11 @@ export class CacheService {
   }
 
   /** POST /caches/{name}: from a body, a template, or the default local cache. */
-  async create(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
+  async create(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined, subject: Subject): Promise<void> {
+    return this.seenBy(subject, () => this.createAs(name, body, template, flagsHeader));
+  }
+
+  private async createAs(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
     const volatile = parseAdminFlags(flagsHeader).has('VOLATILE');
     checkName(name);
     if (body.text.trim() === '' && template !== undefined) {
@@ -84,7 +88,11 @@ export class CacheService {
   }
 
   /** PUT /caches/{name}: create, or update with compatible changes only. */
-  async createOrUpdate(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
+  async createOrUpdate(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined, subject: Subject): Promise<void> {
+    return this.seenBy(subject, () => this.createOrUpdateAs(name, body, template, flagsHeader));
+  }
+
+  private async createOrUpdateAs(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
     if (body.text.trim() === '' || template !== undefined) throw new WrongMethodError('PUT');
     const volatile = parseAdminFlags(flagsHeader).has('VOLATILE');
     const definition = await this.parseBody(body);
@@ -117,21 +125,42 @@ export class CacheService {
    * `?action=set-mutable-attribute`: applied at once, persisted and announced like a compatible
    * update; several values are joined by a space (a set of indexed entities, roles or aliases).
    */
-  async setMutableAttribute(h: CacheHandle, name: string, values: string[]): Promise<void> {
+  async setMutableAttribute(h: CacheHandle, name: string, values: string[], subject: Subject): Promise<void> {
     this.requireMutable(h.definition, name);
-    await this.manager.update(h.cache.name, (current) => {
+    await this.seenBy(subject, () => this.manager.update(h.cache.name, (current) => {
       try {
         return withMutableAttribute(current, this.requireMutable(current, name), values.join(' '));
       } catch (err) {
         if (err instanceof MutableValueError) throw new InvalidConfigurationError(err.message);
         throw err;
       }
-    });
+    }));
   }
 
-  /** `?action=assign-alias`: the alias now names this cache, whichever cache had it before. */
-  assignAlias(h: CacheHandle, alias: string): Promise<void> {
-    return this.manager.assignAlias(alias, h.cache.name);
+  /**
+   * `?action=assign-alias`: the alias now names this cache, whichever cache had it before — if the
+   * caller may administer that cache too. Per-cache authorization covers every change to a secured
+   * cache (docs/security.md), and taking its alias would send its users' requests elsewhere.
+   */
+  assignAlias(h: CacheHandle, alias: string, subject: Subject): Promise<void> {
+    const holder = this.manager.find(alias);
+    if (holder && holder !== h && holder.cache.name !== alias && !canAdminister(subject, holder)) {
+      if (!canAccess(subject, holder)) throw new AliasInUseError(alias, undefined);
+      throw new PermissionDeniedError(subject.name, 'ADMIN');
+    }
+    return this.seenBy(subject, () => this.manager.assignAlias(alias, h.cache.name));
+  }
+
+  /** Runs a definition change; an alias refusal names the other cache only to a caller who may see it. */
+  private async seenBy<T>(subject: Subject, change: () => Promise<T>): Promise<T> {
+    try {
+      return await change();
+    } catch (err) {
+      if (!(err instanceof AliasInUseError) || err.cache === undefined) throw err;
+      const holder = this.manager.find(err.cache);
+      if (holder && !canAccess(subject, holder)) throw new AliasInUseError(err.alias, undefined);
+      throw err;
+    }
   }
 
   /** `?action=enable|disable-rebalancing` on one cache; the container switch still applies on top. */

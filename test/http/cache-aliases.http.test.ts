@@ -117,6 +117,30 @@ describe('cache aliases (behavior-notes §5.1, §6.8)', () => {
     });
   });
 
+  describe('aliases of a secured cache the caller cannot see (docs/security.md)', () => {
+    it('cannot be taken, and no refusal names the cache', async () => {
+      const vault = fresh();
+      const open = fresh();
+      const alias = `${vault}-a`;
+      await admin.createCache(vault, { 'local-cache': { aliases: [alias], security: { authorization: { roles: ['application', 'deployer'] } } } });
+      await admin.createCache(open);
+      const hidden = `The alias '${alias}' is already being used`;
+      const take = await admin.post(`/rest/v2/caches/${open}?action=assign-alias&alias=${alias}`);
+      expect([take.status, take.text]).to.deep.equal([400, hidden]);
+      const app = server.as('application');
+      expect((await app.get(`/rest/v2/caches/${vault}`)).json<Json>().aliases).to.deep.equal([alias]);
+      expect((await app.put(`/rest/v2/caches/${alias}/k`, 'v')).status).to.equal(204);
+      expect((await admin.get(`/rest/v2/caches/${open}/k`)).status).to.equal(404);
+      const create = await admin.post(`/rest/v2/caches/${fresh()}`, JSON.stringify({ 'local-cache': { aliases: [alias] } }), { 'Content-Type': 'application/json' });
+      expect([create.status, create.text]).to.deep.equal([400, hidden]);
+      const set = await admin.post(`/rest/v2/caches/${open}?action=set-mutable-attribute&attribute-name=aliases&attribute-value=${alias}`);
+      expect([set.status, set.text]).to.deep.equal([400, hidden]);
+      // a caller who may see the cache still learns its name, as in the original
+      const seen = await server.as('deployer').post(`/rest/v2/caches/${fresh()}`, JSON.stringify({ 'local-cache': { aliases: [alias] } }), { 'Content-Type': 'application/json' });
+      expect(seen.text).to.equal(`The alias '${alias}' is already being used by cache '${vault}'`);
+    });
+  });
+
   describe('POST /rest/v2/caches/{name}?action=set-mutable-attribute&attribute-name=aliases', () => {
     it('replaces the aliases as the console edits them, refusing one another cache uses', async () => {
       const one = fresh();

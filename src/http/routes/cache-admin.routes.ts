@@ -54,12 +54,12 @@ function mutableAttributes(ctx: GridContext, s: Services): void {
 
 /** Every `attribute-value` counts (joined by a space); none at all clears a set. */
 async function setMutableAttribute(ctx: GridContext, s: Services): Promise<void> {
-  await s.caches.setMutableAttribute(ctx.state.cache, attributeName(ctx), queryAll(ctx, 'attribute-value'));
+  await s.caches.setMutableAttribute(ctx.state.cache, attributeName(ctx), queryAll(ctx, 'attribute-value'), ctx.state.subject);
   sendStatus(ctx, 200);
 }
 
 async function assignAlias(ctx: GridContext, s: Services): Promise<void> {
-  await s.caches.assignAlias(ctx.state.cache, required(ctx, 'alias'));
+  await s.caches.assignAlias(ctx.state.cache, required(ctx, 'alias'), ctx.state.subject);
   sendStatus(ctx, 200);
 }
 

@@ -99,13 +99,13 @@ function bodyOf(ctx: GridContext, text: string) {
 
 async function create(ctx: GridContext, s: Services): Promise<void> {
   const text = await readText(ctx, configLimit(s));
-  await s.caches.create(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined);
+  await s.caches.create(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined, ctx.state.subject);
   sendStatus(ctx, 200);
 }
 
 async function createOrUpdate(ctx: GridContext, s: Services): Promise<void> {
   const text = await readText(ctx, configLimit(s));
-  await s.caches.createOrUpdate(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined);
+  await s.caches.createOrUpdate(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined, ctx.state.subject);
   sendStatus(ctx, 200);
 }
 
