@@ -4,6 +4,7 @@ import { loadOrCreateCredentialsKey } from '../config/credentials-key';
 import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/digest-vault';
 import { tenantDataDir, tenantNameProblem } from '../config/tenants';
 import { UserService } from '../services/user.service';
+import { RoleRegistry } from '../services/role-registry';
 import { SqliteStore } from '../store/sqlite-store';
 import { systemClock } from '../util/clock';
 import { parse, UsageError } from './args';
@@ -51,6 +52,11 @@ export async function runUser(args: string[]): Promise<number> {
       case 'create': {
         await users.upsert(name!, password!, roles);
         process.stdout.write(`user '${name}' saved with roles ${roles.join(',')}\n`);
+        const registry = new RoleRegistry(store);
+        const grantsNothing = roles.filter((g) => !registry.exists(g) && !registry.hasMapping(g));
+        if (grantsNothing.length) {
+          process.stderr.write(`grid: note: ${grantsNothing.map((g) => `'${g}'`).join(', ')} names no role and has no grant yet, so it gives '${name}' no permission until one is granted (PUT /rest/v2/security/roles/GROUP?action=grant&role=ROLE) or a role of that name is created\n`);
+        }
         return 0;
       }
       case 'list':

@@ -1,6 +1,5 @@
 import { InvalidUserError, UserNotFoundError } from '../errors';
 import { digestHa1, hashPassword, verifyPassword } from '../model/passwords';
-import { DEFAULT_ROLES } from '../model/permissions';
 import type { Store, UserRecord } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { DigestResealing, DigestVault } from './digest-vault';
@@ -85,7 +84,9 @@ export class UserService {
     if (!/^[^\s:,"]{1,128}$/.test(name)) throw new InvalidUserError(`Invalid user name '${name}': 1 to 128 characters, no spaces, ':', ',' or '"'`);
     if (password.length === 0) throw new InvalidUserError('The password must not be empty');
     if (roles.length === 0) throw new InvalidUserError('A user needs at least one role');
-    const unknown = roles.filter((r) => !DEFAULT_ROLES.has(r));
-    if (unknown.length) throw new InvalidUserError(`Unknown role(s): ${unknown.join(', ')}; known roles: ${[...DEFAULT_ROLES.keys()].join(', ')}`);
+    // groups are names, as in the original: a group gets the roles granted to it, else the role of
+    // its name (custom roles included), else nothing (docs/security.md)
+    const bad = roles.find((r) => !/^[^\s:,"]{1,128}$/.test(r));
+    if (bad !== undefined) throw new InvalidUserError(`Invalid group name '${bad}': 1 to 128 characters, no spaces, ':', ',' or '"'`);
   }
 }

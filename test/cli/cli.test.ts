@@ -158,11 +158,20 @@ describe('grid command line', function () {
       expect(r.stderr).to.include("User 'nobody' not found");
     });
 
-    it('refuses an unknown role and creates nobody', () => {
+    it('takes any group, as the original (its roles come from grants or custom roles); says when it grants nothing yet', () => {
       const r = runGrid(['user', 'create', 'carol', '-p', 'pw', '-g', 'wizard', '--data', data]);
+      expect(r.status, r.stderr).to.equal(0);
+      expect(r.stderr).to.include("'wizard' names no role and has no grant yet");
+      expect(runGrid(['user', 'list', '--data', data]).stdout).to.include('carol\twizard');
+      const known = runGrid(['user', 'create', 'erin', '-p', 'pw', '-g', 'observer', '--data', data]);
+      expect([known.status, known.stderr]).to.deep.equal([0, '']);
+    });
+
+    it('refuses a group name with a space, a comma-free list only, and creates nobody', () => {
+      const r = runGrid(['user', 'create', 'frank', '-p', 'pw', '-g', 'bad group', '--data', data]);
       expect(r.status).to.not.equal(0);
-      expect(r.stderr).to.include('wizard');
-      expect(runGrid(['user', 'list', '--data', data]).stdout).to.not.include('carol');
+      expect(r.stderr).to.include("Invalid group name 'bad group'");
+      expect(runGrid(['user', 'list', '--data', data]).stdout).to.not.include('frank');
     });
 
     it('user create without -p is a usage error', () => {

@@ -82,6 +82,19 @@ describe('security /rest/v2/security and /rest/v2/login', () => {
     expect((await admin.get('/rest/v2/security/permissions/reader')).status).to.equal(404);
   });
 
+  it('gives a user of a group named like a custom role that role, and a group with a grant the granted role', async () => {
+    expect((await admin.post('/rest/v2/security/permissions/writer?permission=WRITE')).status).to.equal(204);
+    await server.running.services.users.upsert('wendy', 'wendy-pw', ['writer']);
+    await server.running.services.users.upsert('gus', 'gus-pw', ['crew']);
+    const wendy = new Client(server.url, { user: 'wendy', password: 'wendy-pw' });
+    const gus = new Client(server.url, { user: 'gus', password: 'gus-pw' });
+    expect((await wendy.put('/rest/v2/caches/open/w', 'v')).status).to.equal(204);
+    expect((await wendy.get('/rest/v2/caches/open/w')).status).to.equal(403);
+    expect((await gus.get('/rest/v2/caches/open/w')).status).to.equal(403);
+    expect((await admin.put('/rest/v2/security/roles/crew?action=grant&role=observer')).status).to.equal(204);
+    expect((await gus.get('/rest/v2/caches/open/w')).status).to.equal(200);
+  });
+
   it('grants with POST only to a principal without a mapping, lists principals, and revokes everything with DELETE', async () => {
     expect((await admin.post('/rest/v2/security/roles/team?action=grant&role=observer')).status).to.equal(204);
     expect((await admin.post('/rest/v2/security/roles/team?action=grant&role=monitor')).status).to.equal(409);
