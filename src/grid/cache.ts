@@ -3,6 +3,7 @@ import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
+import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import { type Commit, EntryPageCursor, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
@@ -107,23 +108,27 @@ export class Cache {
     this.afterEviction(this.memory.setLimits({ maxCount: settings.maxCount, maxSize: settings.maxSizeBytes }));
   }
 
-  /** The live entry for `key`, refreshing its idle time; undefined when absent or expired. */
-  get(key: Buffer): CacheEntry | undefined {
-    const started = this.timer();
+  /**
+   * The live entry for `key`, refreshing its idle time; undefined when absent or expired.
+   * `flags` (src/model/flags.ts) are the request's: SKIP_CACHE_LOAD, SKIP_STATISTICS apply.
+   */
+  get(key: Buffer, flags: OpFlags = NO_FLAGS): CacheEntry | undefined {
+    const counted = (flags & SKIP_STATISTICS) === 0;
+    const started = counted ? this.timer() : 0n;
     const id = idOf(key);
     const now = this.deps.clock.now();
-    const e = this.memory.get(id) ?? this.load(id, key);
+    const e = this.memory.get(id) ?? this.loadUnless(flags, id, key);
     const live = e && !isExpired(e, now) ? e : undefined;
     if (e && !live) this.expire(id);
     if (live && live.maxIdle >= 0) live.lastUsed = now;
-    this.stats.read(live !== undefined, this.elapsed(started));
+    if (counted) this.stats.read(live !== undefined, this.elapsed(started));
     return live;
   }
 
-  /** Like `get` but touches neither idle time nor statistics. */
-  peek(key: Buffer): CacheEntry | undefined {
+  /** Like `get` but touches neither idle time nor statistics; SKIP_CACHE_LOAD looks at memory only. */
+  peek(key: Buffer, flags: OpFlags = NO_FLAGS): CacheEntry | undefined {
     const id = idOf(key);
-    const e = this.memory.peek(id) ?? this.load(id, key);
+    const e = this.memory.peek(id) ?? this.loadUnless(flags, id, key);
     return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
   }
 
@@ -171,8 +176,10 @@ export class Cache {
     return c && !c.done ? c : undefined;
   }
 
-  put(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry): WriteResult {
-    const started = this.timer();
+  /** Stores the entry; the request's `flags` (src/model/flags.ts) may keep it from the store, statistics and listeners. */
+  put(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags = NO_FLAGS): WriteResult {
+    const counted = (flags & SKIP_STATISTICS) === 0;
+    const started = counted ? this.timer() : 0n;
     const id = idOf(key);
     const now = this.deps.clock.now();
     // an overwrite keeps the Buffer of the key the entry already holds (the same bytes): the
@@ -182,10 +189,13 @@ export class Cache {
     if (this.currentSettings.whenFull === 'EXCEPTION' && this.memory.wouldOverflow(id, entry)) {
       throw new ContainerFullError(this.currentSettings.maxCount >= 0 ? this.currentSettings.maxCount : this.currentSettings.maxSizeBytes);
     }
-    const existed = this.listeners.size > 0 && this.peek(key) !== undefined;
-    this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating });
+    const notify = this.listeners.size > 0 && (flags & SKIP_LISTENER_NOTIFICATION) === 0;
+    const existed = notify && this.peek(key, flags) !== undefined;
+    const toStore = this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0;
+    // an entry kept from the store lives in memory only, like a passivating cache's (its document goes at the next start)
+    this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating || (this.currentSettings.persistent && !toStore) });
     let commit: Commit | undefined;
-    if (this.currentSettings.persistent) {
+    if (toStore) {
       if (!this.currentSettings.passivation) {
         commit = this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
       } else if (this.deps.store.entries.find(this.id, key)) {
@@ -194,8 +204,8 @@ export class Cache {
       }
     }
     this.afterEviction(this.memory.set(id, entry));
-    this.stats.write(this.elapsed(started));
-    if (this.listeners.size) this.listeners.emit({ type: existed ? 'cache-entry-modified' : 'cache-entry-created', key });
+    if (counted) this.stats.write(this.elapsed(started));
+    if (notify) this.listeners.emit({ type: existed ? 'cache-entry-modified' : 'cache-entry-created', key });
     return { entry, commit };
   }
 
@@ -218,23 +228,25 @@ export class Cache {
   }
 
   /** Stores only when the key is absent; undefined when an entry exists (nothing written). */
-  putIfAbsent(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry): WriteResult | undefined {
-    if (this.peek(key)) return undefined;
-    return this.put(key, value, valueType, expiry);
+  putIfAbsent(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags = NO_FLAGS): WriteResult | undefined {
+    if (this.peek(key, flags)) return undefined;
+    return this.put(key, value, valueType, expiry, flags);
   }
 
-  remove(key: Buffer): RemoveResult {
-    const started = this.timer();
+  /** Removes the entry; SKIP_CACHE_STORE leaves the store's copy (it comes back once memory no longer holds the key). */
+  remove(key: Buffer, flags: OpFlags = NO_FLAGS): RemoveResult {
+    const counted = (flags & SKIP_STATISTICS) === 0;
+    const started = counted ? this.timer() : 0n;
     const id = idOf(key);
-    const removed = this.peek(key);
+    const removed = this.peek(key, flags);
     this.memory.delete(id);
     if (removed || this.inflight.has(id)) this.indexChange({ kind: 'remove', key });
     let commit: Commit | undefined;
-    if (this.currentSettings.persistent && (removed || this.inflight.has(id))) {
+    if (this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0 && (removed || this.inflight.has(id))) {
       commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
     }
-    this.stats.remove(removed !== undefined, this.elapsed(started));
-    if (removed && this.listeners.size) this.listeners.emit({ type: 'cache-entry-removed', key });
+    if (counted) this.stats.remove(removed !== undefined, this.elapsed(started));
+    if (removed && this.listeners.size && (flags & SKIP_LISTENER_NOTIFICATION) === 0) this.listeners.emit({ type: 'cache-entry-removed', key });
     return { removed, commit };
   }
 
@@ -378,6 +390,11 @@ export class Cache {
 
   private elapsed(started: bigint): number {
     return started === 0n ? 0 : Number(process.hrtime.bigint() - started);
+  }
+
+  /** SKIP_CACHE_LOAD: the store is not read. */
+  private loadUnless(flags: OpFlags, id: string, key: Buffer): CacheEntry | undefined {
+    return (flags & SKIP_CACHE_LOAD) === 0 ? this.load(id, key) : undefined;
   }
 
   private load(id: string, key: Buffer): CacheEntry | undefined {

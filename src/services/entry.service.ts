@@ -6,6 +6,7 @@ import { isMortal } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
 import { etagOf } from '../model/etag';
 import { resolveExpiry } from '../model/expiration';
+import { NO_FLAGS, type OpFlags } from '../model/flags';
 import { formatJavaText } from '../model/java-value';
 import { essence, JAVA_OBJECT, type MediaType, parseMediaType } from '../model/media-type';
 import { evaluateRead, type ReadPreconditions } from '../model/preconditions';
@@ -27,6 +28,8 @@ export interface WriteRequest {
   ttlHeader?: string;
   idleHeader?: string;
   ifNoneMatch?: string;
+  /** The request's `flags` header, parsed (src/model/flags.ts); applied by the cache. */
+  flags?: OpFlags;
 }
 
 export interface ReadResult {
@@ -53,13 +56,14 @@ export class EntryService {
   /**
    * The live entry, once its last write is durable, in the representation `target` asks for.
    * Answered at once unless that write is still in the open batch: then once its commit returns.
+   * `flags` are the request's (SKIP_CACHE_LOAD, SKIP_STATISTICS apply to a read).
    */
-  read(h: CacheHandle, key: Buffer, pre: ReadPreconditions, minFresh?: number, target?: MediaType): ReadResult | Promise<ReadResult> {
+  read(h: CacheHandle, key: Buffer, flags: OpFlags, pre: ReadPreconditions, minFresh?: number, target?: MediaType): ReadResult | Promise<ReadResult> {
     if (this.isMetadata(h)) return this.present(h, this.metadata.read(this.keyName(h, key), key), pre, target);
     const pending = h.cache.pendingCommit(key);
     // a failed commit was refused to its writer and dropped from memory; the read goes on
-    if (pending) return pending.promise.catch(() => undefined).then(() => this.present(h, this.live(h, key, minFresh), pre, target));
-    return this.present(h, this.live(h, key, minFresh), pre, target);
+    if (pending) return pending.promise.catch(() => undefined).then(() => this.present(h, this.live(h, key, flags, minFresh), pre, target));
+    return this.present(h, this.live(h, key, flags, minFresh), pre, target);
   }
 
   /** `GET /caches/{c}/{key}?action=distribution`: whether the key is held, once its last write is durable; touches nothing. */
@@ -90,26 +94,27 @@ export class EntryService {
   put(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
     if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, false);
     const { value, valueType } = this.toStorage(h, req);
-    if (req.ifNoneMatch !== undefined && h.cache.peek(req.key)?.etag === req.ifNoneMatch) throw new NotModifiedError();
-    return acknowledged(h.cache.put(req.key, value, valueType, this.expiry(h, req)));
+    const flags = req.flags ?? NO_FLAGS;
+    if (req.ifNoneMatch !== undefined && h.cache.peek(req.key, flags)?.etag === req.ifNoneMatch) throw new NotModifiedError();
+    return acknowledged(h.cache.put(req.key, value, valueType, this.expiry(h, req), flags));
   }
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
   putIfAbsent(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
     if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, true);
     const { value, valueType } = this.toStorage(h, req);
-    const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req));
+    const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS);
     if (!result) throw new EntryExistsError();
     return acknowledged(result);
   }
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (behavior-notes §5.4). */
-  async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
+  async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined, flags: OpFlags = NO_FLAGS): Promise<void> {
     if (this.isMetadata(h)) return this.metadata.remove(this.keyName(h, key), key, ifNoneMatch);
-    const current = h.cache.peek(key);
+    const current = h.cache.peek(key, flags);
     if (!current) throw new EntryNotFoundError();
     if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
-    const { commit } = h.cache.remove(key);
+    const { commit } = h.cache.remove(key, flags);
     if (commit) await commit.promise;
   }
 
@@ -121,8 +126,8 @@ export class EntryService {
     return toStoredKey(Buffer.from(segment, 'utf8'), keyType, storageTypes(h).key, this.types);
   }
 
-  private live(h: CacheHandle, key: Buffer, minFresh: number | undefined): CacheEntry {
-    const entry = h.cache.get(key);
+  private live(h: CacheHandle, key: Buffer, flags: OpFlags, minFresh: number | undefined): CacheEntry {
+    const entry = h.cache.get(key, flags);
     if (!entry) throw new EntryNotFoundError();
     if (minFresh !== undefined) {
       const at = expiresAt(entry);

@@ -72,12 +72,12 @@ function header(ctx: Context, name: string): string | undefined {
 /** GET and HEAD (Koa leaves the body out of HEAD responses); answered at once unless the key's last write is still being committed. */
 function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> | void {
   const h = ctx.state.cache;
-  parseEntryFlags(header(ctx, 'flags'));
+  const flags = parseEntryFlags(header(ctx, 'flags'));
   const key = readKey(ctx, s);
   const { contentType, target } = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
   const cacheControl = header(ctx, 'cache-control');
   const minFresh = cacheControl === undefined ? undefined : /min-fresh=(\d+)/.exec(cacheControl)?.[1];
-  const found = s.entries.read(h, key, {
+  const found = s.entries.read(h, key, flags, {
     ifNoneMatch: header(ctx, 'if-none-match'), ifMatch: header(ctx, 'if-match'),
     ifModifiedSince: header(ctx, 'if-modified-since'), ifUnmodifiedSince: header(ctx, 'if-unmodified-since'),
   }, minFresh === undefined ? undefined : Number(minFresh), target);
@@ -122,14 +122,14 @@ function writeExtendedHeaders(ctx: Context, s: Services): void {
 /** PUT and POST: answered once the body is read and, for a persistent cache, once the write is committed. */
 function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put' | 'putIfAbsent'): Promise<void> {
   const h = ctx.state.cache;
-  parseEntryFlags(header(ctx, 'flags'));
+  const flags = parseEntryFlags(header(ctx, 'flags'));
   const key = readKey(ctx, s);
   const contentType = requestMediaType(header(ctx, 'content-type'));
   return readBody(ctx, s.bodyLimit).then((value) => {
     const entry = s.entries[op](h, {
       key, value, contentType,
       ttlHeader: header(ctx, 'timetoliveseconds'), idleHeader: header(ctx, 'maxidletimeseconds'),
-      ifNoneMatch: header(ctx, 'if-none-match'),
+      ifNoneMatch: header(ctx, 'if-none-match'), flags,
     });
     if (entry instanceof Promise) return entry.then((e) => written(ctx, e));
     written(ctx, entry);
@@ -142,7 +142,7 @@ function written(ctx: GridContext, entry: CacheEntry): void {
 }
 
 async function remove(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> {
-  parseEntryFlags(header(ctx, 'flags'));
-  await s.entries.remove(ctx.state.cache, readKey(ctx, s), header(ctx, 'if-none-match'));
+  const flags = parseEntryFlags(header(ctx, 'flags'));
+  await s.entries.remove(ctx.state.cache, readKey(ctx, s), header(ctx, 'if-none-match'), flags);
   sendStatus(ctx, 204);
 }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { GridError } from '../../../src/errors';
-import { parseAdminFlags, parseEntryFlags } from '../../../src/model/flags';
+import {
+  NO_FLAGS, parseAdminFlags, parseEntryFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS,
+} from '../../../src/model/flags';
 import { thrown } from '../../support/thrown';
 
 const rejection = (fn: () => unknown) => thrown(fn);
@@ -17,16 +19,24 @@ const ENTRY_FLAGS = [
 
 describe('parseEntryFlags: the flags header of entry operations (behavior-notes §4.1)', () => {
   it('is empty when the header is absent or empty', () => {
-    expect([...parseEntryFlags(undefined)]).to.deep.equal([]);
-    expect([...parseEntryFlags('')]).to.deep.equal([]);
+    expect(parseEntryFlags(undefined)).to.equal(NO_FLAGS);
+    expect(parseEntryFlags('')).to.equal(NO_FLAGS);
   });
 
   it('accepts every core Flag name', () => {
-    for (const flag of ENTRY_FLAGS) expect([...parseEntryFlags(flag)], flag).to.deep.equal([flag]);
+    for (const flag of ENTRY_FLAGS) expect(() => parseEntryFlags(flag), flag).not.to.throw();
+  });
+
+  it('gives each applied flag its own bit, and the others none', () => {
+    const applied = [SKIP_CACHE_STORE, SKIP_CACHE_LOAD, SKIP_STATISTICS, SKIP_LISTENER_NOTIFICATION];
+    expect(applied.map((_, i) => parseEntryFlags(['SKIP_CACHE_STORE', 'SKIP_CACHE_LOAD', 'SKIP_STATISTICS', 'SKIP_LISTENER_NOTIFICATION'][i])))
+      .to.deep.equal(applied);
+    expect(new Set(applied).size).to.equal(4);
+    expect(parseEntryFlags('SKIP_LOCKING')).to.equal(NO_FLAGS);
   });
 
   it('reads a comma-separated list', () => {
-    expect([...parseEntryFlags('SKIP_CACHE_LOAD,IGNORE_RETURN_VALUES')]).to.deep.equal(['SKIP_CACHE_LOAD', 'IGNORE_RETURN_VALUES']);
+    expect(parseEntryFlags('SKIP_CACHE_LOAD,IGNORE_RETURN_VALUES,SKIP_STATISTICS')).to.equal(SKIP_CACHE_LOAD | SKIP_STATISTICS);
   });
 
   it('answers 400 "No enum constant org.infinispan.context.Flag.X" for an unknown name', () => {

@@ -1,0 +1,149 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { Client } from '../support/client';
+import { spawnServer, waitForExit } from '../support/process';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { SseReader } from '../support/sse';
+
+const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
+const PERSISTENT = (maxCount?: number) => ({
+  'local-cache': { statistics: true, persistence: { 'file-store': {} }, ...(maxCount ? { memory: { 'max-count': String(maxCount) } } : {}) },
+});
+
+// The `flags` header is applied to the operation (spec 1, Entry operations; behavior-notes §4.1).
+describe('flags header on entry operations', () => {
+  let server: TestServer;
+  let admin: Client;
+  let n = 0;
+  const fresh = () => `flags-${++n}`;
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  describe('SKIP_CACHE_LOAD', () => {
+    it('GET and HEAD of an entry evicted from memory answer 404; without the flag it is read from the store', async () => {
+      const c = fresh();
+      await admin.createCache(c, PERSISTENT(1));
+      await admin.put(`/rest/v2/caches/${c}/old`, 'v-old');
+      await admin.put(`/rest/v2/caches/${c}/new`, 'v-new'); // evicts `old` from memory
+      for (const base of [`/rest/v2/caches/${c}`, `/rest/${c}`]) {
+        expect((await admin.get(`${base}/old`, { flags: 'SKIP_CACHE_LOAD' })).status, base).to.equal(404);
+        expect((await admin.head(`${base}/old`, { flags: 'SKIP_CACHE_LOAD' })).status, base).to.equal(404);
+      }
+      expect((await admin.get(`/rest/v2/caches/${c}/new`, { flags: 'SKIP_CACHE_LOAD' })).text).to.equal('v-new');
+      expect((await admin.get(`/rest/v2/caches/${c}/old`)).text).to.equal('v-old');
+    });
+
+    it('DELETE of an entry held only by the store answers 404 and leaves it', async () => {
+      const c = fresh();
+      await admin.createCache(c, PERSISTENT(1));
+      await admin.put(`/rest/v2/caches/${c}/a`, 'va');
+      await admin.put(`/rest/v2/caches/${c}/b`, 'vb');
+      expect((await admin.delete(`/rest/v2/caches/${c}/a`, { flags: 'SKIP_CACHE_LOAD' })).status).to.equal(404);
+      expect((await admin.get(`/rest/v2/caches/${c}/a`)).text).to.equal('va');
+    });
+  });
+
+  describe('SKIP_CACHE_STORE', () => {
+    it('PUT and DELETE change memory only: an evicted entry comes back from the store as it was', async () => {
+      const c = fresh();
+      await admin.createCache(c, PERSISTENT(1));
+      await admin.put(`/rest/v2/caches/${c}/k`, 'stored');
+      expect((await admin.put(`/rest/v2/caches/${c}/k`, 'memory', { flags: 'SKIP_CACHE_STORE' })).status).to.equal(204);
+      expect((await admin.get(`/rest/v2/caches/${c}/k`)).text).to.equal('memory');
+      await admin.put(`/rest/v2/caches/${c}/other`, 'x'); // evicts k: memory's version is gone
+      expect((await admin.get(`/rest/v2/caches/${c}/k`)).text).to.equal('stored');
+      expect((await admin.delete(`/rest/${c}/k`, { flags: 'SKIP_CACHE_STORE' })).status).to.equal(204);
+      await admin.put(`/rest/v2/caches/${c}/other`, 'y');
+      expect((await admin.get(`/rest/v2/caches/${c}/k`)).text).to.equal('stored');
+    });
+  });
+
+  describe('SKIP_STATISTICS', () => {
+    it('leaves reads, writes and removals out of ?action=stats', async () => {
+      const c = fresh();
+      await admin.createCache(c, { 'local-cache': { statistics: true } });
+      const skip = { flags: 'SKIP_STATISTICS' };
+      await admin.put(`/rest/v2/caches/${c}/k`, 'v', skip);
+      await admin.post(`/rest/v2/caches/${c}/p`, 'v', skip);
+      await admin.get(`/rest/v2/caches/${c}/k`, skip);
+      await admin.head(`/rest/${c}/k`, skip);
+      await admin.get(`/rest/v2/caches/${c}/missing`, skip);
+      await admin.delete(`/rest/v2/caches/${c}/k`, skip);
+      const stats = (await admin.get(`/rest/v2/caches/${c}?action=stats`)).json<Record<string, number>>();
+      expect(stats).to.include({ hits: 0, misses: 0, stores: 0, remove_hits: 0, remove_misses: 0 });
+      await admin.get(`/rest/v2/caches/${c}/p`);
+      await admin.put(`/rest/v2/caches/${c}/k2`, 'v');
+      expect((await admin.get(`/rest/v2/caches/${c}?action=stats`)).json<Record<string, number>>()).to.include({ hits: 1, stores: 1 });
+    });
+  });
+
+  describe('SKIP_LISTENER_NOTIFICATION', () => {
+    it('sends no event for writes and removals that carry it', async () => {
+      const c = fresh();
+      await admin.createCache(c);
+      const sse = await SseReader.open(`${server.url}/rest/v2/caches/${c}?action=listen`, basic('admin'));
+      try {
+        const skip = { flags: 'SKIP_LISTENER_NOTIFICATION' };
+        await admin.put(`/rest/v2/caches/${c}/quiet`, 'v', skip);
+        await admin.post(`/rest/${c}/quiet2`, 'v', skip);
+        await admin.delete(`/rest/v2/caches/${c}/quiet`, skip);
+        await admin.put(`/rest/v2/caches/${c}/heard`, 'v');
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'heard' }]);
+        await admin.delete(`/rest/v2/caches/${c}/quiet2`);
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-removed', data: 'quiet2' }]);
+      } finally {
+        sse.close();
+      }
+    });
+  });
+
+  it('applies several flags at once, and still refuses an unknown one with 400', async () => {
+    const c = fresh();
+    await admin.createCache(c, { 'local-cache': { statistics: true } });
+    expect((await admin.put(`/rest/v2/caches/${c}/k`, 'v', { flags: 'SKIP_LOCKING,SKIP_STATISTICS' })).status).to.equal(204);
+    expect((await admin.get(`/rest/v2/caches/${c}?action=stats`)).json<Record<string, number>>()).to.include({ stores: 0 });
+    const bad = await admin.put(`/rest/v2/caches/${c}/k`, 'v', { flags: 'SKIP_STATISTICS,skip_cache_store' });
+    expect(bad.status).to.equal(400);
+    expect(bad.text).to.equal('No enum constant org.infinispan.context.Flag.skip_cache_store');
+  });
+});
+
+describe('flags: SKIP_CACHE_STORE across kill -9 (bin/grid start)', function () {
+  this.timeout(60_000);
+
+  it('keeps a write made with the flag in memory only: after a restart the stored value is back', async () => {
+    const dataDir = tempDir();
+    try {
+      let proc = await spawnServer(['--data', dataDir], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+      let client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      await client.createCache('durable', PERSISTENT());
+      await client.put('/rest/v2/caches/durable/both', 'stored');
+      expect((await client.put('/rest/v2/caches/durable/both', 'memory', { flags: 'SKIP_CACHE_STORE' })).status).to.equal(204);
+      expect((await client.put('/rest/v2/caches/durable/fresh', 'memory', { flags: 'SKIP_CACHE_STORE' })).status).to.equal(204);
+      expect((await client.post('/rest/durable/posted', 'memory', { flags: 'SKIP_CACHE_STORE' })).status).to.equal(204);
+      await client.put('/rest/v2/caches/durable/kept', 'stored');
+      expect((await client.delete('/rest/v2/caches/durable/kept', { flags: 'SKIP_CACHE_STORE' })).status).to.equal(204);
+      expect((await client.get('/rest/v2/caches/durable/fresh')).text).to.equal('memory');
+      proc.child.kill('SIGKILL');
+      await waitForExit(proc.child);
+
+      proc = await spawnServer(['--data', dataDir]);
+      client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      try {
+        expect((await client.get('/rest/v2/caches/durable/both')).text).to.equal('stored');
+        expect((await client.get('/rest/v2/caches/durable/fresh')).status).to.equal(404);
+        expect((await client.get('/rest/v2/caches/durable/posted')).status).to.equal(404);
+        expect((await client.get('/rest/v2/caches/durable/kept')).text).to.equal('stored');
+      } finally {
+        proc.child.kill('SIGTERM');
+        expect(await waitForExit(proc.child)).to.equal(0);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
