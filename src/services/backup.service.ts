@@ -38,7 +38,8 @@ export const DEFAULT_BACKUP_LIMITS: BackupLimits = {
   maxUploadBytes: 16 * GiB, maxUncompressedBytes: 256 * GiB, maxRatio: 200, maxEntries: 1_000_000, maxTextBytes: 64 * 1024 * 1024,
 };
 
-interface Detail { resources?: Resources; directory?: string; error?: string; uploaded?: boolean }
+/** `deleting`: a DELETE came while the operation ran; kept on disk so a crash cannot bring the operation back. */
+interface Detail { resources?: Resources; directory?: string; error?: string; uploaded?: boolean; deleting?: boolean }
 
 export interface BackupOptions {
   /** Where `directory` and `location` may point (default: the data dir only). */
@@ -77,6 +78,13 @@ export class BackupService {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_BACKUP_TIMEOUT_MS;
     for (const r of store.operations.list()) {
       if (r.status === 'IN_PROGRESS') {
+        // the unfinished archive of an interrupted backup is garbage, whatever becomes of its record
+        if (r.kind === 'backup' && r.path) void rm(`${r.path}.tmp`, { force: true }).catch(() => undefined);
+        if (parseDetail(r).deleting) {
+          // its DELETE was acknowledged (202): it goes now rather than coming back as failed
+          void this.forget(r).catch((err: unknown) => log.error({ err }, 'could not remove an interrupted operation that was being deleted'));
+          continue;
+        }
         const failed = { ...r, status: 'FAILED' as const, detail: JSON.stringify({ ...parseDetail(r), error: 'interrupted by a server stop' }), updatedAt: clock.now() };
         void store.write({ kind: 'operation.upsert', record: failed }).promise.catch((err: unknown) => log.error({ err }, 'could not mark an interrupted operation failed'));
         log.warn({ operation: r.kind, name: r.name }, 'operation interrupted by a stop; now FAILED');
@@ -201,6 +209,10 @@ export class BackupService {
     if (!r) throw new OperationNotFoundError();
     if (r.status === 'IN_PROGRESS') {
       this.deleteWhenDone.add(k);
+      // durable before the 202: after a crash the operation is removed at start, not listed as failed
+      await this.store.write({ kind: 'operation.upsert', record: { ...r, detail: JSON.stringify({ ...parseDetail(r), deleting: true }) } }).promise;
+      const now = this.records.get(k);
+      if (now && now.status !== 'IN_PROGRESS' && this.deleteWhenDone.delete(k)) await this.forget(now); // it ended meanwhile
       return 'pending';
     }
     if (kind === 'restore' && r.status === 'FAILED') throw new BackupDeleteFailedError();

@@ -11,6 +11,7 @@ import type { Services } from '../../src/services';
 import type { StoredEntry } from '../../src/store/store';
 import { Client, type Reply } from '../support/client';
 import { until } from '../support/poll';
+import { eventually } from '../support/transports';
 import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 
@@ -446,6 +447,46 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
 
   describe('shutdown (bin/grid start)', function () {
     this.timeout(120_000);
+
+    it('a backup whose DELETE was acknowledged (202) while it ran is gone after kill -9; an interrupted one leaves no partial archive', async () => {
+      const dataDir = tempDir();
+      const seed = await startTestServer({ dataDir });
+      try {
+        await seed.as('admin').createCache('big', PERSISTENT);
+        const cache = seed.running.services.manager.require('big').cache;
+        for (let i = 0; i < 30_000; i++) cache.put(Buffer.from(`key-${i}`), randomBytes(64), 'application/octet-stream', { lifespan: -1, maxIdle: -1 });
+        await cache.settled();
+      } finally {
+        await seed.close({ keepData: true });
+      }
+      const env = { APP_USER: 'ops', APP_PASS: 'ops-pw' };
+      const start = async () => {
+        const proc = await spawnServer(['--data', dataDir], env);
+        return { proc, client: new Client(proc.url, { user: 'ops', password: 'ops-pw' }) };
+      };
+      try {
+        let { proc, client } = await start();
+        expect((await client.post(`${C}/backups/gone`)).status).to.equal(202);
+        expect((await client.post(`${C}/backups/cut`)).status).to.equal(202);
+        expect((await client.delete(`${C}/backups/gone`)).status).to.equal(202);
+        proc.child.kill('SIGKILL');
+        await waitForExit(proc.child);
+
+        ({ proc, client } = await start());
+        try {
+          expect((await client.head(`${C}/backups/gone`)).status).to.equal(404);
+          expect((await client.get(`${C}/backups`)).json<string[]>()).to.not.include('gone');
+          expect((await client.head(`${C}/backups/cut`)).status).to.equal(500);
+          const partial = () => (readdirSync(join(dataDir, 'backups'), { recursive: true }) as string[]).filter((f) => f.endsWith('.tmp'));
+          await eventually(() => partial().length === 0, 5000, `no partial archive left (${partial().join(', ')})`);
+        } finally {
+          proc.child.kill('SIGTERM');
+          await waitForExit(proc.child);
+        }
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    });
 
     it('SIGTERM stops the server promptly during a long restore and a long backup; both are FAILED after the restart', async () => {
       const ENTRIES = 30_000;
