@@ -89,7 +89,9 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
 
   const indexing = new Indexing(store, schemas, log('grid.query'));
-  const manager = new CacheManager({ store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing });
+  const manager = new CacheManager({
+    store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
+  });
   const queryEngine = new QueryEngine(schemas, indexing, clock);
   const roles = new RoleRegistry(store);
   // `___protobuf_metadata` holds no entries of its own: the schema service is its store

@@ -101,12 +101,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     announce(`TLS certificate${how}: ${identity.source}\n  SHA-256 fingerprint: ${identity.fingerprint}`);
     logs.get('grid').info({ tlsPort, certificate: identity.source, fingerprint: identity.fingerprint }, 'TLS listener started');
   }
-  const reaper = setInterval(() => { for (const c of containers) c.services.manager.reapExpired(); }, config.expirationInterval);
-  reaper.unref();
 
   let closing: Promise<void> | undefined;
   close = () => (closing ??= (async () => {
-    clearInterval(reaper);
     for (const c of containers) c.interrupt();
     services.server.closing.emit();
     services.server.runtime.close();

@@ -18,12 +18,18 @@ import { CacheStats } from './cache-stats';
 export const INTERNAL_CACHES = ['___protobuf_metadata', '___script_cache'] as const;
 
 
+const DEFAULT_EXPIRATION_INTERVAL_MS = 60_000;
+/** Node's timers take at most 2^31-1 ms (longer ones fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface CacheManagerDeps {
   store: Store;
   clock: Clock;
   log: Logger;
   /** Names no cache or alias of this container may take: the tenants' names, in the default container (docs/configuration.md, Tenants). */
   reservedNames?: ReadonlySet<string>;
+  /** The server's `expiration-interval` (ms): how often the reaper visits caches that set no `expiration.interval`. */
+  expirationIntervalMs?: number;
   /** Attaches query indexes to indexed caches (src/grid/query/indexing.ts). */
   indexing?: {
     attach(cache: Cache, definition: CacheDefinition): void;
@@ -98,6 +104,8 @@ export class CacheManager {
   /** The server's ignore list: caches temporarily refused to clients (spec 2 "Server"). */
   private readonly ignored = new Set<string>();
   private nextId: number;
+  /** Each cache's reaper timer, following its own `expiration.interval` (`scheduleReaper`). */
+  private readonly reapers = new Map<CacheHandle, NodeJS.Timeout>();
 
   constructor(private readonly deps: CacheManagerDeps) {
     this.startedAt = deps.clock.now();
@@ -105,13 +113,16 @@ export class CacheManager {
     this.nextId = deps.store.definitions.maxCacheId() + 1;
     for (const name of INTERNAL_CACHES) {
       const definition = parseCacheConfig('{"local-cache":{"encoding":{"media-type":"application/x-java-object"}}}', 'json');
-      this.caches.set(name, this.handle(-this.caches.size - 1, name, definition, { internal: true, volatile: true }));
+      const h = this.handle(-this.caches.size - 1, name, definition, { internal: true, volatile: true });
+      this.caches.set(name, h);
+      this.scheduleReaper(h);
     }
     for (const r of deps.store.definitions.listTemplates()) this.templates.set(r.name, parseCacheConfig(r.config, 'json'));
     for (const r of deps.store.definitions.listCaches()) {
       const h = this.handle(r.id, r.name, parseCacheConfig(r.config, 'json'), { internal: false, volatile: false });
       this.caches.set(r.name, h);
       this.aliases.set(r.name, h.cache.settings.aliases);
+      this.scheduleReaper(h);
     }
     deps.log.info({ caches: this.caches.size - INTERNAL_CACHES.length, templates: this.templates.size }, 'container started');
   }
@@ -168,6 +179,7 @@ export class CacheManager {
         await this.deps.store.write({ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise
           .catch((err: unknown) => { this.caches.delete(name); this.aliases.drop(name); throw err; });
       }
+      this.scheduleReaper(h);
       this.deps.log.info({ cache: name, kind: settings.kind, persistent: settings.persistent, volatile: opts.volatile }, 'cache created');
       this.events.emit({ type: 'create-cache', name, definition });
       return h;
@@ -270,6 +282,7 @@ export class CacheManager {
       if (!h || h.internal) return false;
       this.caches.delete(name);
       this.aliases.drop(name);
+      this.stopReaper(h);
       this.deps.indexing?.detach(h.cache);
       if (h.cache.id > 0) await this.deps.store.write({ kind: 'cache.delete', id: h.cache.id }).promise;
       this.deps.log.info({ cache: name }, 'cache removed');
@@ -278,14 +291,35 @@ export class CacheManager {
     });
   }
 
-  /** The periodic expiration reaper. */
+  /** Runs the expiration reaper of every cache now, whatever their intervals. */
   reapExpired(): void {
     for (const h of this.caches.values()) h.cache.reapExpired();
   }
 
-  /** Clean shutdown: passivating caches write their memory to the store. */
+  /** Clean shutdown: reapers stop, passivating caches write their memory to the store. */
   shutdown(): void {
+    for (const h of [...this.reapers.keys()]) this.stopReaper(h);
     for (const h of this.caches.values()) h.cache.passivateAll();
+  }
+
+  /**
+   * (Re)starts the cache's reaper at its `expiration.interval`, or the server's `expiration-interval`
+   * when it sets none; an interval of 0 or less (`-1`) stops it: entries then expire on access only.
+   * Called at creation and after every definition change (the attribute is mutable).
+   */
+  private scheduleReaper(h: CacheHandle): void {
+    this.stopReaper(h);
+    if (this.status === 'STOPPING') return;
+    const interval = h.cache.settings.expirationIntervalMs ?? this.deps.expirationIntervalMs ?? DEFAULT_EXPIRATION_INTERVAL_MS;
+    if (interval <= 0) return;
+    const timer = setInterval(() => h.cache.reapExpired(), Math.min(interval, MAX_TIMER_MS));
+    timer.unref();
+    this.reapers.set(h, timer);
+  }
+
+  private stopReaper(h: CacheHandle): void {
+    clearInterval(this.reapers.get(h));
+    this.reapers.delete(h);
   }
 
   /**
@@ -309,6 +343,7 @@ export class CacheManager {
     for (const { h, name, definition, settings } of planned) {
       h.definition = definition;
       h.cache.reconfigure(settings);
+      this.scheduleReaper(h);
       this.deps.indexing?.attach(h.cache, definition);
       this.aliases.set(name, settings.aliases);
       this.deps.log.info({ cache: name }, 'cache updated');

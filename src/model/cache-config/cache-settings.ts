@@ -110,5 +110,7 @@ export function toCacheSettings(def: CacheDefinition): CacheSettings {
   if (keyMediaType !== undefined) settings.keyMediaType = keyMediaType;
   if (valueMediaType !== undefined) settings.valueMediaType = valueMediaType;
   if (memory.maxSize !== undefined) settings.maxSize = memory.maxSize;
+  const interval = text(expiration, 'interval');
+  if (interval !== undefined) settings.expirationIntervalMs = parseDurationMs(interval) ?? -1;
   return settings;
 }

@@ -44,6 +44,11 @@ export interface CacheSettings {
   /** -1 when entries never expire. */
   lifespanMs: number;
   maxIdleMs: number;
+  /**
+   * `expiration.interval`: how often the reaper visits this cache (ms; 0 or less: never, entries
+   * then expire on access only). Undefined when not written: the server's `expiration-interval`.
+   */
+  expirationIntervalMs?: number;
   /** -1 when unbounded. */
   maxCount: number;
   /** The max-size text as configured (details answer `max_size`); undefined when unset. */

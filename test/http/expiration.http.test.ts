@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { ManualClock } from '../../src/util/clock';
+import type { Client } from '../support/client';
+import { startTestServer, type TestServer } from '../support/server';
+import { type SseEvent, SseReader } from '../support/sse';
+
+const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+const MAX_IDLE_REFUSED = 'ISPN000651: Max idle is not allowed while using a store without passivation';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function sorted(events: SseEvent[]): SseEvent[] {
+  return [...events].sort((a, b) => a.data.localeCompare(b.data));
+}
+
+/** Events that arrive within `ms` (none expected); the reader is spent afterwards, so only at the end of a test. */
+async function quietFor(sse: SseReader, ms: number): Promise<SseEvent[]> {
+  try {
+    return await sse.next(1, ms);
+  } catch {
+    return [];
+  }
+}
+
+describe('entry expiration', () => {
+  let server: TestServer;
+  let admin: Client;
+  let clock: ManualClock;
+
+  // the server-wide reaper runs every 20 ms: caches that set no interval of their own follow it
+  before(async () => {
+    clock = new ManualClock();
+    server = await startTestServer({ clock, expirationInterval: 20 });
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  async function listen(cache: string): Promise<SseReader> {
+    return SseReader.open(`${server.url}/rest/v2/caches/${cache}?action=listen`, basic('admin'));
+  }
+
+  /** r1 and g1 (1 s lifespan) pushed out of a one-entry memory by z: only the store holds them. */
+  async function storeOnlyEntries(cache: string, sse: SseReader): Promise<void> {
+    for (const key of ['r1', 'g1']) expect((await admin.put(`/rest/v2/caches/${cache}/${key}`, 'v', { timeToLiveSeconds: '1' })).status).to.equal(204);
+    expect((await admin.put(`/rest/v2/caches/${cache}/z`, 'v')).status).to.equal(204);
+    expect((await sse.next(3)).map((e) => e.event)).to.deep.equal(['cache-entry-created', 'cache-entry-created', 'cache-entry-created']);
+  }
+
+  describe('expiration.interval of a cache', () => {
+    it('reaps the cache at its own interval, not the server\'s', async () => {
+      const slow = await startTestServer({ clock, expirationInterval: 3_600_000 });
+      try {
+        await slow.as('admin').createCache('own', { 'local-cache': { expiration: { interval: '50' } } });
+        await slow.as('admin').createCache('default', { 'local-cache': {} });
+        const own = await SseReader.open(`${slow.url}/rest/v2/caches/own?action=listen`, basic('admin'));
+        const fallback = await SseReader.open(`${slow.url}/rest/v2/caches/default?action=listen`, basic('admin'));
+        try {
+          await slow.as('admin').put('/rest/v2/caches/own/k', 'v', { timeToLiveSeconds: '1' });
+          await slow.as('admin').put('/rest/v2/caches/default/k', 'v', { timeToLiveSeconds: '1' });
+          await own.next(1);
+          await fallback.next(1);
+          clock.advance(2000);
+          expect(await own.next(1, 2000)).to.deep.equal([{ event: 'cache-entry-expired', data: 'k' }]);
+          expect(await quietFor(fallback, 300)).to.deep.equal([]); // the server's hourly reaper
+        } finally {
+          own.close();
+          fallback.close();
+        }
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('-1 turns the reaper off for the cache; a change takes effect without restart', async () => {
+      const cache = 'no-reaper';
+      await admin.createCache(cache, { 'local-cache': { expiration: { interval: '-1' } } });
+      const sse = await listen(cache);
+      try {
+        await admin.put(`/rest/v2/caches/${cache}/k`, 'v', { timeToLiveSeconds: '1' });
+        await sse.next(1);
+        clock.advance(2000);
+        await sleep(300);
+        // not reaped: memory still holds the expired entry (reading the stream here would lose events)
+        expect(server.running.services.manager.require(cache).cache.memoryEntryCount).to.equal(1);
+        const set = await admin.post(`/rest/v2/caches/${cache}?action=set-mutable-attribute&attribute-name=expiration.interval&attribute-value=30`);
+        expect(set.status).to.equal(200);
+        expect(await sse.next(1, 2000)).to.deep.equal([{ event: 'cache-entry-expired', data: 'k' }]);
+      } finally {
+        sse.close();
+      }
+    });
+
+    it('answers 400 for an interval that is no time quantity', async () => {
+      const r = await admin.post('/rest/v2/caches/bad-interval', JSON.stringify({ 'local-cache': { expiration: { interval: 'soon' } } }), JSON_TYPE);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.contain('ISPN000686').and.to.contain("'interval'");
+    });
+  });
+
+});
