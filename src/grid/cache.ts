@@ -38,6 +38,11 @@ export interface RemoveResult {
 
 const PAGE = 1000;
 /**
+ * Expired store rows the reaper reads per step when listeners must hear of each (one indexed
+ * statement; the next step waits for this one's deletions to commit).
+ */
+const REAP_BATCH = 500;
+/**
  * Scan pages aim at this many bytes; their row count follows the rows' size (values over 16 KiB
  * are read one by one). A page is one SQLite statement the event loop cannot leave: 64 KiB
  * (~500 small rows) takes 1-7 ms on the loaded 2-core machine, 256 KiB took up to 28 ms.
@@ -73,6 +78,8 @@ export class Cache {
   private readonly inflight = new Map<string, Inflight>();
   private readonly commitIds = new Map<Commit, string[]>();
   private clearing: Commit | undefined;
+  /** A pass over the store's expired rows with events is under way (see `reapStore`). */
+  private reapingStore = false;
   private contentIndex: ContentIndex | undefined;
 
   constructor(
@@ -91,6 +98,24 @@ export class Cache {
 
   get memoryEntryCount(): number {
     return this.memory.size;
+  }
+
+  /**
+   * Entries in memory that have not expired (`current_number_of_entries_in_memory`): the memory
+   * size itself while no entry held there can expire; else the tier is walked in slices, and only
+   * until every mortal entry was seen.
+   */
+  async liveMemoryEntryCount(): Promise<number> {
+    if (this.memory.mortalCount === 0) return this.memory.size;
+    const now = this.deps.clock.now();
+    let mortal = this.memory.mortalCount;
+    let expired = 0;
+    await inSlices(untilSeen(this.memory.entries(), () => mortal > 0), ([, e]) => {
+      if (e.lifespan < 0 && e.maxIdle < 0) return;
+      mortal--;
+      if (isExpired(e, now)) expired++;
+    });
+    return Math.max(0, this.memory.size - expired);
   }
 
   get memoryBytes(): number {
@@ -119,7 +144,7 @@ export class Cache {
     const now = this.deps.clock.now();
     const e = this.memory.get(id) ?? this.loadUnless(flags, id, key);
     const live = e && !isExpired(e, now) ? e : undefined;
-    if (e && !live) this.expire(id);
+    if (e && !live) this.expire(id, e);
     if (live && live.maxIdle >= 0) live.lastUsed = now;
     if (counted) this.stats.read(live !== undefined, this.elapsed(started));
     return live;
@@ -340,21 +365,61 @@ export class Cache {
     }
   }
 
-  /** Removes expired entries from memory and the store (the periodic reaper). */
+  /**
+   * Removes expired entries from memory and the store (the periodic reaper). Listeners hear
+   * `cache-entry-expired` for each, also for entries only the store held; without listeners the
+   * store's expired rows go in one statement, read by nobody.
+   */
   reapExpired(): number {
     const now = this.deps.clock.now();
-    const expired: string[] = [];
-    for (const [id, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(id);
-    for (const id of expired) {
-      const e = this.memory.delete(id);
-      if (e && !this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key });
-      if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
+    const notify = this.listeners.size > 0;
+    const expired: CacheEntry[] = [];
+    for (const [, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(e);
+    for (const e of expired) {
+      const id = idOf(e.key);
+      this.memory.delete(id);
+      if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key });
+      if (!notify) continue;
+      // its store row goes now: the pass over the store then skips it (in flight), no second event
+      if (this.currentSettings.persistent) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
+      this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     }
     if (this.currentSettings.persistent) {
       this.indexChange({ kind: 'purgeExpired', now });
-      this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
+      if (notify) void this.reapStore(now);
+      else this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
     }
     return expired.length;
+  }
+
+  /**
+   * The store's expired rows, a bounded batch at a time, each deleted with its event. A row is left alone while a write of its key is not committed
+   * (that write decides) or while memory holds its entry alive (max-idle refreshed there). Each
+   * batch waits for the previous one's deletions to commit; a batch that deletes nothing ends it.
+   */
+  private async reapStore(now: number): Promise<void> {
+    if (this.reapingStore) return;
+    this.reapingStore = true;
+    try {
+      for (;;) {
+        if (this.clearing && !this.clearing.done) return;
+        const keys = this.deps.store.entries.listExpiredKeys(this.id, now, REAP_BATCH);
+        let last: Commit | undefined;
+        for (const key of keys) {
+          const id = idOf(key);
+          if (this.inflight.has(id)) continue;
+          const held = this.memory.peek(id);
+          if (held && !isExpired(held, now)) continue;
+          if (held) this.memory.delete(id);
+          last = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
+          if (this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key });
+        }
+        if (!last || keys.length < REAP_BATCH) return;
+        await last.promise.catch(() => undefined);
+      }
+    } finally {
+      this.reapingStore = false;
+    }
   }
 
   /** Clean shutdown of a passivating cache: memory goes to the store. */
@@ -415,8 +480,9 @@ export class Cache {
     return e;
   }
 
-  private expire(id: string): void {
-    const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? undefined;
+  /** An entry found expired on access (`found` may come from the store only): it goes, listeners hear it. */
+  private expire(id: string, found: CacheEntry): void {
+    const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? found;
     if (e) this.indexChange({ kind: 'remove', key: e.key });
     if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     if (this.currentSettings.persistent && e) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
@@ -459,5 +525,13 @@ export class Cache {
       this.clearing = undefined;
       if (failed) this.memory.clear();
     }
+  }
+}
+
+/** The items of `items` while `more()` holds (checked before each). */
+function* untilSeen<T>(items: Iterable<T>, more: () => boolean): Generator<T> {
+  for (const item of items) {
+    if (!more()) return;
+    yield item;
   }
 }

@@ -1,4 +1,4 @@
-import { type CacheEntry, entrySize } from './cache-entry';
+import { type CacheEntry, entrySize, isMortal } from './cache-entry';
 
 export interface MemoryLimits {
   /** -1 = unbounded */
@@ -17,6 +17,8 @@ const NONE: CacheEntry[] = [];
 export class MemoryTier {
   private readonly map = new Map<string, CacheEntry>();
   private bytes = 0;
+  /** Entries with a lifespan or max-idle: only while there are some can an entry held here be expired. */
+  private mortal = 0;
   /** Walks under way: while there is one, entries keep their place (see `walk`). */
   private walking = 0;
   /**
@@ -34,6 +36,10 @@ export class MemoryTier {
 
   get size(): number {
     return this.map.size;
+  }
+
+  get mortalCount(): number {
+    return this.mortal;
   }
 
   get usedBytes(): number {
@@ -71,8 +77,8 @@ export class MemoryTier {
   /** Stores the entry; returns the least recently used entries evicted to stay within limits. */
   set(id: string, e: CacheEntry): CacheEntry[] {
     const old = this.map.get(id);
-    if (old) this.bytes -= entrySize(old);
-    this.bytes += entrySize(e);
+    if (old) this.forget(old);
+    this.count(e);
     if (!this.bounded) {
       // replaced in place: without a limit the order means nothing, and a Map that deletes and
       // re-adds keys keeps rehashing itself (a tenth of a PUT's time with 10k keys)
@@ -95,13 +101,14 @@ export class MemoryTier {
     const old = this.map.get(id);
     if (!old) return undefined;
     this.map.delete(id);
-    this.bytes -= entrySize(old);
+    this.forget(old);
     return old;
   }
 
   clear(): void {
     this.map.clear();
     this.bytes = 0;
+    this.mortal = 0;
     this.cursor = undefined;
   }
 
@@ -150,9 +157,19 @@ export class MemoryTier {
         break;
       }
       this.map.delete(id);
-      this.bytes -= entrySize(e);
+      this.forget(e);
       evicted.push(e);
     }
     return evicted;
+  }
+
+  private count(e: CacheEntry): void {
+    this.bytes += entrySize(e);
+    if (isMortal(e)) this.mortal++;
+  }
+
+  private forget(e: CacheEntry): void {
+    this.bytes -= entrySize(e);
+    if (isMortal(e)) this.mortal--;
   }
 }

@@ -168,6 +168,11 @@ export class CacheService {
     h.rebalancing = enabled;
   }
 
+  /** Live entries held in memory (expired ones not counted, as the original's stats). */
+  memoryEntries(h: CacheHandle): Promise<number> {
+    return h.cache.liveMemoryEntryCount();
+  }
+
   /** This node's share of the cache: all of it, since one process is one node. */
   async distribution(h: CacheHandle): Promise<CacheDistribution> {
     const totalEntries = await h.cache.size();

@@ -36,6 +36,7 @@ export class SqliteEntryStore {
   private readonly deleteStmt: Statement;
   private readonly clearStmt: Statement;
   private readonly purgeStmt: Statement;
+  private readonly expiredKeys: Statement;
 
   constructor(private readonly db: Database) {
     this.byKey = db.prepare('SELECT value, value_type, created_at, last_used_at, lifespan, max_idle FROM entries WHERE cache_id = ? AND key = ?').raw();
@@ -57,6 +58,8 @@ export class SqliteEntryStore {
         max_idle = excluded.max_idle, expires_at = excluded.expires_at`);
     this.deleteStmt = db.prepare('DELETE FROM entries WHERE cache_id = ? AND key = ?');
     this.clearStmt = db.prepare('DELETE FROM entries WHERE cache_id = ?');
+    // walks the partial index entries_expiry (0001_init.sql): only expired rows are visited
+    this.expiredKeys = db.prepare('SELECT key FROM entries WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ? ORDER BY expires_at LIMIT ?').pluck();
     this.purgeStmt = db.prepare('DELETE FROM entries WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?');
   }
 
@@ -95,6 +98,10 @@ export class SqliteEntryStore {
   scanPage(cacheId: number, afterKey: Buffer, now: number, limit: number): EntryPage | undefined {
     const [bytes, count, lastKey] = this.packedPage.get(now, cacheId, afterKey, limit) as [Buffer | null, number, Buffer | null];
     return bytes && lastKey ? { bytes, count, lastKey } : undefined;
+  }
+
+  listExpiredKeys(cacheId: number, now: number, limit: number): Buffer[] {
+    return this.expiredKeys.all(cacheId, now, limit) as Buffer[];
   }
 
   upsert(cacheId: number, e: StoredEntry): void {

@@ -59,6 +59,8 @@ export interface Store {
     list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[];
     scanPage(cacheId: number, afterKey: Buffer, now: number, limit: number): EntryPage | undefined;
     findMany(cacheId: number, keys: Buffer[]): StoredEntry[];
+    /** Keys of up to `limit` rows expired at `now` (by their stored times), soonest expired first. */
+    listExpiredKeys(cacheId: number, now: number, limit: number): Buffer[];
   };
   readonly definitions: {
     listCaches(): CacheRecord[];

@@ -48,6 +48,61 @@ describe('entry expiration', () => {
     expect((await sse.next(3)).map((e) => e.event)).to.deep.equal(['cache-entry-created', 'cache-entry-created', 'cache-entry-created']);
   }
 
+  describe('GET /rest/v2/caches/{cacheName}?action=listen (cache-entry-expired)', () => {
+    for (const passivation of [false, true]) {
+      it(`tells of entries that expire while only the store holds them (passivation ${passivation})`, async () => {
+        const cache = `store-only-${passivation}`;
+        await admin.createCache(cache, { 'local-cache': { memory: { 'max-count': '1' }, persistence: { passivation, 'file-store': {} } } });
+        const sse = await listen(cache);
+        try {
+          await storeOnlyEntries(cache, sse);
+          clock.advance(2000);
+          expect(sorted(await sse.next(2))).to.deep.equal([
+            { event: 'cache-entry-expired', data: 'g1' },
+            { event: 'cache-entry-expired', data: 'r1' },
+          ]);
+          expect(await quietFor(sse, 300)).to.deep.equal([]); // once each
+          expect(JSON.parse((await admin.get(`/rest/v2/caches/${cache}?action=keys`)).text)).to.deep.equal(['z']);
+          expect((await admin.get(`/rest/v2/caches/${cache}/r1`)).status).to.equal(404);
+        } finally {
+          sse.close();
+        }
+      });
+    }
+
+    it('tells of an entry only the store held when a GET finds it expired', async () => {
+      const cache = 'store-only-get';
+      await admin.createCache(cache, { 'local-cache': { memory: { 'max-count': '1' }, expiration: { interval: '-1' }, persistence: { 'file-store': {} } } });
+      const sse = await listen(cache);
+      try {
+        await storeOnlyEntries(cache, sse);
+        clock.advance(2000);
+        expect((await admin.get(`/rest/v2/caches/${cache}/r1`)).status).to.equal(404);
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-expired', data: 'r1' }]);
+        expect((await admin.get(`/rest/v2/caches/${cache}/r1`)).status).to.equal(404);
+        expect(await quietFor(sse, 200)).to.deep.equal([]); // g1 waits for its own read: the reaper is off
+      } finally {
+        sse.close();
+      }
+    });
+
+    it('deletes expired store rows also when nobody listens', async () => {
+      const cache = 'store-only-quiet';
+      await admin.createCache(cache, { 'local-cache': { memory: { 'max-count': '1' }, persistence: { 'file-store': {} } } });
+      for (const key of ['r1', 'g1']) await admin.put(`/rest/v2/caches/${cache}/${key}`, 'v', { timeToLiveSeconds: '1' });
+      await admin.put(`/rest/v2/caches/${cache}/z`, 'v');
+      clock.advance(2000);
+      await sleep(100);
+      const db = new Database(join(server.dataDir, 'grid.db'), { readonly: true });
+      try {
+        const id = server.running.services.manager.require(cache).cache.id;
+        expect((db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ?').get(id) as { n: number }).n).to.equal(1);
+      } finally {
+        db.close();
+      }
+    });
+  });
+
   describe('expiration.interval of a cache', () => {
     it('reaps the cache at its own interval, not the server\'s', async () => {
       const slow = await startTestServer({ clock, expirationInterval: 3_600_000 });
@@ -99,4 +154,31 @@ describe('entry expiration', () => {
     });
   });
 
+  describe('GET /rest/v2/caches/{cacheName}?action=stats', () => {
+    it('does not count expired entries in memory', async () => {
+      const slow = await startTestServer({ clock, expirationInterval: 3_600_000 });
+      try {
+        const a = slow.as('admin');
+        await a.createCache('counted', { 'local-cache': { statistics: true } });
+        await a.put('/rest/v2/caches/counted/short', 'v', { timeToLiveSeconds: '1' });
+        await a.put('/rest/v2/caches/counted/long', 'v');
+        const before = JSON.parse((await a.get('/rest/v2/caches/counted?action=stats')).text);
+        expect(before.current_number_of_entries_in_memory).to.equal(2);
+        clock.advance(2000);
+        const stats = JSON.parse((await a.get('/rest/v2/caches/counted?action=stats')).text);
+        expect(stats.current_number_of_entries).to.equal(1);
+        expect(stats.current_number_of_entries_in_memory).to.equal(1);
+        const details = JSON.parse((await a.get('/rest/v2/caches/counted')).text);
+        expect(details.stats.current_number_of_entries_in_memory).to.equal(1);
+        const container = JSON.parse((await a.get('/rest/v2/container/stats')).text);
+        expect(container.current_number_of_entries_in_memory).to.be.at.most(container.current_number_of_entries);
+      } finally {
+        await slow.close();
+      }
+    });
+
+    it('answers 404 for a missing cache', async () => {
+      expect((await admin.get('/rest/v2/caches/nope?action=stats')).status).to.equal(404);
+    });
+  });
 });

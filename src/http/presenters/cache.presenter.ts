@@ -23,12 +23,11 @@ export function averageTimes(st: CacheStats): Record<string, number> {
  * (`total_number_of_entries` of 14/15 kept after the in-memory count); -1 everywhere when statistics
  * are off. One node holds every entry, so the approximate counts are the exact ones.
  */
-export function presentCacheStats(h: CacheHandle, size: number, now: number): Record<string, number> {
+export function presentCacheStats(h: CacheHandle, size: number, inMemory: number, now: number): Record<string, number> {
   const st = h.cache.stats;
   const on = h.cache.settings.statistics;
   const v = (n: number) => (on ? n : -1);
   const averages = Object.fromEntries(Object.entries(averageTimes(st)).map(([k, n]) => [k, v(n)]));
-  const inMemory = h.cache.memoryEntryCount;
   return {
     time_since_start: v(Math.floor((now - st.startedAt) / 1000)),
     time_since_reset: v(Math.floor((now - st.resetAt) / 1000)),
@@ -78,7 +77,7 @@ function presentCacheInfo(h: CacheHandle, status: string): Record<string, unknow
  * GET /caches/{name} (behavior-notes §6.3); configuration and sizing only for ADMIN callers.
  * `tracing` needs the server's tracing too, which grid does not have: always false here.
  */
-export function presentCacheDetails(h: CacheHandle, size: number, now: number, admin: boolean, configuration: unknown,
+export function presentCacheDetails(h: CacheHandle, size: number, inMemory: number, now: number, admin: boolean, configuration: unknown,
   containerRebalancing: boolean): Record<string, unknown> {
   const s = h.cache.settings;
   const storage = storageTypes(h);
@@ -91,7 +90,7 @@ export function presentCacheDetails(h: CacheHandle, size: number, now: number, a
     key_storage: storage.key.raw,
     value_storage: storage.value.raw,
     mode: s.cacheMode,
-    stats: presentCacheStats(h, size, now),
+    stats: presentCacheStats(h, size, inMemory, now),
     size,
     rehash_in_progress: false,
     indexing_in_progress: false,

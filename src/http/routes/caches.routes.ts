@@ -119,7 +119,8 @@ async function details(ctx: GridContext, s: Services): Promise<void> {
   const size = await s.caches.size(h);
   const admin = hasPermission(cacheMask(ctx.state.subject, h), 'ADMIN');
   const configuration = admin ? JSON.parse(s.caches.configOf(h, 'json', false)) : undefined;
-  sendJson(ctx, presentCacheDetails(h, size, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
+  const inMemory = await s.caches.memoryEntries(h);
+  sendJson(ctx, presentCacheDetails(h, size, inMemory, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
 }
 
 function config(ctx: GridContext, s: Services): void {
@@ -184,7 +185,8 @@ async function clear(ctx: GridContext, s: Services): Promise<void> {
 
 async function stats(ctx: GridContext, s: Services): Promise<void> {
   const h = ctx.state.cache;
-  sendJson(ctx, presentCacheStats(h, await s.caches.size(h), s.clock.now()));
+  const size = await s.caches.size(h);
+  sendJson(ctx, presentCacheStats(h, size, await s.caches.memoryEntries(h), s.clock.now()));
 }
 
 /** `?availability=AVAILABLE|DEGRADED_MODE` (case-insensitive); reported by health as DEGRADED. */

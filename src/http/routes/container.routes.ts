@@ -95,7 +95,7 @@ async function stats(ctx: GridContext, s: Services): Promise<void> {
   let dataMemory = 0;
   for (const h of s.container.handles()) {
     entries += await s.caches.size(h);
-    inMemory += h.cache.memoryEntryCount;
+    inMemory += await s.caches.memoryEntries(h);
     if (h.cache.settings.bounded) dataMemory += h.cache.memoryBytes;
   }
   sendJson(ctx, presentContainerStats(s.container.stats, entries, inMemory, dataMemory, s.clock.now()));
