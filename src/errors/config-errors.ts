@@ -11,6 +11,14 @@ export class InvalidConfigurationError extends GridError {
 }
 
 /**
+ * Max-idle with a store written through (no passivation): idle times refreshed in memory would be
+ * lost on eviction, so the original refuses to start such a cache (PersistenceManagerImpl, 400).
+ */
+export class MaxIdleWithStoreError extends GridError {
+  constructor() { super(400, 'MAX_IDLE_WITH_STORE', 'ISPN000651: Max idle is not allowed while using a store without passivation'); }
+}
+
+/**
  * A cache definition sent as `text/plain` with parameters (behavior-notes §6.4): the original's
  * ConfigurationReader throws IllegalArgumentException(the media type), which ParserRegistry wraps
  * in a CacheConfigurationException, so the message is the wrapped exception's `toString()` (400).

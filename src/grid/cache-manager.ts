@@ -1,7 +1,7 @@
 import { CacheExistsError, CacheNotFoundError, NoSuchTemplateError, ReservedCacheNameError } from '../errors';
 import { checkResourceName } from '../model/resource-name';
 import {
-  BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, findIncompatibleChanges, formatCacheConfig, parseCacheConfig, toBaseKind,
+  BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, checkStartable, findIncompatibleChanges, formatCacheConfig, parseCacheConfig, toBaseKind,
   toCacheSettings, withAliases,
 } from '../model/cache-config';
 import { IncompatibleConfigurationError, InvalidConfigurationError } from '../errors';
@@ -169,6 +169,7 @@ export class CacheManager {
       if (this.caches.has(name)) throw new CacheExistsError(name);
       this.aliases.checkName(name);
       const settings = this.settingsOf(definition);
+      checkStartable(definition);
       this.checkNotReserved([name, ...settings.aliases]);
       this.aliases.check(name, settings.aliases, (n) => n === name || this.caches.has(n));
       const id = this.nextId++;
@@ -252,6 +253,7 @@ export class CacheManager {
     return this.serially(async () => {
       const h = this.require(nameOrAlias);
       const definition = typeof change === 'function' ? change(h.definition) : change;
+      checkStartable(definition);
       await this.commitDefinitions([[h, definition]]);
     });
   }

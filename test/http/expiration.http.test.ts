@@ -154,6 +154,60 @@ describe('entry expiration', () => {
     });
   });
 
+  describe('max-idle with a store', () => {
+    const writeThrough = { 'local-cache': { expiration: { 'max-idle': '200' }, persistence: { 'file-store': {} } } };
+
+    it('refuses max-idle with a store and no passivation (create, 400)', async () => {
+      const r = await admin.post('/rest/v2/caches/idle-store', JSON.stringify(writeThrough), JSON_TYPE);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal(MAX_IDLE_REFUSED);
+      expect((await admin.head('/rest/v2/caches/idle-store')).status).to.equal(404);
+    });
+
+    it('refuses an update that adds max-idle to a write-through cache (400), and keeps the old definition', async () => {
+      await admin.createCache('idle-update', { 'local-cache': { persistence: { 'file-store': {} } } });
+      const r = await admin.put('/rest/v2/caches/idle-update', JSON.stringify(writeThrough), JSON_TYPE);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.equal(MAX_IDLE_REFUSED);
+      const set = await admin.post('/rest/v2/caches/idle-update?action=set-mutable-attribute&attribute-name=expiration.max-idle&attribute-value=200');
+      expect(set.status).to.equal(400);
+      expect(set.text).to.equal(MAX_IDLE_REFUSED);
+      const config = JSON.parse((await admin.get('/rest/v2/caches/idle-update?action=config')).text);
+      expect(config['idle-update']['local-cache'].expiration).to.equal(undefined);
+    });
+
+    it('accepts max-idle with passivation, a read-only store or no store', async () => {
+      await admin.createCache('idle-passivation', { 'local-cache': { expiration: { 'max-idle': '200' }, persistence: { passivation: true, 'file-store': {} } } });
+      await admin.createCache('idle-read-only', { 'local-cache': { expiration: { 'max-idle': '200' }, persistence: { 'file-store': { 'read-only': true } } } });
+      await admin.createCache('idle-memory', { 'local-cache': { expiration: { 'max-idle': '200' } } });
+    });
+
+    it('answers 400 with the parser\'s message for a max-idle that is no time quantity', async () => {
+      const r = await admin.post('/rest/v2/caches/idle-bad', JSON.stringify({ 'local-cache': { expiration: { 'max-idle': 'often' }, persistence: { 'file-store': {} } } }), JSON_TYPE);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.contain('ISPN000686');
+    });
+
+    it('still starts a cache already stored that way, with its entries', async () => {
+      const other = await startTestServer();
+      const dataDir = other.dataDir;
+      await other.as('admin').createCache('legacy', { 'local-cache': { persistence: { 'file-store': {} } } });
+      expect((await other.as('admin').put('/rest/v2/caches/legacy/k', 'kept')).status).to.equal(204);
+      await other.close({ keepData: true });
+      const db = new Database(join(dataDir, 'grid.db'));
+      db.prepare('UPDATE caches SET config = ? WHERE name = ?').run(JSON.stringify({ legacy: writeThrough }), 'legacy');
+      db.close();
+      const again = await startTestServer({ dataDir });
+      try {
+        const r = await again.as('admin').get('/rest/v2/caches/legacy/k');
+        expect(r.status).to.equal(200);
+        expect(r.text).to.equal('kept');
+      } finally {
+        await again.close();
+      }
+    });
+  });
+
   describe('GET /rest/v2/caches/{cacheName}?action=stats', () => {
     it('does not count expired entries in memory', async () => {
       const slow = await startTestServer({ clock, expirationInterval: 3_600_000 });

@@ -5,6 +5,7 @@ export type {
 export { parseCacheConfig, detectConfigFormat, isTextWithParameters, javaMediaTypeText } from './parse-cache-config';
 export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
 export { toCacheSettings } from './cache-settings';
+export { checkStartable } from './start-checks';
 export { findDifferences, findIncompatibleChanges } from './compare-cache-config';
 export { BUILTIN_TEMPLATES } from './builtin-templates';
 export {
