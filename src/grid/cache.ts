@@ -386,16 +386,18 @@ export class Cache {
     }
     if (this.currentSettings.persistent) {
       this.indexChange({ kind: 'purgeExpired', now });
-      if (notify) void this.reapStore(now);
+      // a pass cut short (the store closing at shutdown, a failed commit) is taken up by the next run
+      if (notify) this.reapStore(now).catch(() => undefined);
       else this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
     }
     return expired.length;
   }
 
   /**
-   * The store's expired rows, a bounded batch at a time, each deleted with its event. A row is left alone while a write of its key is not committed
-   * (that write decides) or while memory holds its entry alive (max-idle refreshed there). Each
-   * batch waits for the previous one's deletions to commit; a batch that deletes nothing ends it.
+   * The store's expired rows, a bounded batch at a time, each deleted with its event. A row is left
+   * alone while a write of its key is not committed (that write decides) or while memory holds its
+   * entry alive (max-idle refreshed there). Each batch waits for the previous one's deletions to
+   * commit; a batch that deletes nothing ends the pass.
    */
   private async reapStore(now: number): Promise<void> {
     if (this.reapingStore) return;

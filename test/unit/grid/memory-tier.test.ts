@@ -116,4 +116,21 @@ describe('MemoryTier', () => {
       }
     }), { numRuns: 300 });
   });
+
+  it('counts the entries that can expire through writes, replacements, evictions, removals and clear', () => {
+    const tier = new MemoryTier({ maxCount: 2, maxSize: -1 });
+    const mortal = (id: string): CacheEntry => ({ ...entry(id), lifespan: 1000 });
+    tier.set('a', mortal('a'));
+    tier.set('b', entry('b'));
+    expect(tier.mortalCount).to.equal(1);
+    tier.set('a', entry('a')); // replaced by an immortal one
+    expect(tier.mortalCount).to.equal(0);
+    tier.set('c', mortal('c'));
+    tier.set('d', mortal('d')); // evicts b, then a
+    expect(tier.mortalCount).to.equal(2);
+    tier.delete('c');
+    expect(tier.mortalCount).to.equal(1);
+    tier.clear();
+    expect(tier.mortalCount).to.equal(0);
+  });
 });
