@@ -374,7 +374,8 @@ export class Cache {
     const now = this.deps.clock.now();
     const notify = this.listeners.size > 0;
     const expired: CacheEntry[] = [];
-    for (const [, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(e);
+    // a cache may reap every few ms (its expiration.interval): with no mortal entry in memory there is nothing to walk
+    if (this.memory.mortalCount > 0) for (const [, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(e);
     for (const e of expired) {
       const id = idOf(e.key);
       this.memory.delete(id);
@@ -388,7 +389,8 @@ export class Cache {
       this.indexChange({ kind: 'purgeExpired', now });
       // a pass cut short (the store closing at shutdown, a failed commit) is taken up by the next run
       if (notify) this.reapStore(now).catch(() => undefined);
-      else this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
+      // one indexed look first: a purge is a write, and a commit (with its fsync) per run for nothing would add up
+      else if (this.deps.store.entries.listExpiredKeys(this.id, now, 1).length) this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
     }
     return expired.length;
   }
