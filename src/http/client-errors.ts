@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Logger } from '../util/logger';
+import { afterAnswerInProgress } from './transport/http1-order';
 
 /** Errors that only mean the client went away: nothing to answer, nothing to alarm anyone with. */
 const CLIENT_GONE = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ERR_STREAM_PREMATURE_CLOSE', 'ERR_STREAM_DESTROYED']);
@@ -27,7 +28,8 @@ function refusalOf(code: string | undefined): [string, string] {
 
 /**
  * Requests Node's HTTP parser refuses before Koa sees them: each answered with a status and a
- * one-line reason, then the connection is closed. A client that went away is logged at debug.
+ * one-line reason, then the connection is closed — after the answer in progress on it, whose
+ * request ran. A client that went away is logged at debug.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket, log?: Logger): void {
   if (isClientGone(err) || !socket.writable) {
@@ -37,6 +39,16 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   }
   const [status, reason] = refusalOf(err.code);
   log?.debug({ code: err.code, status }, 'malformed request refused');
+  afterAnswerInProgress(socket, () => refuse(socket, status, reason));
+}
+
+/** A CONNECT request (Node hands it over as a `connect` event, not a request): 403 as any unknown verb (behavior-notes §1.1). */
+export function answerConnect(socket: Socket): void {
+  afterAnswerInProgress(socket, () => refuse(socket, '403 Forbidden', 'Unknown HTTP method'));
+}
+
+function refuse(socket: Socket, status: string, reason: string): void {
+  if (!socket.writable) return void socket.destroy();
   const body = `${reason}\n`;
   socket.end(`HTTP/1.1 ${status}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

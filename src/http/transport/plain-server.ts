@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server as HttpServer, type Ser
 import { createServer as createH2Server } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { Logger } from '../../util/logger';
-import { answerClientError } from '../client-errors';
+import { answerClientError, answerConnect } from '../client-errors';
+import { inRequestOrder } from './http1-order';
 import type { ConnectionGuards } from '../connection-guards';
 import { PREFACE } from './h2-frames';
 import { unread } from './unread';
@@ -18,9 +19,10 @@ import { boundHandlers, h2Options, type H2Sessions, type RequestHandler, trackSe
  */
 export function createPlainServer(handle: RequestHandler, sessions: H2Sessions, pending: Set<Socket>, log: Logger, guards: ConnectionGuards): HttpServer {
   // time-outs are checked every second so that slow clients are closed close to their deadline
-  const http1 = createServer({ connectionsCheckingInterval: 1000 }, handle);
+  const http1 = createServer({ connectionsCheckingInterval: 1000 }, inRequestOrder(handle));
   guards.attach(http1);
   http1.on('clientError', (err: Error & { code?: string }, socket: Socket) => answerClientError(err, socket, log));
+  http1.on('connect', (_req: IncomingMessage, socket: Socket) => answerConnect(socket));
   // Expect other than 100-continue: 417 with a reason (Node would answer it with an empty body)
   http1.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
     res.writeHead(417, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' });

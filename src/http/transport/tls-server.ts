@@ -2,7 +2,8 @@ import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
 import type { Logger } from '../../util/logger';
-import { answerClientError } from '../client-errors';
+import { answerClientError, answerConnect } from '../client-errors';
+import { inRequestOrder } from './http1-order';
 import { boundHandlers, h2Options, type H2Sessions, type RequestHandler, trackSessions } from './h2-sessions';
 
 /** A TLS handshake not finished by then is dropped (Node's default is 120 s). */
@@ -14,7 +15,8 @@ const HANDSHAKE_TIMEOUT_MS = 30_000;
  * HTTP/1.1 requests.
  */
 export function createTlsServer(handle: RequestHandler, identity: SecureContextOptions, sessions: H2Sessions, log: Logger, keepAliveMs: number): Http2SecureServer {
-  const server = createSecureServer({ ...h2Options(), ...identity, allowHTTP1: true, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, boundHandlers(handle));
+  const server = createSecureServer({ ...h2Options(), ...identity, allowHTTP1: true, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, boundHandlers(inRequestOrder(handle)));
+  server.on('connect', (_req: unknown, socket: Socket) => answerConnect(socket));
   // HTTP/1.1 parse errors get the same answers as on the plain port; TLS errors just close
   server.on('clientError', (err: Error & { code?: string }, socket: Socket) => {
     if (err.code?.startsWith('HPE_')) answerClientError(err, socket, log);
