@@ -67,11 +67,14 @@ function parseBoolean(text: string): boolean {
   throw new InvalidLiteralError(`ISPN028507: Invalid boolean literal '${text}'`);
 }
 
-/** An enum by its value name (exact case) or its number; the engine compares numbers (§5.1). */
+/**
+ * An enum by its value name (exact case) or its number, either one the enum declares (the original
+ * looks the number up too, §3.5); the engine compares numbers (§5.1).
+ */
 function parseEnum(text: string, target: LiteralTarget): number {
-  const byName = target.enumValues?.[text];
-  if (byName !== undefined) return byName;
-  if (/^[+-]?\d+$/.test(text)) return Number(text);
+  const values = target.enumValues;
+  if (values && Object.hasOwn(values, text)) return values[text];
+  if (/^[+-]?\d+$/.test(text) && (!values || Object.values(values).includes(Number(text)))) return Number(text);
   throw new InvalidLiteralError(`ISPN028508: Invalid enum literal '${text}' for enum type ${target.enumName ?? ''}`);
 }
 

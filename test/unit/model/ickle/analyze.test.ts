@@ -123,6 +123,10 @@ describe('Ickle semantic checks (query-notes §4)', () => {
     ["from emp.Employee where salary > 'abc'", "ISPN028505: Invalid numeric literal 'abc'"],
     ["from emp.Employee where active = 'yes'", "ISPN028507: Invalid boolean literal 'yes'"],
     [`from ${PERSON} where gender = 'male'`, `ISPN028508: Invalid enum literal 'male' for enum type ${PERSON}.Gender`],
+    // a number counts only when the enum declares it, as a name does
+    [`from ${PERSON} where gender = 5`, `ISPN028508: Invalid enum literal '5' for enum type ${PERSON}.Gender`],
+    [`from ${PERSON} where gender in (0, 7)`, `ISPN028508: Invalid enum literal '7' for enum type ${PERSON}.Gender`],
+    [`from ${PERSON} where gender = '__proto__'`, `ISPN028508: Invalid enum literal '__proto__' for enum type ${PERSON}.Gender`],
     ['select count(distinct name) from emp.Employee', 'ISPN028512: Aggregation COUNT_DISTINCT is not supported'],
     ['select avg(name) from emp.Employee', 'ISPN028513: Aggregation AVG cannot be applied to property of type java.lang.String'],
     ['select sum(name) from emp.Employee', 'Aggregation SUM cannot be applied to property of type java.lang.String'],
