@@ -7,7 +7,7 @@ import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_LISTENE
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import { type Commit, EntryPageCursor, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
-import { type CacheEntry, type Inflight, isExpired, type ScannedEntry, WholeEntry } from './cache-entry';
+import { type CacheEntry, type Inflight, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
 import type { ContentChange, ContentIndex } from './content-index';
 import { MemoryTier } from './memory-tier';
@@ -111,7 +111,7 @@ export class Cache {
     let mortal = this.memory.mortalCount;
     let expired = 0;
     await inSlices(untilSeen(this.memory.entries(), () => mortal > 0), ([, e]) => {
-      if (e.lifespan < 0 && e.maxIdle < 0) return;
+      if (!isMortal(e)) return;
       mortal--;
       if (isExpired(e, now)) expired++;
     });

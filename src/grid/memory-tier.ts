@@ -89,7 +89,7 @@ export class MemoryTier {
       // heavier than the whole tier: evicted at once and the others kept, as the original's memory
       // container (Caffeine) does, rather than evicting everything else to make room for it
       if (old) this.map.delete(id);
-      this.bytes -= entrySize(e);
+      this.forget(e);
       return [e];
     }
     if (old && this.walking === 0) this.map.delete(id); // to the back: most recently used

@@ -62,6 +62,10 @@ describe('MemoryTier', () => {
     expect(ids(tier.set('big', entry('big', 10 * size)))).to.deep.equal(['big']);
     expect(held(tier)).to.deep.equal(['b', 'c']);
     expect(tier.usedBytes).to.equal(2 * entrySize(entry('b', 10)));
+    // a mortal entry evicted that way leaves no trace in the count of entries that can expire
+    const mortal = { ...entry('m', 10 * size), lifespan: 1000 };
+    expect(ids(tier.set('m', mortal))).to.deep.equal(['m']);
+    expect(tier.mortalCount).to.equal(0);
   });
 
   it('evicts at once when the limit is lowered, and keeps evicting in order afterwards', () => {
