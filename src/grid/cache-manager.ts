@@ -58,6 +58,8 @@ export interface CacheHandle {
 /** The entries of a cache kept outside it, as listings see them. */
 export interface CacheContents {
   entries(): Iterable<CacheEntry>;
+  /** How many `entries` gives, without making them. */
+  size(): number;
   clear(): Promise<void>;
 }
 

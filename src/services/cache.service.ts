@@ -62,7 +62,7 @@ export class CacheService {
   }
 
   size(h: CacheHandle): Promise<number> {
-    if (h.contents) return Promise.resolve([...h.contents.entries()].length);
+    if (h.contents) return Promise.resolve(h.contents.size());
     return h.cache.size();
   }
 

@@ -55,6 +55,7 @@ export class ProtobufMetadataCache {
   contents(storedKey: (name: string) => Buffer): CacheContents {
     return {
       entries: () => this.keyNames().map((name) => this.entry(storedKey(name), this.textOf(name)!)),
+      size: () => this.keyNames().length,
       // as the original's interceptor: every schema file is unregistered
       clear: async () => {
         for (const s of this.schemas.list()) await this.schemas.remove(s.name);
