@@ -223,10 +223,10 @@ export class CacheService {
     if (problems.length > 0) throw new ConfigurationsDifferError(incompatibilityReport(a.root.name, problems));
   }
 
-  /** POST /caches?action=convert: one declarative format to another, names kept as given. */
   /**
-   * `?action=convert`: a type the reader cannot take (`text/plain` with parameters, or one that is
-   * no configuration format) is its IllegalArgumentException, unwrapped: 400 with the media type.
+   * POST /caches?action=convert: one declarative format to another, names kept as given. A type the
+   * reader cannot take (`text/plain` with parameters, or one that is no configuration format) is
+   * its IllegalArgumentException, unwrapped: 400 with the media type.
    */
   convert(body: ConfigBody, to: ConfigFormat, pretty: boolean): Promise<string> {
     const ct = body.contentType;
