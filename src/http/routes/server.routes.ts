@@ -64,20 +64,20 @@ export function serverRoutes(): RouteSpec[] {
     { method: 'POST', path: '/rest/v2/server/datasources/:datasource', action: 'test', permission: 'ADMIN', handle: () => { throw new ResourceNotFoundError(); },
       doc: { summary: 'Test a data source (this server has none)', responses: { 404: 'No such data source' } } },
     // known to the original, not built here: a clear 501 instead of a 404 or 405 (docs/compatibility.md)
-    ...notBuilt('POST', '/rest/v2/server/memory', 'heap-dump', 'Writing a heap dump (it would stop the server while written; node --heapsnapshot-signal=SIGUSR2 writes one)'),
-    ...notBuilt('POST', '/rest/v2/server/connectors/:connector', 'start', 'Starting and stopping connectors'),
-    ...notBuilt('POST', '/rest/v2/server/connectors/:connector', 'stop', 'Starting and stopping connectors'),
-    ...(['GET', 'POST', 'DELETE'] as const).flatMap((m) => notBuilt(m, '/rest/v2/server/connectors/:connector/ip-filter', undefined, 'IP filter rules on connectors')),
-    ...notBuilt('GET', '/rest/v2/server/caches/defaults', undefined, 'Listing the default cache attribute values'),
+    notBuilt('POST', '/rest/v2/server/memory', 'heap-dump', 'Writing a heap dump (it would stop the server while written; node --heapsnapshot-signal=SIGUSR2 writes one)'),
+    notBuilt('POST', '/rest/v2/server/connectors/:connector', 'start', 'Starting and stopping connectors'),
+    notBuilt('POST', '/rest/v2/server/connectors/:connector', 'stop', 'Starting and stopping connectors'),
+    ...(['GET', 'POST', 'DELETE'] as const).map((m) => notBuilt(m, '/rest/v2/server/connectors/:connector/ip-filter', undefined, 'IP filter rules on connectors')),
+    notBuilt('GET', '/rest/v2/server/caches/defaults', undefined, 'Listing the default cache attribute values'),
     // the ignore list belongs to a container: a tenant's is reached under /rest/<tenant>/v2/server/…
     ...ignored.map((r) => ({ ...r, perContainer: true })),
   ];
 }
 
 /** A route the original serves and this server does not: 501 with a sentence that says what. */
-function notBuilt(method: RouteSpec['method'], path: string, action: string | undefined, what: string): RouteSpec[] {
-  return [{ method, path, action, permission: 'ADMIN', handle: () => { throw new NotImplementedError(what); },
-    doc: { summary: `${what}: not built (501)`, responses: { 501: 'Not implemented by this server' } } }];
+function notBuilt(method: RouteSpec['method'], path: string, action: string | undefined, what: string): RouteSpec {
+  return { method, path, action, permission: 'ADMIN', handle: () => { throw new NotImplementedError(what); },
+    doc: { summary: `${what}: not built (501)`, responses: { 501: 'Not implemented by this server' } } };
 }
 
 function manager(name: string, s: Services): void {
