@@ -81,12 +81,16 @@ export class UserService {
   }
 
   private validate(name: string, password: string, roles: string[]): void {
-    if (!/^[^\s:,"]{1,128}$/.test(name)) throw new InvalidUserError(`Invalid user name '${name}': 1 to 128 characters, no spaces, ':', ',' or '"'`);
+    checkPrincipalName('user', name);
     if (password.length === 0) throw new InvalidUserError('The password must not be empty');
     if (roles.length === 0) throw new InvalidUserError('A user needs at least one role');
     // groups are names, as in the original: a group gets the roles granted to it, else the role of
     // its name (custom roles included), else nothing (docs/security.md)
-    const bad = roles.find((r) => !/^[^\s:,"]{1,128}$/.test(r));
-    if (bad !== undefined) throw new InvalidUserError(`Invalid group name '${bad}': 1 to 128 characters, no spaces, ':', ',' or '"'`);
+    for (const group of roles) checkPrincipalName('group', group);
   }
+}
+
+/** User and group names: they travel in Basic credentials and in comma-separated group lists. */
+function checkPrincipalName(kind: 'user' | 'group', name: string): void {
+  if (!/^[^\s:,"]{1,128}$/.test(name)) throw new InvalidUserError(`Invalid ${kind} name '${name}': 1 to 128 characters, no spaces, ':', ',' or '"'`);
 }
