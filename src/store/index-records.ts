@@ -49,6 +49,11 @@ export interface IndexSelection {
   type: string;
   filter: IndexFilter;
   now: number;
+  /**
+   * When the query must be done (epoch ms on `performance.timeOrigin + performance.now()`, the
+   * clock every thread shares): a statement on the reader thread not done by then is given up.
+   */
+  deadline?: number;
 }
 
 export interface IndexSortKey {

@@ -1,4 +1,5 @@
 import type { IndexSelection, IndexSortKey } from './index-records';
+import { IN_TIME } from './sqlite-deadline';
 import { type Driver, FilterSql, type Sql } from './sqlite-index-sql';
 
 /** Documents one streaming statement of a large selection looks at, at most. */
@@ -10,7 +11,8 @@ export const BATCH_WINDOW = 20_000;
  * and the bounded count of candidates that sizes them. SQL building only: SqliteIndexStore runs
  * them. With a driver the candidates come first (CROSS JOIN fixes that order: SQLite has no
  * statistics to choose it) and each is checked with what the driver did not answer; without one,
- * the type's documents are walked.
+ * the type's documents are walked. Every candidate first passes `grid_in_time()`: the statement
+ * stops at the query's deadline.
  */
 export class SelectionSql {
   private readonly fields: FilterSql;
@@ -65,7 +67,7 @@ export class SelectionSql {
     const cond = rest.kind === 'all' ? { sql: '1', params: [] } : this.fields.condition(rest, 'd.doc_id');
     const live = this.live('d.doc_id');
     const from = windowed ? `(${windowed.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
-    const sql = `SELECT d.doc_id AS docId, d.key AS key, 1.0 AS score FROM ${from} WHERE d.type_id = ? AND d.doc_id > ? AND d.doc_id <= ? AND ${cond.sql}${live.sql} ORDER BY d.doc_id LIMIT ?`;
+    const sql = `SELECT d.doc_id AS docId, d.key AS key, 1.0 AS score FROM ${from} WHERE d.type_id = ? AND d.doc_id > ? AND d.doc_id <= ? AND ${IN_TIME} AND ${cond.sql}${live.sql} ORDER BY d.doc_id LIMIT ?`;
     return { sql, params: [...(windowed?.params ?? []), this.typeId, low, high, ...cond.params, ...live.params, limit] };
   }
 
@@ -78,7 +80,7 @@ export class SelectionSql {
     const live = this.live('g.doc_id');
     const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_values g ON g.doc_id = s.doc_id AND g.field_id = ?` : 'index_values g';
     const where = driver ? '' : 'g.field_id = ? AND ';
-    const sql = `SELECT g.value AS value, count(*) AS n FROM ${from} WHERE ${where}${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    const sql = `SELECT g.value AS value, count(*) AS n FROM ${from} WHERE ${where}${IN_TIME} AND ${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
     return { sql, params: [...(driver?.sql.params ?? []), this.fieldId(field), ...cond.params, ...live.params, limit] };
   }
 
@@ -89,7 +91,7 @@ export class SelectionSql {
     const live = this.live('d.doc_id');
     const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_docs d ON d.doc_id = s.doc_id` : 'index_docs d';
     const joinSql = joins.map((j) => ` ${j.sql}`).join('');
-    const sql = `SELECT ${columns} FROM ${from}${joinSql} WHERE d.type_id = ? AND ${cond.sql}${live.sql}${extra ? ` AND ${extra.sql}` : ''}`;
+    const sql = `SELECT ${columns} FROM ${from}${joinSql} WHERE d.type_id = ? AND ${IN_TIME} AND ${cond.sql}${live.sql}${extra ? ` AND ${extra.sql}` : ''}`;
     return { sql, params: [...(driver?.sql.params ?? []), ...joins.flatMap((j) => j.params), this.typeId, ...cond.params, ...live.params, ...(extra?.params ?? [])] };
   }
 

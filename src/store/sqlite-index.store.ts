@@ -1,5 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { cappedCount, type HitCount, type IndexDocument, type IndexHit, type IndexSelection, type IndexSortKey, type IndexTypeStats, type IndexValue, type IndexWriteOp } from './index-records';
+import { defineInTime } from './sqlite-deadline';
 import { BATCH_WINDOW, SelectionSql } from './sqlite-index-selection';
 import { type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
 import type { SqliteReader } from './sqlite-reader';
@@ -30,8 +31,11 @@ export class SqliteIndexStore {
   private readonly preparedBySql = new Map<string, Statement>();
   private readonly sizes = new WeakMap<IndexSelection, boolean>();
   private readonly selections = new WeakMap<IndexSelection, SelectionSql>();
+  /** The deadline of the statement running on this connection (`grid_in_time()`). */
+  private deadline = Infinity;
 
   constructor(private readonly db: Database, private readonly reader?: SqliteReader) {
+    defineInTime(db, () => this.deadline);
     const p = (sql: string): Statement => db.prepare(sql);
     this.stmts = {
       findType: p('SELECT type_id FROM index_types WHERE cache_id = ? AND name = ?').pluck(),
@@ -227,10 +231,20 @@ export class SqliteIndexStore {
     return sql;
   }
 
-  /** Rows of a statement over `sel`: on the event loop when the selection is small, else on the reader thread. */
+  /**
+   * Rows of a statement over `sel`: on the event loop when the selection is small, else on the
+   * reader thread; either way stopped at the selection's deadline.
+   */
   private read<T>(sel: IndexSelection, q: Sql): Promise<T[]> {
-    if (this.reader && this.isLarge(sel)) return this.reader.all<T>(q.sql, q.params);
-    return Promise.resolve(this.prepared(q.sql).all(...q.params) as T[]);
+    if (this.reader && this.isLarge(sel)) return this.reader.all<T>(q.sql, q.params, sel.deadline);
+    this.deadline = sel.deadline ?? Infinity;
+    try {
+      return Promise.resolve(this.prepared(q.sql).all(...q.params) as T[]);
+    } catch (err) {
+      return Promise.reject(err);
+    } finally {
+      this.deadline = Infinity;
+    }
   }
 
   /**

@@ -25,13 +25,17 @@ export class SqliteReader {
 
   constructor(private readonly file: string) {}
 
-  /** Every row of `sql`, as `stmt.all(...params)` would give them. */
-  all<T>(sql: string, params: unknown[]): Promise<T[]> {
+  /**
+   * Every row of `sql`, as `stmt.all(...params)` would give them. With a `deadline` (epoch ms,
+   * util/clock.ts `sharedNow`), a statement still waiting at it is not started, and one whose SQL calls
+   * `grid_in_time()` stops there; both fail with `code` DEADLINE_PASSED.
+   */
+  all<T>(sql: string, params: unknown[], deadline?: number): Promise<T[]> {
     if (this.closed) return Promise.reject(new Error('the database is closed'));
     const id = ++this.nextId;
     return new Promise<T[]>((resolve, reject) => {
       this.waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject });
-      const request: ReaderRequest = { id, sql, params };
+      const request: ReaderRequest = { id, sql, params, deadline };
       this.thread().postMessage(request);
     });
   }

@@ -1,12 +1,16 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { sharedNow } from '../util/clock';
+import { deadlinePassed, defineInTime } from './sqlite-deadline';
 
 /** A statement for the reader thread (src/store/sqlite-reader.ts). */
 export interface ReaderRequest {
   id: number;
   sql: string;
   params: unknown[];
+  /** Epoch ms (util/clock.ts `sharedNow`) by which the statement must be done; it is not started after it. */
+  deadline?: number;
 }
 
 /**
@@ -40,6 +44,8 @@ if (parentPort) {
   const port = parentPort;
   const db = new Database((workerData as { file: string }).file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  let deadline = Infinity;
+  defineInTime(db, () => deadline);
   const statements = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {
     let s = statements.get(sql);
@@ -52,6 +58,8 @@ if (parentPort) {
   port.on('message', (m: ReaderRequest) => {
     let reply: ReaderReply;
     try {
+      deadline = m.deadline ?? Infinity;
+      if (sharedNow() >= deadline) throw deadlinePassed();
       const rows = prepare(m.sql).all(...m.params) as Array<Record<string, unknown>>;
       reply = { id: m.id, rows, blobs: packBlobs(rows) };
     } catch (err) {

@@ -11,3 +11,11 @@ export class ManualClock implements Clock {
   now(): number { return this.current; }
   advance(ms: number): void { this.current += ms; }
 }
+
+/**
+ * Epoch milliseconds, monotonic, on a clock every thread of the process shares (a worker's
+ * `performance.now()` starts at its own origin): deadlines handed to worker threads use it.
+ */
+export function sharedNow(): number {
+  return performance.timeOrigin + performance.now();
+}

@@ -3,6 +3,8 @@ import { rmSync } from 'node:fs';
 import type { IndexDocument, IndexSelection } from '../../src/store/store';
 import { SqliteStore } from '../../src/store/sqlite-store';
 import { ON_LOOP_CANDIDATES } from '../../src/store/sqlite-index.store';
+import { DEADLINE_PASSED } from '../../src/store/sqlite-deadline';
+import { sharedNow } from '../../src/util/clock';
 import { tempDir } from '../support/server';
 
 const doc = (key: string, name: string, age: number, words: string[], expiresAt: number | null = null): IndexDocument => ({
@@ -166,6 +168,18 @@ describe('SqliteIndexStore: statements over a large selection run on the reader 
     expect(grouped.offLoop).to.equal(true);
     expect(grouped.result).to.have.length(101);
     expect(grouped.result[0]).to.deep.equal({ value: 0, n: DOCS / 100 });
+  });
+
+  it('stops a statement at its deadline instead of running it to its end, on either thread', async () => {
+    const failure = (p: Promise<unknown>): Promise<{ code?: string }> => p.then(() => expect.fail('the statement ran to its end'), (err: { code?: string }) => err);
+    // every document checked against 300 conditions that never hold: seconds of work on the reader thread
+    const never = Array.from({ length: 300 }, (_, i) => ({ kind: 'eq' as const, field: 'name', value: `nobody${i}` }));
+    const slow = sel({ kind: 'or', items: [...never, { kind: 'not', item: { kind: 'exists', field: 'name' } }] });
+    expect((await failure(store.indexes.count({ ...slow, deadline: sharedNow() + 100 }, 1_000_000))).code).to.equal(DEADLINE_PASSED);
+    // a small selection, answered on the event loop, past its deadline before it starts
+    expect((await failure(store.indexes.count({ ...sel({ kind: 'eq', field: 'name', value: 'name7' }), deadline: sharedNow() - 1 }, 100))).code).to.equal(DEADLINE_PASSED);
+    // the reader thread goes on answering
+    expect(await store.indexes.count(sel({ kind: 'eq', field: 'age', value: 7 }), 1_000_000)).to.deep.equal({ count: DOCS / 100, exact: true });
   });
 
   it('answers a small selection on the event loop, and streams a large one in windows', async () => {
