@@ -92,7 +92,8 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
   });
-  const queryEngine = new QueryEngine(schemas, indexing, clock);
+  const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
+  const queryEngine = new QueryEngine(schemas, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });
   const roles = new RoleRegistry(store);
   // `___protobuf_metadata` holds no entries of its own: the schema service is its store
   const metadata = new ProtobufMetadataCache(schemas, clock);

@@ -38,6 +38,14 @@ export interface Limits {
   requestTimeout: number;
   /** Milliseconds an idle keep-alive connection stays open. */
   keepAliveTimeout: number;
+  /** Milliseconds one query (search) may run, its index statements included. */
+  queryTimeout: number;
+  /** Rows one query answer may hold: its matches up to offset + max_results. */
+  queryRows: number;
+  /** Bytes of the hits one query answer may hold (stored values while collected, JSON once written). */
+  queryAnswerBytes: number;
+  /** Index terms the full-text expansions of one query (fuzzy, wildcard, regexp, range) may look at. */
+  queryExpansionTerms: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = {
@@ -58,13 +66,17 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   headersTimeout: 20_000,
   requestTimeout: 120_000,
   keepAliveTimeout: 65_000,
+  queryTimeout: 30_000,
+  queryRows: 10_000,
+  queryAnswerBytes: 32 * 1024 * 1024,
+  queryExpansionTerms: 1_000_000,
 };
 
 /** `config-bytes` ⇄ `configBytes`: the names a user writes. */
 export const LIMIT_NAMES: ReadonlyArray<readonly [string, keyof Limits]> = (Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>)
   .map((key) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), key] as const);
 
-const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes', 'schemaTotalBytes']);
+const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes', 'schemaTotalBytes', 'queryAnswerBytes']);
 
 export class LimitError extends Error {}
 

@@ -68,6 +68,28 @@ export class IndexedEntityError extends QueryError {
   constructor(message: string) { super('INDEXED_ENTITY', message); }
 }
 
+/**
+ * A query that ran past the server's `query-timeout`. The original answers its query time-out
+ * (a TimeoutException, a CacheException) with the same 400 JSON, cause null; grid says why.
+ */
+export class QueryTimeoutError extends QueryError {
+  constructor(ms: number) { super('QUERY_TIMEOUT', `The query did not complete within ${ms} ms (limit query-timeout)`); }
+}
+
+/** An answer that would hold more rows or bytes than `query-rows` / `query-answer-bytes` allow. */
+export class QueryAnswerTooLargeError extends QueryError {
+  constructor(what: string, limit: number, name: string) {
+    super('QUERY_ANSWER_TOO_LARGE', `The answer would hold more than ${limit} ${what}; ask for a smaller page with offset and max_results (limit ${name})`);
+  }
+}
+
+/** Full-text expansions (fuzzy, wildcard, regexp, range terms) that would look at more index terms than `query-expansion-terms`. */
+export class QueryExpansionError extends QueryError {
+  constructor(limit: number) {
+    super('QUERY_EXPANSION', `The query's fuzzy, wildcard, regexp and range terms would look at more than ${limit} terms of the index; use fewer or more specific terms (limit query-expansion-terms)`);
+  }
+}
+
 /** Query-shaped request errors answered before any query runs (missing query, empty body). */
 export class SearchRequestError extends QueryError {
   constructor(message: string) { super('SEARCH_REQUEST', message); }

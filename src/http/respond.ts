@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import { Readable } from 'node:stream';
 
 const TEXT = 'text/plain; charset=utf-8';
 
@@ -23,6 +24,16 @@ export function sendBytes(ctx: Context, bytes: Buffer, contentType: string): voi
   ctx.status = 200;
   ctx.body = bytes;
   ctx.set('Content-Type', contentType);
+}
+
+/** A body made of parts, written one after the other with its Content-Length: a large answer is never one buffer. */
+export function sendParts(ctx: Context, parts: Buffer[]): void {
+  if (parts.length === 1) {
+    ctx.body = parts[0];
+    return;
+  }
+  ctx.body = Readable.from(parts);
+  ctx.length = parts.reduce((n, p) => n + p.length, 0);
 }
 
 /** A status with an empty body and `Content-Length: 0` (the original's empty responses). */

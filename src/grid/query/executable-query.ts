@@ -18,6 +18,8 @@ export interface MatchRow {
   sortKeys: Array<Scalar | null>;
   /** Relevance, for indexed full-text queries; null otherwise (query-notes §4: score() on a scan). */
   score: number | null;
+  /** The stored value's size: what holding the row for the answer costs (QueryBudget). */
+  bytes: number;
 }
 
 /**
@@ -57,7 +59,7 @@ export class ExecutableQuery {
   match(key: Buffer, value: Buffer): MatchRow | undefined {
     const entity = this.reader.read(value);
     if (!entity || !this.where(entity)) return undefined;
-    return this.row(key, entity, null);
+    return this.row(key, entity, null, value.length);
   }
 
   /**
@@ -70,8 +72,8 @@ export class ExecutableQuery {
     return this.match(e.key(), e.value());
   }
 
-  row(key: Buffer, entity: EntityMessage, score: number | null): MatchRow {
-    return { key, entity, sortKeys: this.sortKeyOf.map((k) => k(entity)), score };
+  row(key: Buffer, entity: EntityMessage, score: number | null, bytes: number): MatchRow {
+    return { key, entity, sortKeys: this.sortKeyOf.map((k) => k(entity)), score, bytes };
   }
 
   /** ORDER BY over rows (nulls first ascending); without ORDER BY every row ties. */

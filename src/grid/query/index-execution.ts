@@ -6,9 +6,9 @@ import type { ExecutableQuery, MatchRow } from './executable-query';
 import { type GroupRow, MAX_GROUPS, tooManyGroups } from './group-table';
 import { indexLayoutOf, type IndexLayout } from './index-documents';
 import { IndexFilterBuilder } from './index-filter';
+import type { QueryBudget } from './query-budget';
 import type { Paging, QueryResult } from './query-result';
-import { ResultCollector } from './result-collector';
-import { TimeSlice } from './time-slice';
+import { buildHits, ResultCollector } from './result-collector';
 
 const BATCH = 1000;
 type IndexBatch = { hits: IndexHit[]; next: number | undefined };
@@ -27,35 +27,39 @@ export interface EntityLoading {
   ns: number;
 }
 
-export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, paging: Paging, accuracy: number, now: number, loading: EntityLoading): Promise<QueryResult | undefined> {
+export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, paging: Paging, accuracy: number, now: number, loading: EntityLoading, budget: QueryBudget): Promise<QueryResult | undefined> {
   const q = exec.query;
   const layout = indexLayoutOf(q.entity);
-  const pair = await new IndexFilterBuilder(index, q.entity.name, layout).translate(q.where);
+  const pair = await new IndexFilterBuilder(index, q.entity.name, layout, budget).translate(q.where);
   if (!pair.exact && pair.superset.kind === 'all') return undefined;
-  const sel: IndexSelection = { cacheId: index.cache.id, type: q.entity.name, filter: pair.exact ?? pair.superset, now };
+  const sel: IndexSelection = { cacheId: index.cache.id, type: q.entity.name, filter: pair.exact ?? pair.superset, now, deadline: budget.deadline.at };
   const kind = pair.exact ? 'indexed' : 'hybrid';
   if (q.grouping) {
     const native = nativeAggregation(q, layout, pair.exact);
     if (native) return await nativeResult(exec, index, sel, native);
-    const collector = new ResultCollector(exec, paging);
-    await streamCandidates(exec, index, sel, kind === 'hybrid', loading, (row) => void collector.add(row));
+    const collector = new ResultCollector(exec, paging, budget);
+    await streamCandidates(exec, index, sel, kind === 'hybrid', loading, budget, (row) => void collector.add(row));
     return collector.finish(kind);
   }
   const sortInIndex = q.orderBy.every((k) => layout.byPath.get((k.target as FieldRef).key)?.kind === 'value');
   if (kind === 'indexed' && sortInIndex) {
     const sort = q.orderBy.map((k) => ({ field: (k.target as FieldRef).key, descending: k.descending }));
-    // one row more than the page: a page that is not full ends the matches, and tells their count
-    const read = paging.maxResults > 0 ? await index.reads.page(sel, sort, paging.offset, paging.maxResults + 1) : [];
+    // the page as far as query-rows reaches past the offset, and one row more: a page that is not
+    // full ends the matches and tells their count; one that goes on past query-rows is refused
+    const room = Math.min(paging.maxResults, Math.max(0, budget.limits.rows - paging.offset));
+    const read = paging.maxResults > 0 ? await index.reads.page(sel, sort, paging.offset, room + 1) : [];
+    if (room < paging.maxResults && read.length > room) throw budget.tooManyRows();
     const hits = read.slice(0, paging.maxResults);
     const known = paging.maxResults > 0 && read.length <= paging.maxResults && (paging.offset === 0 || read.length > 0);
     const count = known ? cappedCount(paging.offset + read.length, accuracy) : await index.reads.count(sel, accuracy);
     const rows = loadAll(exec, index, hits, loading);
-    return { hitCount: count.count, hitCountExact: count.exact, columns: exec.columns, hits: rows.map((r) => exec.hit(r)), kind };
+    for (const row of rows) budget.hold(row);
+    return { hitCount: count.count, hitCountExact: count.exact, columns: exec.columns, hits: await buildHits(exec, rows, budget), kind };
   }
   const count = await index.reads.count(sel, accuracy);
-  const collector = new ResultCollector(exec, paging);
+  const collector = new ResultCollector(exec, paging, budget);
   const enough = q.orderBy.length === 0 ? paging.offset + paging.maxResults : Infinity;
-  await streamCandidates(exec, index, sel, kind === 'hybrid', loading, (row) => {
+  await streamCandidates(exec, index, sel, kind === 'hybrid', loading, budget, (row) => {
     collector.add(row);
     return collector.count >= enough;
   });
@@ -67,8 +71,8 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
  * true to stop. The next batch is asked for before this one is loaded, so a reader thread finds
  * it while the loop works; entities are loaded a few at a time, so few outlive a garbage collection.
  */
-async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: IndexSelection, check: boolean, loading: EntityLoading, visit: (row: MatchRow) => boolean | void): Promise<void> {
-  const slice = new TimeSlice();
+async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: IndexSelection, check: boolean, loading: EntityLoading, budget: QueryBudget, visit: (row: MatchRow) => boolean | void): Promise<void> {
+  const slice = budget.slice;
   let pending: Promise<IndexBatch> | undefined = index.reads.batch(sel, 0, BATCH);
   while (pending) {
     const { hits, next }: IndexBatch = await pending;
@@ -90,7 +94,7 @@ function loadAll(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit[], loa
   const rows: MatchRow[] = [];
   hits.forEach((hit, i) => {
     const entity = entries[i] && exec.reader.read(entries[i]!.value);
-    if (entity) rows.push(exec.row(hit.key, entity, hit.score));
+    if (entity) rows.push(exec.row(hit.key, entity, hit.score, entries[i]!.value.length));
   });
   loading.loaded += hits.length;
   loading.ns += Number(process.hrtime.bigint() - started);

@@ -5,8 +5,8 @@ import type { IndexFilter, IndexValue } from '../../store/store';
 import type { CacheIndex } from './cache-index';
 import type { IndexLayout } from './index-documents';
 import { compileWildcard, termRegExp } from '../../model/ickle/wildcard';
+import type { QueryBudget } from './query-budget';
 import { editDistance } from './text-match';
-import { TimeSlice } from './time-slice';
 
 /** The exact index filter of a condition, if every part is indexed, and an index superset of it. */
 export interface FilterPair {
@@ -27,11 +27,10 @@ const LOWERCASING = new Set(['standard', 'simple', 'stemmer', 'ngram', 'filename
  * fields become B-tree lookups, full-text ones FTS5 searches (fuzzy, wildcard, regexp and range
  * terms expanded over the field's vocabulary). Parts on fields without an index make the plan
  * hybrid: the superset replaces them by "all" where that keeps every match (§4, Boole–Shannon).
+ * Every vocabulary page an expansion reads counts against the query's budget (`query-expansion-terms`).
  */
 export class IndexFilterBuilder {
-  private readonly slice = new TimeSlice();
-
-  constructor(private readonly index: CacheIndex, private readonly type: string, private readonly layout: IndexLayout) {}
+  constructor(private readonly index: CacheIndex, private readonly type: string, private readonly layout: IndexLayout, private readonly budget: QueryBudget) {}
 
   async translate(c: Condition): Promise<FilterPair> {
     switch (c.kind) {
@@ -89,7 +88,7 @@ export class IndexFilterBuilder {
         if (tokens.length === 0) return NONE;
         if (tokens.length > 1) return { kind: 'text', search: { kind: 'phrase', field: ref.key, terms: tokens, slop: match.slop ?? 0 } };
         if (!match.fuzzy) return terms(tokens);
-        return terms(await this.fuzzy(tokens[0], match.fuzzy, (from) => this.index.reads.terms(this.index.cache.id, this.type, ref.key, from, PAGE)));
+        return terms(await this.fuzzy(tokens[0], match.fuzzy, (from) => this.vocabulary(ref.key, from)));
       }
       case 'wildcard': {
         const pattern = fold(match.pattern);
@@ -135,7 +134,7 @@ export class IndexFilterBuilder {
           if (values.length > MAX_TERMS) throw tooManyTerms(match.pattern);
           if (page.length < PAGE) break;
           from = page[page.length - 1] + '\0';
-          if (this.slice.due()) await this.slice.pause();
+          if (this.budget.slice.spent()) await this.budget.slice.pause();
         }
         return values.length ? { kind: 'in', field: key, values } : NONE;
       }
@@ -144,7 +143,16 @@ export class IndexFilterBuilder {
 
   private stringValues(field: string, from: string): string[] {
     const after = from === '' ? undefined : from;
-    return this.index.reads.values(this.index.cache.id, this.type, field, after, PAGE).map(String);
+    return this.counted(this.index.reads.values(this.index.cache.id, this.type, field, after, PAGE).map(String));
+  }
+
+  private vocabulary(field: string, from: string): string[] {
+    return this.counted(this.index.reads.terms(this.index.cache.id, this.type, field, from, PAGE));
+  }
+
+  private counted(page: string[]): string[] {
+    this.budget.expand(page.length);
+    return page;
   }
 
   /** Terms of a text field from `from` on that pass `test`, until `stop` says the rest cannot. */
@@ -152,7 +160,7 @@ export class IndexFilterBuilder {
     const found: string[] = [];
     let at = from;
     for (;;) {
-      const page = this.index.reads.terms(this.index.cache.id, this.type, field, at, PAGE);
+      const page = this.vocabulary(field, at);
       for (const t of page) {
         if (stop(t)) return found;
         if (test(t)) found.push(t);
@@ -160,7 +168,7 @@ export class IndexFilterBuilder {
       if (found.length > MAX_TERMS) throw tooManyTerms(from);
       if (page.length < PAGE) return found;
       at = page[page.length - 1] + '\0';
-      if (this.slice.due()) await this.slice.pause();
+      if (this.budget.slice.spent()) await this.budget.slice.pause();
     }
   }
 
@@ -176,7 +184,7 @@ export class IndexFilterBuilder {
       }
       if (terms.length < PAGE) break;
       from = terms[terms.length - 1] + '\0';
-      if (this.slice.due()) await this.slice.pause();
+      if (this.budget.slice.spent()) await this.budget.slice.pause();
     }
     return found.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1)).slice(0, MAX_FUZZY_TERMS).map(([, t]) => t);
   }

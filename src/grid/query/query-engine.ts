@@ -11,6 +11,7 @@ import type { CacheIndex } from './cache-index';
 import { ExecutableQuery } from './executable-query';
 import { type EntityLoading, runIndexQuery } from './index-execution';
 import type { Indexing } from './indexing';
+import { QueryBudget, type QueryLimits } from './query-budget';
 import type { Paging, QueryResult } from './query-result';
 import type { QuerySettings } from './query-settings';
 import { QueryStatistics } from './query-stats';
@@ -26,7 +27,8 @@ const REMOVE_BATCH = 1000;
 /**
  * Runs Ickle queries over caches. A query is parsed, checked and compiled once and remembered
  * (per cache, text and schema version); each run then asks the cache's index (indexed or hybrid
- * plan) or streams the cache (scan), and is timed for `search/stats`.
+ * plan) or streams the cache (scan) within its budget (deadline, answer size, expansion work: the
+ * `query-*` limits), and is timed for `search/stats`.
  */
 export class QueryEngine {
   private readonly memo = new Map<string, ExecutableQuery>();
@@ -34,7 +36,7 @@ export class QueryEngine {
   private memoVersion: number | undefined;
   private readonly statistics = new Map<number, QueryStatistics>();
 
-  constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock) {}
+  constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock, private readonly limits: QueryLimits) {}
 
   prepare(cache: Cache, settings: QuerySettings, text: string, names: EntityNames): ExecutableQuery {
     const index = this.indexing.of(cache);
@@ -63,12 +65,17 @@ export class QueryEngine {
 
   async search(cache: Cache, exec: ExecutableQuery, paging: Paging, accuracy: number): Promise<QueryResult> {
     const started = process.hrtime.bigint();
+    const budget = new QueryBudget(this.limits);
     await cache.settled();
     const index = this.indexing.of(cache);
     const loading: EntityLoading = { loaded: 0, ns: 0 };
     let result: QueryResult | undefined;
-    if (index?.entity(exec.query.entity.name)) result = await runIndexQuery(exec, index, paging, accuracy, this.clock.now(), loading);
-    result ??= await this.scan(cache, exec, paging);
+    try {
+      if (index?.entity(exec.query.entity.name)) result = await runIndexQuery(exec, index, paging, accuracy, this.clock.now(), loading, budget);
+      result ??= await this.scan(cache, exec, paging, budget);
+    } catch (err) {
+      throw budget.explain(err);
+    }
     this.record(cache, result, exec.query.text, Number(process.hrtime.bigint() - started), loading);
     return result;
   }
@@ -98,9 +105,9 @@ export class QueryEngine {
     return s;
   }
 
-  private async scan(cache: Cache, exec: ExecutableQuery, paging: Paging): Promise<QueryResult> {
-    const collector = new ResultCollector(exec, paging);
-    await scanMatches(exec, cache.scan(), (row) => collector.add(row));
+  private async scan(cache: Cache, exec: ExecutableQuery, paging: Paging, budget: QueryBudget): Promise<QueryResult> {
+    const collector = new ResultCollector(exec, paging, budget);
+    await scanMatches(exec, cache.scan(), (row) => collector.add(row), budget.slice);
     return collector.finish('non_indexed');
   }
 

@@ -6,10 +6,9 @@ import type { ScannedEntry } from '../cache-entry';
  * The non-indexed plan (query-notes §5.1): every live entry is decoded and tested once, a few
  * milliseconds at a time. `entries` streams the cache (a persistent cache page by page from the
  * store), so the cache is never loaded whole; only entries the wire filter lets through are
- * decoded; `visit` sees each match as it is found.
+ * decoded; `visit` sees each match as it is found. A query's slice stops the scan at its deadline.
  */
-export async function scanMatches(q: ExecutableQuery, entries: Iterable<ScannedEntry>, visit: (row: MatchRow) => void | Promise<void>): Promise<void> {
-  const slice = new TimeSlice();
+export async function scanMatches(q: ExecutableQuery, entries: Iterable<ScannedEntry>, visit: (row: MatchRow) => void | Promise<void>, slice = new TimeSlice()): Promise<void> {
   for (const e of entries) {
     const row = q.matchScanned(e);
     if (row) {

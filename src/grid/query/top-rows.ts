@@ -8,16 +8,20 @@ export class TopRows<T> {
 
   constructor(private readonly limit: number, private readonly compare: (a: T, b: T) => number) {}
 
-  add(row: T): void {
-    if (this.limit <= 0) return;
+  /** Offers a row; the row that is not kept — this one, or the one it pushed out — or undefined. */
+  add(row: T): T | undefined {
+    if (this.limit <= 0) return row;
     const item = { row, seq: this.seq++ };
     if (this.heap.length < this.limit) {
       this.heap.push(item);
       this.up(this.heap.length - 1);
-    } else if (this.worse(this.heap[0], item)) {
-      this.heap[0] = item;
-      this.down(0);
+      return undefined;
     }
+    if (!this.worse(this.heap[0], item)) return row;
+    const out = this.heap[0].row;
+    this.heap[0] = item;
+    this.down(0);
+    return out;
   }
 
   /** The kept rows, best first. */

@@ -1,16 +1,21 @@
 import { RawJson, type QueryResult } from '../../services/query.service';
+import { inSlices } from '../../util/slices';
+
+/** Characters of JSON per part of an answer: a large answer is never one string, nor one buffer. */
+const PART = 64 * 1024;
 
 /**
- * Search results as JSON text (query-notes §2, §9). Entities are protostream's canonical JSON,
- * inserted as they are; projections are objects of the selected keys.
+ * Search results as JSON (query-notes §2, §9), in parts of about 64 KiB built a few milliseconds
+ * at a time. Entities are protostream's canonical JSON, inserted as they are; projections are
+ * objects of the selected keys.
  */
-export function presentSearchResult(r: QueryResult): string {
-  return `{"hit_count":${r.hitCount},"hit_count_exact":${r.hitCountExact},"hits":[${hits(r, false)}]}`;
+export function presentSearchResult(r: QueryResult): Promise<Buffer[]> {
+  return parts(`{"hit_count":${r.hitCount},"hit_count_exact":${r.hitCountExact},"hits":[`, r, false);
 }
 
 /** The v1 shape: `total_results`, projection keys as bare paths (query-notes §9). */
-export function presentLegacySearchResult(r: QueryResult): string {
-  return `{"total_results":${r.hitCount},"hits":[${hits(r, true)}]}`;
+export function presentLegacySearchResult(r: QueryResult): Promise<Buffer[]> {
+  return parts(`{"total_results":${r.hitCount},"hits":[`, r, true);
 }
 
 /** `{"error":{"message":…,"cause":…}}`, the one JSON error body of the API. */
@@ -18,14 +23,27 @@ export function presentQueryError(message: string, cause: string | null): string
   return JSON.stringify({ error: { message, cause } });
 }
 
-function hits(r: QueryResult, legacy: boolean): string {
-  return r.hits.map((h) => {
-    if (h instanceof RawJson) return `{"hit":${h.json}}`;
-    const columns = r.columns ?? [];
-    const fields = new Map<string, string>();
-    h.forEach((v, i) => fields.set(legacy ? columns[i].legacyKey : columns[i].key, valueJson(v)));
-    return `{"hit":{${[...fields].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}}`;
-  }).join(',');
+async function parts(head: string, r: QueryResult, legacy: boolean): Promise<Buffer[]> {
+  const out: Buffer[] = [];
+  let text = head;
+  let first = true;
+  await inSlices(r.hits, (h) => {
+    text += (first ? '' : ',') + hit(r, h, legacy);
+    first = false;
+    if (text.length < PART) return;
+    out.push(Buffer.from(text));
+    text = '';
+  });
+  out.push(Buffer.from(text + ']}'));
+  return out;
+}
+
+function hit(r: QueryResult, h: QueryResult['hits'][number], legacy: boolean): string {
+  if (h instanceof RawJson) return `{"hit":${h.json}}`;
+  const columns = r.columns ?? [];
+  const fields = new Map<string, string>();
+  h.forEach((v, i) => fields.set(legacy ? columns[i].legacyKey : columns[i].key, valueJson(v)));
+  return `{"hit":{${[...fields].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(',')}}}`;
 }
 
 function valueJson(v: unknown): string {

@@ -4,7 +4,7 @@ import type { QueryResult, SearchRequest } from '../../services/query.service';
 import { query } from '../params';
 import { presentLegacySearchResult, presentQueryError, presentSearchResult } from '../presenters/search.presenter';
 import { readText } from '../request-body';
-import { setJsonType } from '../respond';
+import { sendParts, setJsonType } from '../respond';
 import { json, M, type ParamDoc } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
@@ -44,26 +44,29 @@ const SEARCH_PARAMS: ParamDoc[] = [
 ];
 const QUERY_MODE: ParamDoc = { name: 'query_mode', description: 'Accepted (FETCH or BROADCAST)', enum: ['FETCH', 'BROADCAST'] };
 
-async function search(ctx: GridContext, s: Services, req: SearchRequest): Promise<string> {
+async function search(ctx: GridContext, s: Services, req: SearchRequest): Promise<Buffer[]> {
   return presentSearchResult(await s.queries.search(ctx.state.cache, req));
 }
 
-async function legacySearch(ctx: GridContext, s: Services, req: SearchRequest): Promise<string> {
+async function legacySearch(ctx: GridContext, s: Services, req: SearchRequest): Promise<Buffer[]> {
   return presentLegacySearchResult(await s.queries.search(ctx.state.cache, req));
 }
 
-async function deleteByQuery(ctx: GridContext, s: Services, text: string | undefined): Promise<string> {
+async function deleteByQuery(ctx: GridContext, s: Services, text: string | undefined): Promise<Buffer[]> {
   const result: QueryResult = await s.queries.deleteByQuery(ctx.state.cache, text);
   return presentSearchResult(result);
 }
 
-/** 200 with the JSON result; the client's query mistakes answer 400 JSON with the endpoint's message. */
-async function answer(ctx: GridContext, texts: Texts, run: () => Promise<string>): Promise<void> {
+/**
+ * 200 with the JSON result, once it is complete (a limit it meets is still a 400); the client's
+ * query mistakes answer 400 JSON with the endpoint's message.
+ */
+async function answer(ctx: GridContext, texts: Texts, run: () => Promise<Buffer[]>): Promise<void> {
   try {
-    const body = await run();
+    const parts = await run();
     ctx.status = 200;
     setJsonType(ctx);
-    ctx.body = body;
+    sendParts(ctx, parts);
   } catch (err) {
     if (!(err instanceof QueryError)) throw err;
     const request = err instanceof SearchRequestError;

@@ -16,6 +16,8 @@ describe('limits (docs/security.md "Limits")', () => {
       .to.deep.equal({ configBytes: 2 * 1024 * 1024, schemaFields: 1000, headersTimeout: 5000 });
     expect(readLimits({ 'schema-total-bytes': '16MiB', 'schema-total-declarations': '100000' }, '--limit'))
       .to.deep.equal({ schemaTotalBytes: 16 * 1024 * 1024, schemaTotalDeclarations: 100_000 });
+    expect(readLimits({ 'query-answer-bytes': '64MiB', 'query-timeout': '5000', 'query-rows': 100, 'query-expansion-terms': '2000' }, '--limit'))
+      .to.deep.equal({ queryAnswerBytes: 64 * 1024 * 1024, queryTimeout: 5000, queryRows: 100, queryExpansionTerms: 2000 });
   });
 
   it('refuses unknown names and values that are not positive integers', () => {

@@ -12,6 +12,8 @@ import { jsonToProtostream, type ProtobufTypes } from '../../../src/model/protos
 import type { Store } from '../../../src/store/store';
 import { ManualClock } from '../../../src/util/clock';
 
+const LIMITS = { timeoutMs: 30_000, rows: 10_000, answerBytes: 32 * 1024 * 1024, expansionTerms: 1_000_000 };
+
 const SCHEMA = `package shop;
 message Item {
   optional string name = 1;
@@ -35,7 +37,7 @@ function put(cache: Cache, key: string, item: Record<string, unknown>): void {
 }
 
 describe('QueryEngine over a non-indexed cache (scan)', () => {
-  const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock());
+  const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock(), LIMITS);
   const cache = memoryCache();
   const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
   const run = (q: string, offset = 0, maxResults = 10) => engine.search(cache, engine.prepare(cache, settings, q, 'protobuf'), { offset, maxResults }, 10_000);
@@ -121,7 +123,7 @@ describe('QueryEngine memo across schema changes', () => {
 
   it('compiles each query once per schema version, and again against the changed type', async () => {
     const t = changingTypes(SCHEMA);
-    const engine = new QueryEngine(t, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, t), new ManualClock());
+    const engine = new QueryEngine(t, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, t), new ManualClock(), LIMITS);
     const cache = memoryCache();
     const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
     const byPrice = 'from shop.Item where price > 1';
@@ -143,7 +145,7 @@ describe('QueryEngine memo across schema changes', () => {
 
   it('lets the type tree of a replaced schema go once one query runs under the new one', async () => {
     const t = changingTypes(SCHEMA);
-    const engine = new QueryEngine(t, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, t), new ManualClock());
+    const engine = new QueryEngine(t, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, t), new ManualClock(), LIMITS);
     const cache = memoryCache();
     const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
     // queries that are never asked again would otherwise hold their tree until evicted
