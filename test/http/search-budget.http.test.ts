@@ -163,4 +163,17 @@ describe('query budgets: answer size (limits query-rows, query-answer-bytes)', f
     });
   });
 
+  describe('ORDER BY with many keys on an indexed cache', () => {
+    it('answers 150 keys naming one field again and again as ORDER BY that field', async () => {
+      const keys = Array.from({ length: 150 }, (_, i) => (i % 2 ? 'id asc' : 'id desc')).join(', ');
+      const body = await searchOk(observer, 'indexed-60', `select id from ${TYPE} where id < 30 order by ${keys}`, { max_results: 5 });
+      expect(body).to.deep.equal({ hit_count: 30, hit_count_exact: true, hits: [29, 28, 27, 26, 25].map((id) => ({ hit: { id } })) });
+    });
+
+    it('sorts by more distinct fields than SQLite joins in memory, in the right order', async () => {
+      const keys = [`f${WIDE_FIELDS - 1}`, ...Array.from({ length: WIDE_FIELDS - 1 }, (_, i) => `f${i} desc`)].join(', ');
+      const body = await searchOk(observer, 'wide-sort', `select f0 from wide.Wide order by ${keys}`, ALL);
+      expect(body.hits.map((h) => h.hit.f0)).to.deep.equal([4, 2, 0, 5, 3, 1]);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import type { AnalyzedQuery, FieldRef } from '../../model/ickle/analyzed-query';
 import { cappedCount } from '../../store/index-records';
-import type { IndexFilter, IndexHit, IndexSelection, IndexValue } from '../../store/store';
+import type { IndexFilter, IndexHit, IndexSelection, IndexSortKey, IndexValue } from '../../store/store';
 import type { CacheIndex } from './cache-index';
 import type { ExecutableQuery, MatchRow } from './executable-query';
 import { type GroupRow, MAX_GROUPS, tooManyGroups } from './group-table';
@@ -11,6 +11,11 @@ import type { Paging, QueryResult } from './query-result';
 import { buildHits, ResultCollector } from './result-collector';
 
 const BATCH = 1000;
+/**
+ * Distinct ORDER BY fields sorted by SQLite, each one join (SQLite joins at most 64 tables): past
+ * this many the candidates are sorted in memory, as a hybrid plan does.
+ */
+const MAX_INDEX_SORT_KEYS = 32;
 type IndexBatch = { hits: IndexHit[]; next: number | undefined };
 /** Entries read and decoded together while streaming candidates. */
 const LOAD = 100;
@@ -41,9 +46,9 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
     await streamCandidates(exec, index, sel, kind === 'hybrid', loading, budget, (row) => void collector.add(row));
     return collector.finish(kind);
   }
-  const sortInIndex = q.orderBy.every((k) => layout.byPath.get((k.target as FieldRef).key)?.kind === 'value');
+  const sort = sortKeys(q);
+  const sortInIndex = sort.length <= MAX_INDEX_SORT_KEYS && sort.every((k) => layout.byPath.get(k.field)?.kind === 'value');
   if (kind === 'indexed' && sortInIndex) {
-    const sort = q.orderBy.map((k) => ({ field: (k.target as FieldRef).key, descending: k.descending }));
     // the page as far as query-rows reaches past the offset, and one row more: a page that is not
     // full ends the matches and tells their count; one that goes on past query-rows is refused
     const room = Math.min(paging.maxResults, Math.max(0, budget.limits.rows - paging.offset));
@@ -85,6 +90,16 @@ async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: I
     }
     if (slice.spent()) await slice.pause();
   }
+}
+
+/** ORDER BY as index sort keys; a field named again is dropped, as it can no longer change the order. */
+function sortKeys(q: AnalyzedQuery): IndexSortKey[] {
+  const keys = new Map<string, IndexSortKey>();
+  for (const k of q.orderBy) {
+    const field = (k.target as FieldRef).key;
+    if (!keys.has(field)) keys.set(field, { field, descending: k.descending });
+  }
+  return [...keys.values()];
 }
 
 /** The hits' entries, read without bringing them into memory; stale documents (entry gone) are skipped. */
