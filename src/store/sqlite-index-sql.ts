@@ -63,7 +63,7 @@ export class FilterSql {
       case 'or': {
         const parts = f.items.map((i) => this.driver(i));
         if (parts.some((p) => !p)) return undefined;
-        const union = (of: (d: Driver) => Sql, op: string): Sql => ({ sql: parts.map((p) => of(p!).sql).join(op), params: parts.flatMap((p) => of(p!).params) });
+        const union = (of: (d: Driver) => Sql, op: string): Sql => compound(parts.map((p) => of(p!)), op);
         return { sql: union((d) => d.sql, ' UNION '), estimate: union((d) => d.estimate, ' UNION ALL '), priority: Math.max(...parts.map((p) => p!.priority)) + 1, leaf: undefined };
       }
       case 'text': return leafDriver({ sql: 'SELECT rowid AS doc_id FROM index_text WHERE index_text MATCH ?', params: [this.match(f.search)] }, PRIORITY.text!, f);
@@ -102,7 +102,7 @@ export class FilterSql {
       case 'none': return { sql: '0', params: [] };
       case 'and': case 'or': {
         const parts = f.items.map((i) => this.condition(i, doc));
-        return { sql: `(${parts.map((p) => p.sql).join(f.kind === 'and' ? ' AND ' : ' OR ')})`, params: parts.flatMap((p) => p.params) };
+        return { sql: balanced(parts.map((p) => p.sql), f.kind === 'and' ? ' AND ' : ' OR '), params: parts.flatMap((p) => p.params) };
       }
       case 'not': {
         const inner = this.condition(f.item, doc);
@@ -130,7 +130,11 @@ export class FilterSql {
 
   private valueCondition(f: IndexFilter, column: string): Sql {
     switch (f.kind) {
-      case 'in': return { sql: ` AND ${column} IN (${f.values.map(() => '?').join(', ')})`, params: f.values.map(sqlValue) };
+      case 'in': {
+        // a value listed again is bound once: each binding is a variable, and SQLite allows 32,766 per statement
+        const values = [...new Set(f.values)];
+        return { sql: ` AND ${column} IN (${values.map(() => '?').join(', ')})`, params: values.map(sqlValue) };
+      }
       case 'range': {
         let sql = '';
         const params: unknown[] = [];
@@ -153,6 +157,29 @@ export class FilterSql {
       default: return { sql: '', params: [] }; // exists
     }
   }
+}
+
+/** Terms SQLite allows in one compound SELECT is 500; longer unions are nested in groups. */
+const COMPOUND_TERMS = 256;
+
+/**
+ * Candidate subqueries joined by `op` (UNION, UNION ALL) as one SELECT of `doc_id`, so that it is
+ * one term of any compound it joins; more than COMPOUND_TERMS are nested in groups.
+ */
+function compound(parts: Sql[], op: string): Sql {
+  if (parts.length > COMPOUND_TERMS) {
+    const groups: Sql[] = [];
+    for (let i = 0; i < parts.length; i += COMPOUND_TERMS) groups.push(compound(parts.slice(i, i + COMPOUND_TERMS), op));
+    return compound(groups, op);
+  }
+  return { sql: `SELECT doc_id FROM (${parts.map((p) => p.sql).join(op)})`, params: parts.flatMap((p) => p.params) };
+}
+
+/** Terms in a parenthesised balanced tree: SQLite parses `a OR b OR …` as deep as it is long, and refuses a depth over 1000. */
+function balanced(terms: string[], op: string): string {
+  if (terms.length <= 16) return `(${terms.join(op)})`;
+  const half = Math.ceil(terms.length / 2);
+  return `(${balanced(terms.slice(0, half), op)}${op}${balanced(terms.slice(half), op)})`;
 }
 
 function leafDriver(sql: Sql, priority: number, leaf: IndexFilter): Driver {

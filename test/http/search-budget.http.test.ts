@@ -163,6 +163,15 @@ describe('query budgets: answer size (limits query-rows, query-answer-bytes)', f
     });
   });
 
+  describe('long conditions on an indexed cache', () => {
+    it('answers 600 OR-ed equalities and 1,200 AND-ed inequalities (SQLite refuses 500 UNION terms and expressions 1,000 deep)', async () => {
+      const anyOf = Array.from({ length: 600 }, (_, i) => `id = ${i}`).join(' OR ');
+      expect((await searchOk(observer, 'indexed-60', `from ${TYPE} where ${anyOf}`, {}, 'POST')).hit_count).to.equal(60);
+      const noneOf = Array.from({ length: 1200 }, (_, i) => `name != 'x${i}'`).join(' AND ');
+      expect((await searchOk(observer, 'indexed-60', `from ${TYPE} where id < 5 and ${noneOf}`, {}, 'POST')).hit_count).to.equal(5);
+    });
+  });
+
   describe('ORDER BY with many keys on an indexed cache', () => {
     it('answers 150 keys naming one field again and again as ORDER BY that field', async () => {
       const keys = Array.from({ length: 150 }, (_, i) => (i % 2 ? 'id asc' : 'id desc')).join(', ');

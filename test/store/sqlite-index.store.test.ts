@@ -87,6 +87,14 @@ describe('SqliteIndexStore (query indexes in SQLite)', () => {
     expect(await stream({ kind: 'text', search: { kind: 'terms', field: 'bio', terms: ['coffee'] } })).to.have.length(1000);
   });
 
+  it('nests long unions and long conditions: SQLite refuses 500 compound terms and expressions 1,000 deep', async () => {
+    const anyOf = Array.from({ length: 600 }, (_, i) => ({ kind: 'eq' as const, field: 'name', value: `name${i}` }));
+    expect(await count(sel({ kind: 'or', items: anyOf }))).to.equal(600);
+    const noneOf = Array.from({ length: 1200 }, (_, i) => ({ kind: 'not' as const, item: { kind: 'eq' as const, field: 'name', value: `name${i + 1}` } }));
+    expect(await count(sel({ kind: 'and', items: [{ kind: 'eq', field: 'age', value: 0 }, ...noneOf] }))).to.equal(8);
+    expect(await count(sel({ kind: 'in', field: 'name', values: [...Array(40_000).fill('name3'), 'name4'] }))).to.equal(2);
+  });
+
   it('negates with NOT EXISTS, so documents without the field match NOT', async () => {
     expect(await count(sel({ kind: 'not', item: { kind: 'exists', field: 'missing' } }))).to.equal(2000);
     expect(await count(sel({ kind: 'not', item: { kind: 'eq', field: 'age', value: 3 } }))).to.equal(1980);
