@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { cappedCount, type HitCount, type IndexDocument, type IndexHit, type IndexSelection, type IndexSortKey, type IndexTypeStats, type IndexValue, type IndexWriteOp } from './index-records';
-import { defineInTime } from './sqlite-deadline';
+import { sharedNow } from '../util/clock';
+import { deadlinePassed, defineInTime } from './sqlite-deadline';
 import { BATCH_WINDOW, SelectionSql } from './sqlite-index-selection';
 import { type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
 import type { SqliteReader } from './sqlite-reader';
@@ -233,12 +234,13 @@ export class SqliteIndexStore {
 
   /**
    * Rows of a statement over `sel`: on the event loop when the selection is small, else on the
-   * reader thread; either way stopped at the selection's deadline.
+   * reader thread; either way not started past the selection's deadline, and stopped at it.
    */
   private read<T>(sel: IndexSelection, q: Sql): Promise<T[]> {
     if (this.reader && this.isLarge(sel)) return this.reader.all<T>(q.sql, q.params, sel.deadline);
     this.deadline = sel.deadline ?? Infinity;
     try {
+      if (sharedNow() >= this.deadline) throw deadlinePassed();
       return Promise.resolve(this.prepared(q.sql).all(...q.params) as T[]);
     } catch (err) {
       return Promise.reject(err);
