@@ -57,8 +57,7 @@ export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, pa
     const hits = read.slice(0, paging.maxResults);
     const known = paging.maxResults > 0 && read.length <= paging.maxResults && (paging.offset === 0 || read.length > 0);
     const count = known ? cappedCount(paging.offset + read.length, accuracy) : await index.reads.count(sel, accuracy);
-    const rows = loadAll(exec, index, hits, loading);
-    for (const row of rows) budget.hold(row);
+    const rows = await loadPage(exec, index, hits, loading, budget);
     return { hitCount: count.count, hitCountExact: count.exact, columns: exec.columns, hits: await buildHits(exec, rows, budget), kind };
   }
   const count = await index.reads.count(sel, accuracy);
@@ -100,6 +99,19 @@ function sortKeys(q: AnalyzedQuery): IndexSortKey[] {
     if (!keys.has(field)) keys.set(field, { field, descending: k.descending });
   }
   return [...keys.values()];
+}
+
+/** A page's hits loaded a few at a time, each row held against the query's budget. */
+async function loadPage(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit[], loading: EntityLoading, budget: QueryBudget): Promise<MatchRow[]> {
+  const rows: MatchRow[] = [];
+  for (let i = 0; i < hits.length; i += LOAD) {
+    for (const row of loadAll(exec, index, hits.slice(i, i + LOAD), loading)) {
+      budget.hold(row);
+      rows.push(row);
+    }
+    if (budget.slice.spent()) await budget.slice.pause();
+  }
+  return rows;
 }
 
 /** The hits' entries, read without bringing them into memory; stale documents (entry gone) are skipped. */
