@@ -24,6 +24,18 @@ export class SelectionSql {
     this.driver = this.fields.driver(sel.filter);
   }
 
+  /** Terms of the filter's full-text searches: FTS5 opens each of them, in every statement of the selection. */
+  get textTerms(): number {
+    let n = 0;
+    const walk = (f: IndexSelection['filter']): void => {
+      if (f.kind === 'text') n += f.search.kind === 'prefix' ? 1 : f.search.terms.length;
+      else if (f.kind === 'and' || f.kind === 'or') f.items.forEach(walk);
+      else if (f.kind === 'not') walk(f.item);
+    };
+    walk(this.sel.filter);
+    return n;
+  }
+
   /** The candidates up to `limit`, counted as a stream a LIMIT stops early. */
   candidates(limit: number): Sql {
     const c = this.driver?.estimate ?? { sql: 'SELECT doc_id FROM index_docs WHERE type_id = ?', params: [this.typeId] };

@@ -8,6 +8,11 @@ import type { SqliteReader } from './sqlite-reader';
 
 /** Candidates a selection's statements may look at on the event loop; beyond, they run on the reader thread. */
 export const ON_LOOP_CANDIDATES = 2_000;
+/**
+ * Full-text terms a selection's statements may search on the event loop: FTS5 opens every term of
+ * a MATCH before the first row (300 fuzzy terms expand to 15,000: 40–70 ms just to count candidates).
+ */
+const ON_LOOP_TERMS = 256;
 /** Prepared statements kept per store (SQL texts differ by filter shape, not by value). */
 const STATEMENTS = 256;
 
@@ -250,14 +255,16 @@ export class SqliteIndexStore {
   }
 
   /**
-   * More than ON_LOOP_CANDIDATES candidates: the selection's statements may take long. Counted
-   * once per selection, up to that bound, along the driver (or the type's documents).
+   * More than ON_LOOP_CANDIDATES candidates, or full-text searches of more than ON_LOOP_TERMS
+   * terms: the selection's statements may take long. Counted once per selection, up to that
+   * bound, along the driver (or the type's documents).
    */
   private isLarge(sel: IndexSelection): boolean {
     let large = this.sizes.get(sel);
     if (large === undefined) {
-      const q = this.selection(sel).candidates(ON_LOOP_CANDIDATES + 1);
-      large = (this.prepared(q.sql).get(...q.params) as { n: number }).n > ON_LOOP_CANDIDATES;
+      const selection = this.selection(sel);
+      const q = selection.candidates(ON_LOOP_CANDIDATES + 1);
+      large = selection.textTerms > ON_LOOP_TERMS || (this.prepared(q.sql).get(...q.params) as { n: number }).n > ON_LOOP_CANDIDATES;
       this.sizes.set(sel, large);
     }
     return large;

@@ -193,6 +193,10 @@ describe('SqliteIndexStore: statements over a large selection run on the reader 
   it('answers a small selection on the event loop, and streams a large one in windows', async () => {
     const small = await where(() => store.indexes.count(sel({ kind: 'eq', field: 'name', value: 'name7' }), 100));
     expect(small).to.deep.equal({ result: { count: 1, exact: true }, offLoop: false });
+    // a full-text search of many terms (300 fuzzy terms expand to 15,000) is large whatever it matches
+    const terms = ['tea', ...Array.from({ length: 300 }, (_, i) => `absent${i}`)];
+    const manyTerms = await where(() => store.indexes.count(sel({ kind: 'and', items: [{ kind: 'eq', field: 'name', value: 'name1' }, { kind: 'text', search: { kind: 'terms', field: 'bio', terms } }] }), 100));
+    expect(manyTerms).to.deep.equal({ result: { count: 1, exact: true }, offLoop: true });
     const keys = new Set<string>();
     let after: number | undefined = 0;
     while (after !== undefined) {
