@@ -26,14 +26,36 @@ export function sendBytes(ctx: Context, bytes: Buffer, contentType: string): voi
   ctx.set('Content-Type', contentType);
 }
 
+/** Bytes a stream of parts hands the socket before it lets other work run. */
+const TURN_BYTES = 1024 * 1024;
+
 /** A body made of parts, written one after the other with its Content-Length: a large answer is never one buffer. */
 export function sendParts(ctx: Context, parts: Buffer[]): void {
   if (parts.length === 1) {
     ctx.body = parts[0];
     return;
   }
-  ctx.body = Readable.from(parts);
+  ctx.body = partsStream(parts);
   ctx.length = parts.reduce((n, p) => n + p.length, 0);
+}
+
+/**
+ * The parts as a stream that gives the event loop a turn every TURN_BYTES. A socket whose reader
+ * keeps up (loopback, a fast client) accepts each write at once and asks for more in the same
+ * turn, so a plain stream of 100 MB is written in one go: 0.3-0.9 s without any other request.
+ */
+function partsStream(parts: Buffer[]): Readable {
+  let next = 0;
+  let sent = 0;
+  return new Readable({
+    read() {
+      const part = next < parts.length ? parts[next++] : null;
+      sent += part?.length ?? 0;
+      if (sent < TURN_BYTES) return void this.push(part);
+      sent = 0;
+      setImmediate(() => this.push(part));
+    },
+  });
 }
 
 /** A status with an empty body and `Content-Length: 0` (the original's empty responses). */
