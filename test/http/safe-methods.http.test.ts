@@ -47,7 +47,8 @@ describe('GET and HEAD change nothing, whatever the route and parameters', () =>
   });
   after(() => server.close());
 
-  it('leaves the data directory and every cache and counter as they were', async () => {
+  it('leaves the data directory and every cache and counter as they were', async function () {
+    this.timeout(300_000); // a few thousand requests
     const before = { files: fingerprint(server.dataDir), api: await apiState(admin) };
     const routes = allRoutes();
     const actions = [...new Set(routes.map((r) => r.action).filter((a): a is string => a !== undefined))];
