@@ -19,6 +19,11 @@ export interface ProtobufTypes {
   /** Changes whenever the registered types do (lets callers keep what they looked up until then). */
   readonly version?: number;
   nameOfTypeId(id: number): string | undefined;
+  /**
+   * Calls `fn` each time the registered types change: whoever keeps types it looked up drops them
+   * then, or a deleted schema's whole type tree stays in memory until the next lookup.
+   */
+  onChange?(fn: () => void): () => void;
 }
 
 export const NO_TYPES: ProtobufTypes = { find: () => undefined, typeIdOf: () => undefined, nameOfTypeId: () => undefined };

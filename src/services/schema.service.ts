@@ -9,6 +9,7 @@ import type { SchemaRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { lazy } from '../util/lazy';
+import { Listeners } from '../util/listeners';
 import type { OffLoop } from './off-loop';
 import type { ProtoCheckResult, ProtoFileSize } from './off-loop.jobs';
 
@@ -55,6 +56,7 @@ export class SchemaService implements ProtobufTypes {
   private registry: Registry = EMPTY;
   private registryVersion = 0;
   private changes: Promise<unknown> = Promise.resolve();
+  private readonly changed = new Listeners<void>();
 
   constructor(
     private readonly store: Store,
@@ -121,6 +123,10 @@ export class SchemaService implements ProtobufTypes {
     return this.registryVersion;
   }
 
+  onChange(fn: () => void): () => void {
+    return this.changed.add(fn);
+  }
+
   find(name: string): Type | Enum | undefined {
     return this.registry.root && findType(this.registry.root, name);
   }
@@ -180,6 +186,7 @@ export class SchemaService implements ProtobufTypes {
       this.files = files;
       this.registry = EMPTY;
       this.registryVersion++;
+      this.changed.emit();
       return;
     }
     const sorted = [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ name, content }) => ({ name, content }));
@@ -188,6 +195,7 @@ export class SchemaService implements ProtobufTypes {
     this.files = files;
     this.registry = registry;
     this.registryVersion++;
+    this.changed.emit();
   }
 
   private serialized<T>(change: () => Promise<T>): Promise<T> {

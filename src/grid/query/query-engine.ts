@@ -34,7 +34,10 @@ export class QueryEngine {
   private memoVersion: number | undefined;
   private readonly statistics = new Map<number, QueryStatistics>();
 
-  constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock) {}
+  constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock) {
+    // a compiled query holds its type, and through it the whole tree of replaced or deleted schemas
+    types.onChange?.(() => this.memo.clear());
+  }
 
   prepare(cache: Cache, settings: QuerySettings, text: string, names: EntityNames): ExecutableQuery {
     const index = this.indexing.of(cache);
