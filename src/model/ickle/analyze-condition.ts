@@ -26,24 +26,24 @@ export function toCondition(p: Predicate, ctx: ConditionContext): Condition {
     case 'occur': return p.occur === 'mustNot' ? { kind: 'not', item: toCondition(p.operand, ctx) } : toCondition(p.operand, ctx);
     case 'compare': {
       const { target, type } = operand(p.left, ctx, p.op === '=' || p.op === '!=' ? 'equality' : 'relational');
-      const value = valueOf(p.right, type);
+      const value = valueOf(p.right, type, ctx);
       if (value === undefined) return p.op === '!=' ? { kind: 'not', item: { kind: 'isNull', target } } : { kind: 'isNull', target };
       if (p.op === '!=') return { kind: 'not', item: { kind: 'compare', target, op: '=', value } };
       return { kind: 'compare', target, op: p.op, value };
     }
     case 'between': {
       const { target, type } = operand(p.operand, ctx, 'relational');
-      const lower = required(valueOf(p.lower, type), p.lower);
-      const upper = required(valueOf(p.upper, type), p.upper);
+      const lower = required(valueOf(p.lower, type, ctx), p.lower);
+      const upper = required(valueOf(p.upper, type, ctx), p.upper);
       return { kind: 'and', items: [{ kind: 'compare', target, op: '>=', value: lower }, { kind: 'compare', target, op: '<=', value: upper }] };
     }
     case 'in': {
       const { target, type } = operand(p.operand, ctx, 'in');
-      return { kind: 'in', target, values: p.values.map((v) => required(valueOf(v, type), v)) };
+      return { kind: 'in', target, values: p.values.map((v) => required(valueOf(v, type, ctx), v)) };
     }
     case 'like': {
       const { target } = operand(p.operand, ctx, 'relational');
-      const pattern = String(required(valueOf(p.pattern, { kind: 'string' }), p.pattern));
+      const pattern = String(required(valueOf(p.pattern, { kind: 'string' }, ctx), p.pattern));
       return { kind: 'like', target, pattern, matches: compileWildcard(pattern, '%', '_') };
     }
     case 'isNull': return { kind: 'isNull', target: operand(p.operand, ctx, 'null').target };
@@ -59,9 +59,7 @@ type Use = 'equality' | 'relational' | 'in' | 'null';
 
 /** The left side: a property path (or, in HAVING, a group column); checks of query-notes §4. */
 function operand(e: Expr, ctx: ConditionContext, use: Use): { target: Target; type: LiteralTarget } {
-  if (e.kind === 'aggregate' && ctx.clause === 'WHERE') {
-    throw new InvalidQueryError(`ISPN028515: Cannot have aggregate functions in the WHERE clause : ${e.name}.`);
-  }
+  if (e.kind === 'aggregate' && ctx.clause === 'WHERE') throw aggregateInWhere(e);
   if (ctx.column && (e.kind === 'aggregate' || e.kind === 'path')) return ctx.column(e);
   if (e.kind !== 'path') throw new InvalidQueryError('ISPN028524: Left side argument must be a property path');
   const ref = ctx.scope.resolve(e);
@@ -80,11 +78,16 @@ function checkRelational(ref: FieldRef, ctx: ConditionContext, use: Use): void {
 }
 
 /** The right side: a literal converted to the field's type; undefined for NULL. */
-function valueOf(e: Expr, type: LiteralTarget): Scalar | undefined {
+function valueOf(e: Expr, type: LiteralTarget, ctx: ConditionContext): Scalar | undefined {
+  if (e.kind === 'aggregate' && ctx.clause === 'WHERE') throw aggregateInWhere(e); // on either side, as the original
   if (e.kind === 'path') throw new QueryFeatureNotSupportedError('Comparing a property with another property');
   if (e.kind === 'aggregate' || e.kind === 'function' || e.kind === 'vector') throw new QueryFeatureNotSupportedError('Expressions on the right side of a comparison');
   const text = literalText(e);
   return text === undefined ? undefined : convertLiteral(text, type);
+}
+
+function aggregateInWhere(e: Extract<Expr, { kind: 'aggregate' }>): InvalidQueryError {
+  return new InvalidQueryError(`ISPN028515: Cannot have aggregate functions in the WHERE clause : ${e.name}.`);
 }
 
 /** BETWEEN bounds, IN values and LIKE patterns cannot be NULL. */

@@ -132,6 +132,8 @@ describe('Ickle semantic checks (query-notes §4)', () => {
     ['select sum(name) from emp.Employee', 'Aggregation SUM cannot be applied to property of type java.lang.String'],
     ['select sum(e) from emp.Employee e', 'ISPN028514: SUM aggregation can only be applied to property references.'],
     ['from emp.Employee where min(position) > 1', 'ISPN028515: Cannot have aggregate functions in the WHERE clause : MIN.'],
+    ['from emp.Employee e where e.name = MIN(e.addresses.street)', 'ISPN028515: Cannot have aggregate functions in the WHERE clause : MIN.'],
+    ['from emp.Employee where position between 1 and max(position)', 'ISPN028515: Cannot have aggregate functions in the WHERE clause : MAX.'],
     ['select sum(position) from emp.Employee group by sum(position)', 'ISPN028516: Cannot have aggregate functions in the GROUP BY clause : SUM.'],
     ['from emp.Employee e where e = 1', 'ISPN028519: Cannot apply predicates directly to an entity alias: e'],
     ["select name from emp.Employee group by name having text : 'x'", 'ISPN028520: Full-text queries are not allowed in the HAVING clause'],
