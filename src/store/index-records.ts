@@ -3,8 +3,11 @@
  * of entity type names and field paths. The store maps them to its tables and SQL.
  */
 
-/** An indexed value: booleans are stored as 0/1, bytes as base64 text. */
-export type IndexValue = string | number | boolean;
+/**
+ * An indexed value: booleans are stored as 0/1, bytes as base64 text, 64-bit integers (a bigint
+ * beyond 2^53) as exact 64-bit INTEGERs.
+ */
+export type IndexValue = string | number | bigint | boolean;
 
 /** An entry as the index holds it. */
 export interface IndexDocument {

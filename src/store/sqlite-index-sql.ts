@@ -17,7 +17,7 @@ export interface Driver {
 /** How well a filter narrows the documents when it drives the query (lower is better). */
 const PRIORITY: Partial<Record<IndexFilter['kind'], number>> = { none: 0, eq: 1, in: 2, text: 3, range: 4, glob: 4, exists: 6 };
 
-/** JS numbers bind as REAL in better-sqlite3; integers are stored as INTEGER (smaller, exact). */
+/** JS numbers bind as REAL in better-sqlite3; integers are stored as INTEGER (smaller, exact), bigints too. */
 export function sqlValue(v: IndexValue): unknown {
   if (typeof v === 'boolean') return v ? 1n : 0n;
   if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);

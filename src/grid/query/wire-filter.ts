@@ -163,7 +163,10 @@ class WireMessage {
     return r.failed ? this.odd() : v;
   }
 
-  /** A 64-bit integer as Long.toNumber gives it; beyond 2^53 the decoder's rounding is not guessed. */
+  /**
+   * A 64-bit integer as the engine reads it (java-long.ts) while it is within 2^53, where signed and
+   * unsigned readings agree; a value beyond is left to the exact predicate.
+   */
   private long(lo: number, signed: boolean): number {
     const hi = this.wire.hi;
     const v = (signed ? hi | 0 : hi) * 4294967296 + lo;

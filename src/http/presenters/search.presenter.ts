@@ -30,5 +30,6 @@ function hits(r: QueryResult, legacy: boolean): string {
 
 function valueJson(v: unknown): string {
   if (v instanceof RawJson) return v.json;
+  if (typeof v === 'bigint') return String(v); // a long beyond 2^53, as exact as the original's Long
   return v === undefined ? 'null' : JSON.stringify(v);
 }

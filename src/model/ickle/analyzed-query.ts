@@ -7,8 +7,11 @@ import type { EntityModel, PropertyModel } from './entity-model';
  * occurrence groups turned into plain AND/OR/NOT. Both the scan and the index planner read it.
  */
 
-/** A value as the engine compares it: strings, numbers (ints, longs, floats, enums), booleans. */
-export type Scalar = string | number | boolean;
+/**
+ * A value as the engine compares it: strings, numbers (ints, floats, enums), longs (a number, or a
+ * bigint beyond 2^53: java-long.ts), booleans.
+ */
+export type Scalar = string | number | bigint | boolean;
 
 export interface FieldRef {
   /** Property names from the entity down, the alias removed. */
