@@ -175,8 +175,9 @@ export class SqliteIndexStore {
    * COUNT per value of a single-valued field over the matches (native aggregation, query-notes
    * §5.6), at most `limit` groups.
    */
-  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>> {
-    return this.read(sel, this.selection(sel).groupCount(field, countField, descending, limit));
+  async groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>> {
+    const rows = await this.read<{ value: IndexValue; exact: string | null; n: number }>(sel, this.selection(sel).groupCount(field, countField, descending, limit));
+    return rows.map((r) => ({ value: r.exact === null ? r.value : BigInt(r.exact), n: r.n }));
   }
 
   /** Terms of an analyzed field from `from` (inclusive), in order: the vocabulary fuzzy and regexp queries expand over. */
