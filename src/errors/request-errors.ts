@@ -26,6 +26,11 @@ export class PayloadTooLargeError extends GridError {
   }
 }
 
+/** A request body Node's HTTP parser refused part-way (a broken chunk) or that did not arrive in time: the request is answered with the parser's reason. */
+export class MalformedBodyError extends GridError {
+  constructor(status: 400 | 408, reason: string) { super(status, 'MALFORMED_BODY', reason); }
+}
+
 /** A `Content-Encoding` other than gzip, deflate or identity (behavior-notes §1.3). */
 export class UnsupportedContentEncodingError extends GridError {
   constructor(coding: string) {
