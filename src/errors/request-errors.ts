@@ -127,6 +127,13 @@ export class TooManyForUserError extends GridError {
   }
 }
 
+/** One client address (an IPv6 client's /64) holds as many connections as it may (429, with the reason). */
+export class TooManyFromAddressError extends GridError {
+  constructor(what: string, limit: number, name: string) {
+    super(429, 'TOO_MANY_FROM_ADDRESS', `Too many open ${what} from this address (at most ${limit}, limit ${name}); retry later`, { Connection: 'close' });
+  }
+}
+
 /** Over a server-wide cap (503, with the reason). */
 export class TooManyOpenError extends GridError {
   constructor(what: string, limit: number, name: string) {

@@ -29,7 +29,7 @@ export function createPlainServer(handle: RequestHandler, sessions: H2Sessions, 
     res.end(`Expectation '${req.headers.expect ?? ''}' is not supported; only 100-continue is\n`);
   });
   const h2 = createH2Server(h2Options(), boundHandlers(handle));
-  trackSessions(h2, sessions, log);
+  trackSessions(h2, sessions, log, guards.limits);
 
   const serveHttp1 = http1.listeners('connection')[0] as (socket: Socket) => void;
   const serveH2 = (socket: Socket) => { h2.emit('connection', socket); };
