@@ -98,15 +98,18 @@ export function trackSessions(server: Http2Server | Http2SecureServer, sessions:
     });
     session.on('stream', (stream: ServerHttp2Stream) => {
       state.open.add(stream);
+      let timedOut = false;
       stream.setTimeout(timeouts.requestTimeout);
       stream.on('timeout', () => {
         if (stream.closed) return;
-        if (isServerBusy(stream)) stream.setTimeout(timeouts.requestTimeout);
-        else stream.close(constants.NGHTTP2_CANCEL);
+        if (isServerBusy(stream)) return void stream.setTimeout(timeouts.requestTimeout);
+        timedOut = true;
+        stream.close(constants.NGHTTP2_CANCEL);
       });
       stream.once('close', () => {
         state.open.delete(stream);
-        if (stream.rstCode !== constants.NGHTTP2_NO_ERROR && !takeResetToken(state) && !session.destroyed) {
+        // a reset of ours is not the client's: only the client's count against its bucket
+        if (stream.rstCode !== constants.NGHTTP2_NO_ERROR && !timedOut && !takeResetToken(state) && !session.destroyed) {
           tooFast.warn({ remote: session.socket?.remoteAddress });
           session.destroy(new Error('too many stream resets'), constants.NGHTTP2_ENHANCE_YOUR_CALM);
         }
