@@ -54,7 +54,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   schemaTotalDeclarations: 50_000,
   schemaTotalBytes: 8 * 1024 * 1024,
   connections: 4096,
-  connectionsPerAddress: 128,
+  connectionsPerAddress: 512,
   connectionsPerUser: 1024,
   listenersPerUser: 32,
   listeners: 256,

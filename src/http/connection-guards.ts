@@ -34,17 +34,19 @@ export type Connection = Socket | Http2Session;
  */
 export class ConnectionGuards {
   private open = 0;
-  /** Open connections per client address (IPv4, or an IPv6 client's /64: src/model/client-address.ts). */
-  private readonly openFrom = new Map<string, number>();
+  /** Open connections per client address (IPv4, or an IPv6 client's /64: src/model/client-address.ts), oldest first. */
+  private readonly openFrom = new Map<string, Set<Socket>>();
   private readonly owner = new WeakMap<Connection, string>();
   private readonly connectionsOf = new Map<string, number>();
   private streams = 0;
   private readonly streamsOf = new Map<string, number>();
   /** A flood of refused connections writes a line per interval, not one per connection. */
   private readonly refusals: RateLimitedLog;
+  private readonly evictions: RateLimitedLog;
 
   constructor(readonly limits: Limits, log: Logger) {
     this.refusals = new RateLimitedLog(log, 'connections refused: too many open');
+    this.evictions = new RateLimitedLog(log, 'connections closed to make room for another address');
   }
 
   /** Time-outs and the connection caps on the plain port's HTTP server. */
@@ -67,34 +69,59 @@ export class ConnectionGuards {
   /** Writes what the refusal log held back (at shutdown). */
   flushLogs(): void {
     this.refusals.flush();
+    this.evictions.flush();
   }
 
   /**
-   * One address may hold `connectionsPerAddress` of the server's `connections`, so that a few
-   * addresses cannot take them all: past its share an address is refused (429) while the others
-   * are still served; past the server's cap everybody is (503).
+   * One address may hold `connectionsPerAddress` of the server's `connections`: past that it is
+   * refused (429) while the others are still served. When the server holds all it may, a new
+   * connection from an address that holds fewer than the address holding most, minus one, takes
+   * the place of that address's newest connection (closed at once); otherwise it is refused (503).
+   * So a few addresses cannot keep every other one out, while one busy client may use what
+   * nobody else needs.
    */
   private countConnections(server: NetServer, refuse: (socket: Socket, err: GridError) => void): void {
     server.on('connection', (socket: Socket) => {
       const address = clientAddressKey(socket.remoteAddress);
-      const mine = this.openFrom.get(address) ?? 0;
-      if (mine >= this.limits.connectionsPerAddress) {
-        this.refusals.warn({ address, open: mine, limit: 'connections-per-address' });
+      const held = this.openFrom.get(address)?.size ?? 0;
+      if (held >= this.limits.connectionsPerAddress) {
+        this.refusals.warn({ address, open: held, limit: 'connections-per-address' });
         refuse(socket, new TooManyFromAddressError('connections', this.limits.connectionsPerAddress, 'connections-per-address'));
         return;
       }
-      if (this.open >= this.limits.connections) {
+      if (this.open >= this.limits.connections && !this.makeRoom(held)) {
         this.refusals.warn({ address, open: this.open, limit: 'connections' });
         refuse(socket, new TooManyOpenError('connections', this.limits.connections, 'connections'));
         return;
       }
+      const mine = this.openFrom.get(address) ?? new Set<Socket>();
+      this.openFrom.set(address, mine);
+      mine.add(socket);
       this.open++;
-      this.openFrom.set(address, mine + 1);
-      socket.once('close', () => {
-        this.open--;
-        decrement(this.openFrom, address);
-      });
+      socket.once('close', () => this.forget(address, socket));
     });
+  }
+
+  /** Closes the newest connection of the address holding most, when it holds more than `held` + 1. */
+  private makeRoom(held: number): boolean {
+    let largest: [string, Set<Socket>] | undefined;
+    for (const entry of this.openFrom) if (!largest || entry[1].size > largest[1].size) largest = entry;
+    if (!largest || largest[1].size <= held + 1) return false;
+    const [address, sockets] = largest;
+    let newest: Socket | undefined;
+    for (const socket of sockets) newest = socket;
+    this.forget(address, newest!);
+    this.evictions.warn({ address, open: sockets.size + 1 });
+    newest!.destroy();
+    return true;
+  }
+
+  /** The connection no longer counts (it closed, or it is being closed to make room). */
+  private forget(address: string, socket: Socket): void {
+    const sockets = this.openFrom.get(address);
+    if (!sockets?.delete(socket)) return;
+    this.open--;
+    if (!sockets.size) this.openFrom.delete(address);
   }
 
   /**

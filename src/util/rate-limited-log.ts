@@ -7,7 +7,7 @@ export const DEFAULT_LOG_INTERVAL_MS = 10_000;
  * A warning that a flood could repeat thousands of times a second (a refused connection, a
  * dropped client): the first occurrence is logged at once, later ones within `intervalMs` are
  * only counted, and one line at the end of the interval says how many there were
- * (`{ refused: n, …fields of the last one }`). A flood of any size writes at most one line per
+ * (`{ count: n, …fields of the last one }`). A flood of any size writes at most one line per
  * interval, so it cannot fill the disk or rotate the log history away.
  */
 export class RateLimitedLog {
@@ -23,7 +23,7 @@ export class RateLimitedLog {
       this.lastFields = fields;
       return;
     }
-    this.log.warn({ ...fields, refused: 1 }, this.message);
+    this.log.warn({ ...fields, count: 1 }, this.message);
     this.startInterval();
   }
 
@@ -45,7 +45,7 @@ export class RateLimitedLog {
 
   private summarize(): boolean {
     if (this.suppressed === 0) return false;
-    this.log.warn({ ...this.lastFields, refused: this.suppressed, intervalMs: this.intervalMs }, this.message);
+    this.log.warn({ ...this.lastFields, count: this.suppressed, intervalMs: this.intervalMs }, this.message);
     this.suppressed = 0;
     this.lastFields = {};
     return true;

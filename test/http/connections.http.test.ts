@@ -99,33 +99,45 @@ describe('connections: each client address gets its share', () => {
     expect([r.status, r.text]).to.deep.equal([200, 'HEALTHY']);
   });
 
-  it('the server-wide cap still holds across addresses (503), and a place frees when a connection closes', async () => {
+  it('when the server is full, a new address takes the place of the newest connection of the address holding most', async () => {
+    const attempts: Array<Awaited<ReturnType<typeof hold>>> = [];
     for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4']) {
-      for (let i = 0; i < 3 && held.length < 8; i++) held.push((await hold(port, from)).socket);
+      for (let i = 0; i < 3 && attempts.length < 8; i++) attempts.push(await hold(port, from));
     }
+    held.push(...attempts.map((a) => a.socket));
     await settle();
-    const refused = await hold(port, '127.0.0.5', 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    const r = await probe(port, '127.0.0.5');
+    expect([r.status, r.text]).to.deep.equal([200, 'HEALTHY']);
+    await eventually(() => attempts.some((a) => a.closed()), 5000, 'one connection closed');
+    expect(attempts.map((a, i) => (a.closed() ? i : -1)).filter((i) => i >= 0), 'the newest of 127.0.0.2').to.deep.equal([2]);
+  });
+
+  it('when the server is full of addresses holding one connection each, a new one gets 503', async () => {
+    for (let i = 0; i < 8; i++) held.push((await hold(port, `127.0.0.${2 + i}`)).socket);
+    await settle();
+    const refused = await hold(port, '127.0.0.20', 'GET /rest/v2/container/health/status HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await eventually(() => refused.closed(), 5000, 'refused');
     expect(refused.answer()).to.match(/^HTTP\/1\.1 503 [\s\S]*limit connections\)/);
     held.pop()!.destroy();
     await settle();
-    expect((await probe(port, '127.0.0.5')).status).to.equal(200);
+    expect((await probe(port, '127.0.0.20')).status, 'a place frees when a connection closes').to.equal(200);
   });
 });
 
 describe('connections: refusals are logged once per interval with a count', () => {
   it('a flood of refused connections writes a bounded number of lines that add up to every refusal', async () => {
-    const lines: Array<{ msg: string; refused?: number; limit?: string }> = [];
+    const lines: Array<{ msg: string; count?: number; limit?: string }> = [];
     const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l))); done(); } });
     const server = await startTestServer({ logLevel: 'warn', stdout: sink, limits: { connections: 3 } });
     const port = server.running.port;
     const held: Socket[] = [];
     const FLOOD = 150;
     try {
-      for (let i = 0; i < 3; i++) held.push((await hold(port, '127.0.0.2')).socket);
+      // three addresses holding one each: no newcomer may take their place
+      for (let i = 0; i < 3; i++) held.push((await hold(port, `127.0.0.${2 + i}`)).socket);
       await settle();
       for (let i = 0; i < FLOOD; i += 25) {
-        const batch = await Promise.all(Array.from({ length: 25 }, () => hold(port, `127.0.0.${3 + (i % 10)}`)));
+        const batch = await Promise.all(Array.from({ length: 25 }, () => hold(port, `127.0.0.${5 + (i % 10)}`)));
         await eventually(() => batch.every((b) => b.closed()), 5000, 'the batch refused');
       }
     } finally {
@@ -134,7 +146,7 @@ describe('connections: refusals are logged once per interval with a count', () =
     }
     const refusals = lines.filter((l) => l.msg === 'connections refused: too many open');
     expect(refusals.length, 'log lines about refusals').to.be.within(1, 3);
-    expect(refusals.reduce((n, l) => n + (l.refused ?? 0), 0), 'refusals counted').to.equal(FLOOD);
+    expect(refusals.reduce((n, l) => n + (l.count ?? 0), 0), 'refusals counted').to.equal(FLOOD);
   });
 });
 
