@@ -35,6 +35,7 @@ export function createPlainServer(handle: RequestHandler, sessions: H2Sessions, 
   const serveH2 = (socket: Socket) => { h2.emit('connection', socket); };
   http1.removeListener('connection', serveHttp1);
   http1.on('connection', (socket: Socket) => {
+    if (socket.writableEnded) return; // refused by the connection caps (connection-guards.ts): already answered
     sniffPreface(socket, http1.headersTimeout, pending, (isH2) => (isH2 ? serveH2(socket) : serveHttp1.call(http1, socket)));
   });
   http1.on('upgrade', (req, socket: Socket, head: Buffer) => {
