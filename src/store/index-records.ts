@@ -41,8 +41,8 @@ export type IndexFilter =
   | { kind: 'eq'; field: string; value: IndexValue }
   | { kind: 'in'; field: string; values: IndexValue[] }
   | { kind: 'range'; field: string; lower?: IndexValue; upper?: IndexValue; includeLower: boolean; includeUpper: boolean }
-  /** `pattern` in GLOB syntax; `prefix` its literal start, for the index range. */
-  | { kind: 'glob'; field: string; pattern: string; prefix: string }
+  /** `pattern` in LIKE syntax (`%`, `_`, backslash escapes); `prefix` its literal start, for the index range. */
+  | { kind: 'like'; field: string; pattern: string; prefix: string }
   | { kind: 'exists'; field: string }
   | { kind: 'text'; search: TextSearch };
 

@@ -1,7 +1,8 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { cappedCount, type HitCount, type IndexDocument, type IndexHit, type IndexSelection, type IndexSortKey, type IndexTypeStats, type IndexValue, type IndexWriteOp } from './index-records';
+import { cappedCount, type HitCount, type IndexDocument, type IndexFilter, type IndexHit, type IndexSelection, type IndexSortKey, type IndexTypeStats, type IndexValue, type IndexWriteOp } from './index-records';
 import { BATCH_WINDOW, SelectionSql } from './sqlite-index-selection';
 import { type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
+import { registerLike } from './sqlite-like';
 import type { SqliteReader } from './sqlite-reader';
 
 /** Candidates a selection's statements may look at on the event loop; beyond, they run on the reader thread. */
@@ -32,6 +33,7 @@ export class SqliteIndexStore {
   private readonly selections = new WeakMap<IndexSelection, SelectionSql>();
 
   constructor(private readonly db: Database, private readonly reader?: SqliteReader) {
+    registerLike(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.stmts = {
       findType: p('SELECT type_id FROM index_types WHERE cache_id = ? AND name = ?').pluck(),
@@ -236,10 +238,13 @@ export class SqliteIndexStore {
 
   /**
    * More than ON_LOOP_CANDIDATES candidates: the selection's statements may take long. Counted
-   * once per selection, up to that bound, along the driver (or the type's documents).
+   * once per selection, up to that bound, along the driver (or the type's documents). A LIKE
+   * reads whole values, as long as a client made them (a 200 KB value costs 0.3 ms): its
+   * selections are not counted, they always go to the reader thread.
    */
   private isLarge(sel: IndexSelection): boolean {
     let large = this.sizes.get(sel);
+    if (large === undefined && this.reader && hasLike(sel.filter)) this.sizes.set(sel, (large = true));
     if (large === undefined) {
       const q = this.selection(sel).candidates(ON_LOOP_CANDIDATES + 1);
       large = (this.prepared(q.sql).get(...q.params) as { n: number }).n > ON_LOOP_CANDIDATES;
@@ -333,3 +338,11 @@ export class SqliteIndexStore {
   }
 }
 
+function hasLike(f: IndexFilter): boolean {
+  switch (f.kind) {
+    case 'like': return true;
+    case 'and': case 'or': return f.items.some(hasLike);
+    case 'not': return hasLike(f.item);
+    default: return false;
+  }
+}

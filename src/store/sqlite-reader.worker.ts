@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Statement } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
+import { registerLike } from './sqlite-like';
 
 /** A statement for the reader thread (src/store/sqlite-reader.ts). */
 export interface ReaderRequest {
@@ -40,6 +41,7 @@ if (parentPort) {
   const port = parentPort;
   const db = new Database((workerData as { file: string }).file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  registerLike(db); // the index statements' LIKE (src/store/sqlite-index-sql.ts)
   const statements = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {
     let s = statements.get(sql);

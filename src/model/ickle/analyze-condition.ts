@@ -2,6 +2,8 @@ import { FullTextNeedsIndexError, InvalidQueryError, QueryFeatureNotSupportedErr
 import type { Condition, FieldRef, Scalar, Target, TextMatch } from './analyzed-query';
 import type { Expr, FullTextQuery, LiteralExpr, Predicate } from './ast';
 import { convertLiteral, literalText, type LiteralTarget } from './literals';
+import { compileTermRegExp } from './lucene-regexp';
+import type { QueryPatterns } from './pattern-limits';
 import { compileWildcard } from './wildcard';
 import type { Scope } from './resolve-path';
 import { analyzeText } from './text-analyzers';
@@ -16,6 +18,8 @@ export interface ConditionContext {
   fullTextAvailable: boolean;
   /** Set when a full-text leaf is met. */
   usedFullText?: boolean;
+  /** The query's LIKE, wildcard and regexp patterns, counted against their caps. */
+  patterns: QueryPatterns;
 }
 
 /** A WHERE or HAVING predicate as a normalized condition, with the checks of query-notes §4. */
@@ -44,6 +48,7 @@ export function toCondition(p: Predicate, ctx: ConditionContext): Condition {
     case 'like': {
       const { target } = operand(p.operand, ctx, 'relational');
       const pattern = String(required(valueOf(p.pattern, { kind: 'string' }, ctx), p.pattern));
+      ctx.patterns.add(pattern, 'LIKE', ['%', '_']);
       return { kind: 'like', target, pattern, matches: compileWildcard(pattern, '%', '_') };
     }
     case 'isNull': return { kind: 'isNull', target: operand(p.operand, ctx, 'null').target };
@@ -140,10 +145,14 @@ function textMatch(q: Extract<FullTextQuery, { kind: 'term' | 'regexp' | 'range'
   if (!ref.leaf.flags.analyzed && !ref.leaf.flags.normalized) {
     throw new InvalidQueryError(`ISPN028521: Full-text queries cannot be applied to property '${ref.key}' in type ${type} unless the property is indexed and analyzed.`);
   }
-  if (q.kind === 'regexp') return { kind: 'regexp', pattern: q.pattern };
+  if (q.kind === 'regexp') {
+    ctx.patterns.add(q.pattern, 'regexp');
+    return { kind: 'regexp', pattern: q.pattern, regexp: compileTermRegExp(q.pattern) };
+  }
   const text = literalText(q.value) ?? 'null';
   if (/(^|[^\\])[*?]/.test(text)) {
     if (q.tilde) throw new InvalidQueryError(`ISPN014036: Prefix, wildcard or regexp queries cannot be fuzzy: ${text}`);
+    ctx.patterns.add(text, 'wildcard', ['*', '?']);
     return { kind: 'wildcard', pattern: text };
   }
   const phrase = ref.leaf.flags.analyzed && analyzeText(ref.leaf.analyzer, text).length > 1;
