@@ -65,7 +65,8 @@ class PiecewisePattern implements TextPattern {
     const first = anchoredStart ? 1 : 0;
     const end = anchoredEnd ? pieces.length - 1 : pieces.length;
     this.finders = pieces.map((p, i) => (i >= first && i < end ? finderOf(p) : undefined));
-    this.weight = 2 + Math.max(0, ...this.finders.map((f) => f?.weight ?? 0));
+    // anchored pieces cost their own length, not the text's: one step per character at least
+    this.weight = Math.max(1, ...this.finders.map((f) => f?.weight ?? 0));
   }
 
   test(text: string): boolean {

@@ -48,8 +48,8 @@ export function toCondition(p: Predicate, ctx: ConditionContext): Condition {
     case 'like': {
       const { target } = operand(p.operand, ctx, 'relational');
       const pattern = String(required(valueOf(p.pattern, { kind: 'string' }, ctx), p.pattern));
-      ctx.patterns.add(pattern, 'LIKE', ['%', '_']);
-      return { kind: 'like', target, pattern, matches: compileWildcard(pattern, '%', '_') };
+      const matches = ctx.patterns.add(pattern, 'LIKE', ['%', '_'], () => compileWildcard(pattern, '%', '_'));
+      return { kind: 'like', target, pattern, matches };
     }
     case 'isNull': return { kind: 'isNull', target: operand(p.operand, ctx, 'null').target };
     case 'value': return constant(p.operand);
@@ -146,13 +146,14 @@ function textMatch(q: Extract<FullTextQuery, { kind: 'term' | 'regexp' | 'range'
     throw new InvalidQueryError(`ISPN028521: Full-text queries cannot be applied to property '${ref.key}' in type ${type} unless the property is indexed and analyzed.`);
   }
   if (q.kind === 'regexp') {
-    ctx.patterns.add(q.pattern, 'regexp');
-    return { kind: 'regexp', pattern: q.pattern, regexp: compileTermRegExp(q.pattern) };
+    const regexp = ctx.patterns.add(q.pattern, 'regexp', undefined, () => compileTermRegExp(q.pattern));
+    return { kind: 'regexp', pattern: q.pattern, regexp };
   }
   const text = literalText(q.value) ?? 'null';
   if (/(^|[^\\])[*?]/.test(text)) {
     if (q.tilde) throw new InvalidQueryError(`ISPN014036: Prefix, wildcard or regexp queries cannot be fuzzy: ${text}`);
-    ctx.patterns.add(text, 'wildcard', ['*', '?']);
+    // compiled where the field's folding applies (text-match.ts, index-filter.ts); counted here
+    ctx.patterns.add(text, 'wildcard', ['*', '?'], () => compileWildcard(text, '*', '?'));
     return { kind: 'wildcard', pattern: text };
   }
   const phrase = ref.leaf.flags.analyzed && analyzeText(ref.leaf.analyzer, text).length > 1;

@@ -6,6 +6,8 @@ import { chargePatternWork } from './pattern-work';
 /** A full-text `/regexp/` compiled for whole-term matching. */
 export interface TermRegExp {
   test(term: string): boolean;
+  /** Steps per character of a term, at most (pattern-limits.ts counts them per query). */
+  readonly weight: number;
 }
 
 /**
@@ -24,6 +26,7 @@ export function compileTermRegExp(pattern: string): TermRegExp {
   // the automaton's states per character: few on its DFA path, up to the size on its NFA path
   const weight = 1 + Math.ceil(parsed.size / 16);
   return {
+    weight,
     test(term) {
       chargePatternWork(term.length * weight);
       return re.testExact(term);
