@@ -178,6 +178,24 @@ describe('QueryEngine memo size', () => {
   });
 });
 
+describe('QueryEngine memo contents', () => {
+  it('keeps no value a remembered query read while it ran', async () => {
+    const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock());
+    const cache = memoryCache();
+    const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
+    put(cache, 'big', { name: 'n'.repeat(1_000_000), price: 1 });
+    await collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 8; i++) {
+      // the wire filter reads `name` once per condition: each once kept its own copy of the value
+      const query = `from shop.Item where ${Array.from({ length: 50 }, (_, j) => `name = 'q${i}v${j}'`).join(' or ')}`;
+      expect((await engine.search(cache, engine.prepare(cache, settings, query, 'protobuf'), { offset: 0, maxResults: 10 }, 10_000)).hitCount).to.equal(0);
+    }
+    await collectGarbage();
+    expect(process.memoryUsage().heapUsed - before, 'heap held (bytes)').to.be.below(64 * 1024 * 1024);
+  });
+});
+
 function prepareUnrelated(engine: QueryEngine, cache: Cache, settings: ReturnType<typeof querySettingsOf>): object {
   return engine.prepare(cache, settings, 'from shop.Item where category = "never asked again"', 'protobuf').type;
 }
