@@ -14,8 +14,8 @@ export const MAX_PATTERN_WILDCARDS = 64;
  * Steps per character of the values they read, for the patterns of one query together: a LIKE
  * or wildcard costs 2 (a part holding `_` or `?`: 1 more per 32 characters), a regexp 1 more per
  * 16 characters of its written-out size. An entity is matched in one go, so this is what bounds
- * one entity with long values: 16 LIKEs over a 200 KB value took 180 ms on a loaded 2-core
- * machine (load 10), 32 took 365 ms.
+ * one entity with long values: 16 LIKEs over a 200 KB value held the event loop 67 ms on a
+ * loaded 2-core machine (load 8), 32 held it 365 ms (load 10).
  */
 export const MAX_QUERY_PATTERN_WORK = 32;
 /** A regexp's size once its repetitions are written out (`a{3}` is 3). */
