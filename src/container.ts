@@ -27,6 +27,7 @@ import { RoleRegistry } from './services/role-registry';
 import { SchemaService } from './services/schema.service';
 import { TaskService } from './services/task.service';
 import { UserService } from './services/user.service';
+import { ValueConverter } from './services/value-converter';
 import { XSiteService } from './services/xsite.service';
 import { SqliteStore } from './store/sqlite-store';
 import type { Clock } from './util/clock';
@@ -95,14 +96,16 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
   const queryEngine = new QueryEngine(schemas, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });
   const roles = new RoleRegistry(store);
+  // values are converted at once, or on the worker when large (docs/security.md, Limits)
+  const values = new ValueConverter(spec.offLoop, schemas);
   // `___protobuf_metadata` holds no entries of its own: the schema service is its store
-  const metadata = new ProtobufMetadataCache(schemas, clock);
+  const metadata = new ProtobufMetadataCache(schemas, clock, values);
   const metadataHandle = manager.find(PROTOBUF_METADATA)!;
   metadataHandle.contents = metadata.contents((name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, storageTypes(metadataHandle).key, schemas));
   const services: ContainerServices = {
     manager,
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),
-    entries: new EntryService(clock, schemas, metadata),
+    entries: new EntryService(clock, schemas, metadata, values),
     schemas,
     container: new ContainerService(manager, clock, name),
     tasks: new TaskService(store, manager, clock, {
@@ -112,7 +115,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     xsite: new XSiteService(store, manager),
     backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
     counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
-    bulk: new BulkService(schemas),
+    bulk: new BulkService(schemas, values),
     queries: new QueryService(queryEngine),
     searchAdmin: new SearchAdminService(indexing, queryEngine),
     auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop }),

@@ -26,6 +26,8 @@ export interface Limits {
   schemaTotalBytes: number;
   /** Open connections of the whole server. */
   connections: number;
+  /** Open connections from one client address (an IPv6 client's /64), authenticated or not. */
+  connectionsPerAddress: number;
   /** Open connections on which one user has authenticated. */
   connectionsPerUser: number;
   /** Open event streams (`?action=listen`, `/container/config?action=listen`, …) of one user. */
@@ -34,9 +36,9 @@ export interface Limits {
   listeners: number;
   /** Milliseconds a client has to send the request line and headers (slowloris). */
   headersTimeout: number;
-  /** Milliseconds a client has to send the whole request, body included. */
+  /** Milliseconds a client has to send the whole request, body included (over HTTP/2: without a frame on its stream). */
   requestTimeout: number;
-  /** Milliseconds an idle keep-alive connection stays open. */
+  /** Milliseconds an idle keep-alive connection stays open (over HTTP/2: a session without any frame, whatever its streams). */
   keepAliveTimeout: number;
   /** Milliseconds one query (search) may run, its index statements included. */
   queryTimeout: number;
@@ -60,6 +62,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   schemaTotalDeclarations: 50_000,
   schemaTotalBytes: 8 * 1024 * 1024,
   connections: 4096,
+  connectionsPerAddress: 512,
   connectionsPerUser: 1024,
   listenersPerUser: 32,
   listeners: 256,

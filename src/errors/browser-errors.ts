@@ -1,9 +1,5 @@
+import { excerpt } from './client-text';
 import { GridError } from './grid-error';
-
-/** Echoed client text is cut short: a reason, not a mirror. */
-function quote(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
 
 /**
  * An `Origin` that no CORS rule allows and that is not this server's own (behavior-notes §3). The
@@ -12,7 +8,7 @@ function quote(text: string): string {
 export class CorsOriginRefusedError extends GridError {
   constructor(origin: string) {
     super(403, 'CORS_ORIGIN_REFUSED',
-      `Origin '${quote(origin)}' is not allowed: no CORS rule matches it (see cors-rules and grid.server.rest.cors-allow)`);
+      `Origin '${excerpt(origin)}' is not allowed: no CORS rule matches it (see cors-rules and grid.server.rest.cors-allow)`);
   }
 }
 
@@ -24,7 +20,7 @@ export class CorsOriginRefusedError extends GridError {
  */
 export class CorsRequestRefusedError extends GridError {
   constructor(origin: string, rule: string, what: string) {
-    super(403, 'CORS_REQUEST_REFUSED', `Origin '${quote(origin)}' may not ${what}: CORS rule '${quote(rule)}' does not allow it`);
+    super(403, 'CORS_REQUEST_REFUSED', `Origin '${excerpt(origin)}' may not ${what}: CORS rule '${excerpt(rule)}' does not allow it`);
   }
 }
 
@@ -32,6 +28,6 @@ export class CorsRequestRefusedError extends GridError {
 export class HostNotAllowedError extends GridError {
   constructor(host: string) {
     super(403, 'HOST_NOT_ALLOWED',
-      `Host '${quote(host)}' is not allowed: add it to allowed-hosts (or grid.server.rest.allowed-hosts) to reach this server by that name`);
+      `Host '${excerpt(host)}' is not allowed: add it to allowed-hosts (or grid.server.rest.allowed-hosts) to reach this server by that name`);
   }
 }

@@ -1,3 +1,4 @@
+import { excerpt } from './client-text';
 import { GridError } from './grid-error';
 
 /** Protobuf schemas and protostream content (behavior-notes §4.5, §7). */
@@ -15,12 +16,12 @@ export class SchemaDataMissingError extends GridError {
 
 /** JSON names a `_type` no registered schema declares (CacheResourceV2Test.testLazySearchMapping). */
 export class UnknownTypeError extends GridError {
-  constructor(name: string) { super(400, 'UNKNOWN_TYPE', `Unknown type name : ${name}`); }
+  constructor(name: string) { super(400, 'UNKNOWN_TYPE', `Unknown type name : ${excerpt(name)}`); }
 }
 
 /** A Java payload of a class this server does not decode; nothing is ever instantiated from client bytes. */
 export class UnsupportedJavaClassError extends GridError {
-  constructor(className: string) { super(400, 'UNSUPPORTED_JAVA_CLASS', `Class '${className}' blocked by deserialization allow list`); }
+  constructor(className: string) { super(400, 'UNSUPPORTED_JAVA_CLASS', `Class '${excerpt(className)}' blocked by deserialization allow list`); }
 }
 
 /** Content that does not parse as the media type it claims (JSON, XML, protostream, Java streams). */

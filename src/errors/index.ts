@@ -1,4 +1,5 @@
 export * from './grid-error';
+export * from './client-text';
 export * from './request-errors';
 export * from './auth-errors';
 export * from './cache-errors';

@@ -47,6 +47,13 @@ export class InvalidQueryError extends QueryError {
   constructor(message: string) { super('INVALID_QUERY', message); }
 }
 
+/** A `DELETE FROM …` sent through `GET ?action=search`: a GET never changes data (docs/query.md, Delete by query). */
+export class DeleteThroughGetError extends QueryError {
+  constructor() {
+    super('DELETE_THROUGH_GET', 'A DELETE statement changes data and does not run through GET: send it with POST ?action=search or POST|DELETE ?action=deleteByQuery');
+  }
+}
+
 /** knn, geo and the parsed-but-unimplemented HQL forms (docs/compatibility.md). */
 export class QueryFeatureNotSupportedError extends QueryError {
   constructor(what: string) { super('QUERY_NOT_SUPPORTED', `${what} is not supported by this server`); }

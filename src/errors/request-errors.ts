@@ -26,6 +26,11 @@ export class PayloadTooLargeError extends GridError {
   }
 }
 
+/** A request body Node's HTTP parser refused part-way (a broken chunk) or that did not arrive in time: the request is answered with the parser's reason. */
+export class MalformedBodyError extends GridError {
+  constructor(status: 400 | 408, reason: string) { super(status, 'MALFORMED_BODY', reason); }
+}
+
 /** A `Content-Encoding` other than gzip, deflate or identity (behavior-notes §1.3). */
 export class UnsupportedContentEncodingError extends GridError {
   constructor(coding: string) {
@@ -119,6 +124,13 @@ export class LimitExceededError extends GridError {
 export class TooManyForUserError extends GridError {
   constructor(what: string, user: string, limit: number, name: string) {
     super(429, 'TOO_MANY_FOR_USER', `Too many ${what} for user '${user}' (at most ${limit}, limit ${name})`, { Connection: 'close' });
+  }
+}
+
+/** One client address (an IPv6 client's /64) holds as many connections as it may (429, with the reason). */
+export class TooManyFromAddressError extends GridError {
+  constructor(what: string, limit: number, name: string) {
+    super(429, 'TOO_MANY_FROM_ADDRESS', `Too many open ${what} from this address (at most ${limit}, limit ${name}); retry later`, { Connection: 'close' });
   }
 }
 

@@ -14,7 +14,7 @@ import { answerHeadOverHttp2 } from './respond';
 import { isClientGone } from './client-errors';
 import { type Connection, ConnectionGuards } from './connection-guards';
 import { Router } from './router';
-import { resolveTenant } from './tenancy';
+import { routeToContainer } from './tenancy';
 import type { GridContext, RouteSpec } from './route-spec';
 import { backupRoutes } from './routes/backups.routes';
 import { cacheAdminRoutes } from './routes/cache-admin.routes';
@@ -111,16 +111,20 @@ export function createApp(
   };
 
   const dispatch = (ctx: GridContext): Promise<void> | void => {
-    const { services: s, path, tenant } = resolveTenant(ctx.path, defaults, tenants);
-    const { route, params } = router.match(ctx.method, path, actionOf(ctx));
-    // the process's own resources are not a tenant's: /rest/t1/v2/server is as unknown as /rest/v2/nothing
-    if (tenant !== undefined && !route.perContainer) throw new ResourceNotFoundError();
-    ctx.params = params;
+    const target = routeToContainer(router, ctx.method, ctx.path, actionOf(ctx), defaults, tenants);
+    const { services: s, route, tenant } = target;
+    ctx.params = target.params;
     ctx.state.tenant = tenant;
-    if (!s.authEnabled) return handle(ctx, s, route, ANONYMOUS_ADMIN);
-    if (route.anonymous) return handle(ctx, s, route, ANONYMOUS);
+    if (!s.authEnabled) {
+      if (target.unknownTenant) throw new ResourceNotFoundError();
+      return handle(ctx, s, route, ANONYMOUS_ADMIN);
+    }
+    // under a tenant segment every row asks for credentials: an anonymous answer would tell which names are tenants
+    if (route.anonymous && tenant === undefined && !target.unknownTenant) return handle(ctx, s, route, ANONYMOUS);
     const connection = connectionOf(ctx.req);
     const subject = s.auth.authenticate(ctx.req.headers.authorization || undefined, ctx.method, ctx.originalUrl, ctx.req.socket?.remoteAddress, connection);
+    // no such tenant: the credentials were checked as a tenant's would be (same answer, same time), and were the default container's
+    if (target.unknownTenant) return Promise.resolve(subject).then(() => { throw new ResourceNotFoundError(); });
     if (subject instanceof Promise) return subject.then((who) => handle(ctx, s, route, who, connection));
     return handle(ctx, s, route, subject, connection);
   };

@@ -1,5 +1,8 @@
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { MalformedBodyError } from '../errors';
 import type { Logger } from '../util/logger';
+import { failBody } from './request-body';
 import { afterAnswerInProgress } from './transport/http1-order';
 
 /** Errors that only mean the client went away: nothing to answer, nothing to alarm anyone with. */
@@ -39,6 +42,15 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
   }
   const [status, reason] = refusalOf(err.code);
   log?.debug({ code: err.code, status }, 'malformed request refused');
+  const inProgress = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const req = inProgress && !inProgress.writableFinished ? inProgress.req : undefined;
+  const code = Number(status.slice(0, 3));
+  if (req && !req.complete && (code === 400 || code === 408)) {
+    // the request being handled had this body: it answers (and closes the connection) itself
+    failBody(req, new MalformedBodyError(code, reason));
+    afterAnswerInProgress(socket, () => socket.destroySoon());
+    return;
+  }
   afterAnswerInProgress(socket, () => refuse(socket, status, reason));
 }
 

@@ -15,6 +15,7 @@ const tooLargeFor = (limit: number): TooLarge => () => new PayloadTooLargeError(
  * inflates past the limit is stopped there, never held whole.
  */
 export function readBody(ctx: Context, limit: number): Promise<Buffer> {
+  refuseIfBroken(ctx);
   const coding = codingOf(ctx);
   if (coding) return collect(ctx, openBody(ctx, limit), limit, coding);
   // A plain body is read straight from the request: the common case pays for no extra stream.
@@ -30,6 +31,7 @@ export async function readText(ctx: Context, limit: number): Promise<string> {
  * failing with `tooLarge()` once more than `limit` decoded bytes came. Errors it emits are GridErrors.
  */
 export function openBody(ctx: Context, limit: number, tooLarge: TooLarge = tooLargeFor(limit)): Readable {
+  refuseIfBroken(ctx);
   const coding = codingOf(ctx);
   const limited = new ByteLimit(limit, tooLarge);
   if (!coding) {
@@ -51,6 +53,26 @@ export function openBody(ctx: Context, limit: number, tooLarge: TooLarge = tooLa
     decoder.destroy();
   });
   return ctx.req.pipe(wire).pipe(decoder).pipe(limited);
+}
+
+/** Bodies Node's HTTP parser refused part-way, by request (`failBody`). */
+const brokenBodies = new WeakMap<IncomingMessage, GridError>();
+
+/**
+ * Node's parser refused the rest of `req`'s body (a broken chunk) while its request was being
+ * handled: no more of it comes, and Node tells the request nothing. A reader of the body fails
+ * with `err` (now, or when it starts reading), so the request itself answers it.
+ */
+export function failBody(req: IncomingMessage, err: GridError): void {
+  brokenBodies.set(req, err);
+  if (req.listenerCount('error') > 0) req.emit('error', err);
+}
+
+function refuseIfBroken(ctx: Context): void {
+  const err = brokenBodies.get(ctx.req);
+  if (!err) return;
+  refuseBody(ctx);
+  throw err;
 }
 
 function codingOf(ctx: Context): Coding | undefined {
@@ -90,7 +112,7 @@ export function refuseBody(ctx: Context): void {
 function forwardAbort(req: Readable, to: Transform): void {
   const stop = finished(req, (err) => {
     stop();
-    if (err) to.destroy(new BadRequestError('The request body ended before its end', 'INCOMPLETE_BODY'));
+    if (err) to.destroy(isGridError(err) ? err : new BadRequestError('The request body ended before its end', 'INCOMPLETE_BODY'));
   });
 }
 

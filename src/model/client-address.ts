@@ -13,6 +13,19 @@ export function clientAddressKey(address: string | undefined): string {
   return `${expandIPv6(address).slice(0, 4).join(':')}::/64`;
 }
 
+/**
+ * The groups one client belongs to, widest first: an IPv4 address alone; for IPv6 its /48 (a
+ * site), /56 (a home or small site) and /64 (a host), since whoever holds one address of a prefix
+ * can usually use all of it. The last is `clientAddressKey`.
+ */
+export function clientAddressPrefixes(address: string | undefined): string[] {
+  const key = clientAddressKey(address);
+  if (!key.endsWith('::/64')) return [key];
+  const groups = key.slice(0, -'::/64'.length).split(':');
+  const at56 = (parseInt(groups[3], 16) & 0xff00).toString(16);
+  return [`${groups.slice(0, 3).join(':')}::/48`, `${groups.slice(0, 3).join(':')}:${at56}::/56`, key];
+}
+
 function expandIPv6(address: string): string[] {
   const [head, tail] = address.split('%')[0].split('::');
   const left = head ? head.split(':') : [];

@@ -1,5 +1,6 @@
 import { InvalidContentError, UnsupportedJavaClassError } from '../errors';
 import type { JavaType, JavaValue } from './java-value';
+import { decodeModifiedUtf8, encodeModifiedUtf8 } from './modified-utf8';
 
 /**
  * `application/x-java-serialized-object` for String, the primitive wrappers and byte[] only,
@@ -39,7 +40,7 @@ function u16(n: number): Buffer {
 }
 
 function utf(s: string): Buffer {
-  const m = modifiedUtf8(s);
+  const m = encodeModifiedUtf8(s);
   return Buffer.concat([u16(m.length), m]);
 }
 
@@ -50,28 +51,9 @@ function classDesc(d: ClassDesc | undefined): Buffer {
     Buffer.from([TC_ENDBLOCKDATA]), classDesc(d.parent)]);
 }
 
-/** Java's modified UTF-8: NUL as C0 80, supplementary characters as two 3-byte surrogates. */
-export function modifiedUtf8(s: string): Buffer {
-  const out: number[] = [];
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 1 && c <= 0x7f) out.push(c);
-    else if (c <= 0x7ff) out.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-    else out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f));
-  }
-  return Buffer.from(out);
-}
-
 function readModifiedUtf8(b: Buffer): string {
-  let s = '';
-  for (let i = 0; i < b.length;) {
-    const c = b[i];
-    if (c < 0x80) { s += String.fromCharCode(c); i += 1; } else if ((c & 0xe0) === 0xc0 && i + 1 < b.length) {
-      s += String.fromCharCode(((c & 0x1f) << 6) | (b[i + 1] & 0x3f)); i += 2;
-    } else if ((c & 0xf0) === 0xe0 && i + 2 < b.length) {
-      s += String.fromCharCode(((c & 0x0f) << 12) | ((b[i + 1] & 0x3f) << 6) | (b[i + 2] & 0x3f)); i += 3;
-    } else throw invalid();
-  }
+  const s = decodeModifiedUtf8(b, true);
+  if (s === undefined) throw invalid();
   return s;
 }
 
@@ -92,7 +74,7 @@ function primitive(v: JavaValue): Buffer {
 
 export function serializeJava(v: JavaValue): Buffer {
   if (v.type === 'java.lang.String') {
-    const m = modifiedUtf8(v.value);
+    const m = encodeModifiedUtf8(v.value);
     if (m.length <= 0xffff) return Buffer.concat([MAGIC, Buffer.from([TC_STRING]), u16(m.length), m]);
     const len = Buffer.alloc(8);
     len.writeBigUInt64BE(BigInt(m.length));

@@ -1,4 +1,4 @@
-import { EncodingError } from '../errors';
+import { EncodingError, excerpt } from '../errors';
 import { decodeHex } from './content-codecs';
 
 /**
@@ -31,10 +31,33 @@ export function javaBytes(value: Buffer): JavaValue {
   return { type: 'byte[]', value };
 }
 
-export function javaInteger(type: keyof typeof RANGES, n: bigint): JavaValue {
+export type JavaIntegerType = keyof typeof RANGES;
+
+export function javaInteger(type: JavaIntegerType, n: bigint): JavaValue {
   const [min, max] = RANGES[type];
   if (n < min || n > max) throw new EncodingError(`Value out of range. Value:"${n}"`);
   return { type, value: n };
+}
+
+/**
+ * Decimal digits (an optional sign, then digits: the caller has checked) as a Java integer of
+ * `type`. More than 20 significant digits are out of range of every type and refused before
+ * BigInt reads them: its parsing and printing grow quadratically (1M digits took 1.6 s).
+ */
+export function parseJavaInteger(type: JavaIntegerType, digits: string): JavaValue {
+  let start = digits.charCodeAt(0) === 0x2b || digits.charCodeAt(0) === 0x2d ? 1 : 0;
+  while (start < digits.length - 1 && digits.charCodeAt(start) === 0x30) start++;
+  if (digits.length - start > 20) throw new EncodingError(`Value out of range. Value:"${excerpt(digits)}"`);
+  return javaInteger(type, BigInt(digits));
+}
+
+/** Whether `text` is one Unicode character (a surrogate pair counts as one), without splitting it all. */
+function isOneCodePoint(text: string): boolean {
+  if (text.length === 1) return true;
+  if (text.length !== 2) return false;
+  const high = text.charCodeAt(0);
+  const low = text.charCodeAt(1);
+  return high >= 0xd800 && high <= 0xdbff && low >= 0xdc00 && low <= 0xdfff;
 }
 
 /** `type` parameter of `application/x-java-object` → how the text of the value is read (JavaMediaTypeCodec). */
@@ -46,23 +69,23 @@ export function parseJavaText(text: string, type: string | undefined): JavaValue
     case 'java.lang.Long':
     case 'java.lang.Short':
     case 'java.lang.Byte':
-      if (!/^[+-]?\d+$/.test(text)) throw new EncodingError(`For input string: "${text}"`);
-      return javaInteger(type, BigInt(text));
+      if (!/^[+-]?\d+$/.test(text)) throw new EncodingError(`For input string: "${excerpt(text)}"`);
+      return parseJavaInteger(type, text);
     case 'java.lang.Boolean': return { type, value: text.toLowerCase() === 'true' };
     case 'java.lang.Double':
     case 'java.lang.Float': {
       const n = Number(text.trim());
-      if (text.trim() === '' || (Number.isNaN(n) && !/^[+-]?NaN$/.test(text.trim()))) throw new EncodingError(`For input string: "${text}"`);
+      if (text.trim() === '' || (Number.isNaN(n) && !/^[+-]?NaN$/.test(text.trim()))) throw new EncodingError(`For input string: "${excerpt(text)}"`);
       return { type, value: type === 'java.lang.Float' ? Math.fround(n) : n };
     }
     case 'java.lang.Character':
-      if ([...text].length !== 1) throw new EncodingError(`For input string: "${text}"`);
+      if (!isOneCodePoint(text)) throw new EncodingError(`For input string: "${excerpt(text)}"`);
       return { type, value: text };
     case 'byte[]': return javaBytes(Buffer.from(text, 'utf8'));
     // JavaStringCodec.BYTE_ARRAY: the text is `0x` hex (`Bytes` is the spec's name for it)
     case 'ByteArray':
     case 'Bytes': return javaBytes(decodeHex(text));
-    default: throw new EncodingError(`Type ${type} is unsupported`);
+    default: throw new EncodingError(`Type ${excerpt(type)} is unsupported`);
   }
 }
 

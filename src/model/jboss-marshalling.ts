@@ -1,6 +1,6 @@
 import { InvalidContentError, UnsupportedJavaClassError } from '../errors';
 import type { JavaValue } from './java-value';
-import { modifiedUtf8 } from './java-serialization';
+import { decodeModifiedUtf8, encodeModifiedUtf8 } from './modified-utf8';
 
 /**
  * `application/x-jboss-marshalling` for String, the primitive wrappers and byte[] only, as the
@@ -29,7 +29,7 @@ export function marshallJBoss(v: JavaValue): Buffer {
   const b = Buffer.alloc(9);
   switch (v.type) {
     case 'java.lang.String':
-      return Buffer.concat([head, sized(ID.stringSmall, ID.stringMedium, ID.stringLarge, v.value.length, ID.stringEmpty), modifiedUtf8(v.value)]);
+      return Buffer.concat([head, sized(ID.stringSmall, ID.stringMedium, ID.stringLarge, v.value.length, ID.stringEmpty), encodeModifiedUtf8(v.value)]);
     case 'byte[]':
       return v.value.length === 0
         ? Buffer.concat([head, Buffer.from([ID.arrayEmpty, ID.primByte])])
@@ -82,15 +82,9 @@ export function unmarshallJBoss(bytes: Buffer): JavaValue {
   }
 }
 
+/** River reads what it is given: no byte is refused (modified-utf8.ts). */
 function readModifiedUtf8(b: Buffer): string {
-  let s = '';
-  for (let i = 0; i < b.length;) {
-    const c = b[i];
-    if (c < 0x80) { s += String.fromCharCode(c); i += 1; } else if ((c & 0xe0) === 0xc0) {
-      s += String.fromCharCode(((c & 0x1f) << 6) | (b[i + 1] & 0x3f)); i += 2;
-    } else { s += String.fromCharCode(((c & 0x0f) << 12) | ((b[i + 1] & 0x3f) << 6) | (b[i + 2] & 0x3f)); i += 3; }
-  }
-  return s;
+  return decodeModifiedUtf8(b, false)!;
 }
 
 function notAllowed(id: number): UnsupportedJavaClassError {

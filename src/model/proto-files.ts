@@ -1,4 +1,5 @@
 import type { Enum, Namespace, Root, Type, ReflectionObject } from 'protobufjs';
+import type { ProtobufTypes } from './protostream-json';
 
 // loaded on first use: only servers with schemas need it, and start-up time is module compilation
 let pbModule: typeof import('protobufjs') | undefined;
@@ -193,4 +194,14 @@ export function findType(root: Root, name: string): Type | Enum | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The type registry of a set of files, as the schema service makes it from the same check: what
+ * another thread needs to read and write protostream as the server does (off-loop.jobs.ts).
+ */
+export function typesOfFiles(files: ProtoFile[]): ProtobufTypes {
+  const { root, typeIds } = checkProtoFiles(files);
+  const namesById = new Map([...typeIds].map(([name, id]) => [id, name]));
+  return { find: (name) => findType(root, name), typeIdOf: (name) => typeIds.get(name), nameOfTypeId: (id) => namesById.get(id) };
 }

@@ -1,5 +1,5 @@
 import type { Field, Type } from 'protobufjs';
-import { InvalidContentError } from '../errors';
+import { excerpt, InvalidContentError } from '../errors';
 
 // loaded on first use, as elsewhere in the model
 let pbModule: typeof import('protobufjs') | undefined;
@@ -24,7 +24,7 @@ export function messageFields(t: Type, doc: Record<string, unknown>): Record<str
   for (const [name, v] of Object.entries(doc)) {
     if (name === '_type' || v === null) continue;
     const f = hasOwn(t.fields, name) ? t.fields[name] : undefined;
-    if (!f) throw new InvalidContentError(`The field '${name}' was not found in the Protobuf schema`);
+    if (!f) throw new InvalidContentError(`The field '${excerpt(name)}' was not found in the Protobuf schema`);
     out[name] = f.map ? mapEntries(f, v) : Array.isArray(v) ? repeated(f, v) : fieldValue(f, v);
   }
   return out;
@@ -53,7 +53,7 @@ function fieldValue(f: Field, v: unknown): unknown {
   if (isObject || Array.isArray(v)) throw new InvalidContentError(`Field '${f.name}' is not an object`);
   if (sub instanceof pb().Enum) {
     const name = String(v);
-    if (!hasOwn(sub.values, name)) throw new InvalidContentError(`Invalid enum value '${name}'`);
+    if (!hasOwn(sub.values, name)) throw new InvalidContentError(`Invalid enum value '${excerpt(name)}'`);
     return sub.values[name];
   }
   if (SIGNED_64.has(f.type)) return parseLong(v, -(2n ** 63n), 2n ** 63n - 1n);
@@ -68,5 +68,5 @@ function parseLong(v: unknown, min: bigint, max: bigint): string {
     const n = BigInt(text);
     if (n >= min && n <= max) return n.toString();
   }
-  throw new InvalidContentError(`For input string: "${text}"`);
+  throw new InvalidContentError(`For input string: "${excerpt(text)}"`);
 }

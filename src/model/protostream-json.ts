@@ -1,7 +1,7 @@
 import type { Enum, Type } from 'protobufjs';
-import { InvalidContentError, UnknownTypeError } from '../errors';
+import { excerpt, InvalidContentError, UnknownTypeError } from '../errors';
 import { parseJsonExact } from './exact-json';
-import { javaInteger, type JavaValue } from './java-value';
+import { javaInteger, type JavaIntegerType, type JavaValue, parseJavaInteger } from './java-value';
 import { messageFields } from './protostream-json-fields';
 import { hitJson, numberJson, shortestFloat } from './protostream-hit-json';
 import { unwrap, wrapEnum, wrapMessage, wrapScalar } from './wrapped-message';
@@ -19,6 +19,11 @@ export interface ProtobufTypes {
   /** Changes whenever the registered types do (lets callers keep what they looked up until then). */
   readonly version?: number;
   nameOfTypeId(id: number): string | undefined;
+  /**
+   * Calls `fn` each time the registered types change: whoever keeps types it looked up drops them
+   * then, or a deleted schema's whole type tree stays in memory until the next lookup.
+   */
+  onChange?(fn: () => void): () => void;
 }
 
 export const NO_TYPES: ProtobufTypes = { find: () => undefined, typeIdOf: () => undefined, nameOfTypeId: () => undefined };
@@ -37,20 +42,20 @@ function parseJson(text: string): Json {
   try {
     return parseJsonExact(text) as Json;
   } catch {
-    throw new InvalidContentError(`Invalid JSON content: ${text}`);
+    throw new InvalidContentError(`Invalid JSON content: ${excerpt(text)}`);
   }
 }
 
 function scalarFromJson(typeName: string, v: Json | undefined): JavaValue | undefined {
-  const num = (): bigint => {
-    if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-    if (typeof v === 'string' && /^[+-]?\d+$/.test(v)) return BigInt(v);
-    throw new InvalidContentError(`Invalid value for ${typeName}: ${JSON.stringify(v)}`);
+  const num = (type: JavaIntegerType): JavaValue => {
+    if (typeof v === 'number' && Number.isInteger(v)) return javaInteger(type, BigInt(v));
+    if (typeof v === 'string' && /^[+-]?\d+$/.test(v)) return parseJavaInteger(type, v);
+    throw new InvalidContentError(`Invalid value for ${typeName}: ${excerpt(JSON.stringify(v) ?? 'undefined')}`);
   };
   switch (typeName) {
     case 'string': return { type: 'java.lang.String', value: typeof v === 'string' ? v : JSON.stringify(v) };
-    case 'int32': case 'uint32': case 'sint32': case 'fixed32': case 'sfixed32': return javaInteger('java.lang.Integer', num());
-    case 'int64': case 'uint64': case 'sint64': case 'fixed64': case 'sfixed64': return javaInteger('java.lang.Long', num());
+    case 'int32': case 'uint32': case 'sint32': case 'fixed32': case 'sfixed32': return num('java.lang.Integer');
+    case 'int64': case 'uint64': case 'sint64': case 'fixed64': case 'sfixed64': return num('java.lang.Long');
     case 'double': return { type: 'java.lang.Double', value: Number(v) };
     case 'float': return { type: 'java.lang.Float', value: Math.fround(Number(v)) };
     case 'bool': return { type: 'java.lang.Boolean', value: v === true || v === 'true' };
@@ -65,13 +70,13 @@ export function jsonToProtostream(text: string, types: ProtobufTypes): Buffer {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
     // the original wraps bare Java scalars; a bare JSON scalar is read the same way
     if (typeof doc === 'string' && /^-?\d+$/.test(text.trim())) {
-      const n = BigInt(doc);
-      return wrapScalar(javaInteger(n >= -(2n ** 31n) && n < 2n ** 31n ? 'java.lang.Integer' : 'java.lang.Long', n));
+      const n = parseJavaInteger('java.lang.Long', doc).value as bigint;
+      return wrapScalar(n >= -(2n ** 31n) && n < 2n ** 31n ? javaInteger('java.lang.Integer', n) : { type: 'java.lang.Long', value: n });
     }
     if (typeof doc === 'string') return wrapScalar({ type: 'java.lang.String', value: doc });
     if (typeof doc === 'boolean') return wrapScalar({ type: 'java.lang.Boolean', value: doc });
     if (typeof doc === 'number') return wrapScalar({ type: 'java.lang.Double', value: doc });
-    throw new InvalidContentError(`Invalid JSON content: ${text}`);
+    throw new InvalidContentError(`Invalid JSON content: ${excerpt(text)}`);
   }
   const typeName = doc._type;
   if (typeof typeName !== 'string') throw new InvalidContentError("Expected field '_type' in the JSON document");
@@ -85,7 +90,7 @@ export function jsonToProtostream(text: string, types: ProtobufTypes): Buffer {
     const v = doc._value;
     const n = typeof v === 'string' && /^-?\d+$/.test(v) ? (Object.values(t.values).includes(Number(v)) ? Number(v) : undefined)
       : typeof v === 'string' && Object.prototype.hasOwnProperty.call(t.values, v) ? t.values[v] : undefined;
-    if (n === undefined) throw new InvalidContentError(`Invalid enum value : '${String(v)}'`); // protostream JsonReader.processEnum
+    if (n === undefined) throw new InvalidContentError(`Invalid enum value : '${excerpt(String(v))}'`); // protostream JsonReader.processEnum
     return wrapEnum(ref, n);
   }
   const fields = messageFields(t, doc); // refuses what protostream's JsonReader refuses, before protobufjs drops it

@@ -1,4 +1,4 @@
-import { InvalidContentError, TranscoderNotFoundError, UnsupportedJavaClassError } from '../errors';
+import { excerpt, InvalidContentError, TranscoderNotFoundError, UnsupportedJavaClassError } from '../errors';
 import { type Charset, recode, resolveCharset, UTF_8 } from './charsets';
 import { decodeContent, encodeContent, hasContentCodec } from './content-codecs';
 import { deserializeJava, serializeJava } from './java-serialization';
@@ -166,7 +166,7 @@ function isJson(text: string): boolean {
 /** Text becomes JSON only when it is JSON already (JsonTranscoder.convertTextToJson); empty stays empty. */
 function textToJson(bytes: Buffer): Buffer {
   const text = bytes.toString('utf8');
-  if (bytes.length > 0 && !isJson(text)) throw new InvalidContentError(`Invalid JSON content: ${text}`);
+  if (bytes.length > 0 && !isJson(text)) throw new InvalidContentError(`Invalid JSON content: ${excerpt(text)}`);
   return bytes;
 }
 

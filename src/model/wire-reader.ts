@@ -21,6 +21,13 @@ export class WireReader {
     return this;
   }
 
+  /** Lets go of the bytes: a reader kept with a compiled query must not keep the last value it read. */
+  release(): void {
+    this.bytes = EMPTY;
+    this.pos = 0;
+    this.end = 0;
+  }
+
   get more(): boolean {
     return this.pos < this.end && !this.failed;
   }

@@ -1,6 +1,6 @@
 import { InvalidContentError } from '../errors';
 import { type JavaValue } from './java-value';
-import { readFields, WireWriter } from './protobuf-wire';
+import { forEachField, type WireField, WireWriter } from './protobuf-wire';
 
 /**
  * protostream's `WrappedMessage` envelope (behavior-notes §4.6): a scalar is exactly one field;
@@ -49,25 +49,33 @@ export function wrapEnum(type: string | number, number: number): Buffer {
 const int32 = (v: bigint): bigint => BigInt.asIntN(32, v);
 
 export function unwrap(bytes: Buffer): Wrapped {
-  const fields = readFields(bytes);
-  if (fields.length === 0) throw new InvalidContentError('Invalid message encoding');
+  let count = 0;
+  // a field that is none of the envelope's: the message is that scalar, if it is its only field
+  let only: WireField | undefined;
   let type: string | number | undefined;
   let body: Buffer | undefined;
   let enumNumber: number | undefined;
-  for (const f of fields) {
+  forEachField(bytes, (f) => {
+    count++;
+    if (only) throw invalid();
     if (f.field === WRAPPED.typeName && f.wireType === 2) type = f.value.toString('utf8');
     else if (f.field === WRAPPED.typeId && f.wireType === 0) type = Number(f.value);
     else if (f.field === WRAPPED.message && f.wireType === 2) body = f.value;
     else if (f.field === WRAPPED.enum && f.wireType === 0) enumNumber = Number(int32(f.value));
-    else if (fields.length === 1) return { kind: 'scalar', value: scalar(f) };
-    else throw new InvalidContentError('Invalid message encoding');
-  }
+    else if (count === 1) only = f;
+    else throw invalid();
+  });
+  if (only) return { kind: 'scalar', value: scalar(only) };
   if (type !== undefined && body !== undefined && enumNumber === undefined) return { kind: 'message', type, body };
   if (type !== undefined && enumNumber !== undefined && body === undefined) return { kind: 'enum', type, number: enumNumber };
-  throw new InvalidContentError('Invalid message encoding');
+  throw invalid();
 }
 
-function scalar(f: ReturnType<typeof readFields>[number]): JavaValue {
+function invalid(): InvalidContentError {
+  return new InvalidContentError('Invalid message encoding');
+}
+
+function scalar(f: WireField): JavaValue {
   if (f.wireType === 0) {
     switch (f.field) {
       case WRAPPED.int32: case WRAPPED.uint32: case WRAPPED.sint32:

@@ -2,7 +2,7 @@ import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   LoginQueueFullError, MalformedAuthHeaderError, TooManyFailedLoginsError, UnauthorizedError, UnsupportedAuthMechanismError,
 } from '../errors';
-import { clientAddressKey } from '../model/client-address';
+import { clientAddressKey, clientAddressPrefixes } from '../model/client-address';
 import { parseDigestFields } from '../model/digest-header';
 import { type DigestAlgorithm, digestHash, REALM, verifyPassword } from '../model/passwords';
 import { PERMISSION_MASKS } from '../model/permissions';
@@ -11,7 +11,7 @@ import { BoundedMap } from '../util/bounded-map';
 import type { Clock } from '../util/clock';
 import { DigestNonces } from './digest-nonces';
 import type { AuthMechanism, DigestVault } from './digest-vault';
-import { FairGate } from './fair-gate';
+import { FairGate, type GatePlace } from './fair-gate';
 import { DEFAULT_THROTTLE_RULES, LoginThrottle, type ThrottleRules } from './login-throttle';
 import type { RoleRegistry } from './role-registry';
 
@@ -44,11 +44,15 @@ const REMEMBER_MAX = 10_000;
 const VERSION_CHECK_MS = 200;
 /**
  * scrypt runs on libuv's pool (4 threads by default), which file I/O shares: at most two
- * verifications run at once; each (client, user) may queue four more and everybody 64.
+ * verifications run at once. The others wait in two lanes served in turn — addresses where
+ * somebody logged in within a day, and the rest — of 64 places each; within a lane, per address
+ * (and per IPv6 /48, /56, /64), then per user name, in turn. An address (or prefix) may hold 16
+ * places, one user name there 4 (docs/security.md, Bounded password verifications).
  */
 const VERIFY_SLOTS = 2;
-const VERIFY_WAITING_PER_CLIENT = 4;
-const VERIFY_WAITING = 64;
+const VERIFY_WAITING_PER_LANE = 64;
+const VERIFY_WAITING_PER_ADDRESS = 16;
+const VERIFY_WAITING_PER_USER = 4;
 
 /**
  * The scrypt hash (same parameters as every user's) of 32 random bytes that were thrown away: no
@@ -71,9 +75,10 @@ type Verdict = { kind: 'ok'; subject: Subject } | { kind: 'failed' } | { kind: '
  * original keeps a subject per connection: its next requests with the same header are compared
  * with it (constant time) instead of hashed, and share its expiry and its dropping when users or
  * roles change (`generation`). A header that just failed is answered 401 at once, and identical
- * headers in flight share one verification. Verifications queue fairly per (client, user) behind a
- * small number of slots, unknown users are verified against a dummy hash (same time as a wrong
- * password), and failed logins back off (`LoginThrottle`).
+ * headers in flight share one verification. Verifications wait behind a small number of slots
+ * and take turns by lane (known addresses apart), address prefix and user (`FairGate`), unknown
+ * users are verified against a dummy hash (same time as a wrong password), and failed logins back
+ * off (`LoginThrottle`).
  *
  * Digest: never remembered; every request is checked against its nonce and nonce count, so a
  * captured header cannot be replayed (`DigestNonces`). Qop-less Digest is refused unless enabled.
@@ -86,7 +91,7 @@ export class AuthService {
   private generation = 0;
   private readonly failedHeaders = new BoundedMap<string, number>(REMEMBER_MAX);
   private readonly inflight = new Map<string, Promise<Verdict>>();
-  private readonly gate = new FairGate(VERIFY_SLOTS, VERIFY_WAITING_PER_CLIENT, VERIFY_WAITING);
+  private readonly gate = new FairGate(VERIFY_SLOTS, 2 * VERIFY_WAITING_PER_LANE);
   private readonly throttle: LoginThrottle;
   private readonly nonces: DigestNonces;
   private readonly basicOn: boolean;
@@ -165,7 +170,7 @@ export class AuthService {
         const fingerprint = hash('sha256', header, 'base64');
         const known = this.recall(fingerprint);
         if (known) return this.keepForConnection(connection, header, fingerprint, known);
-        return this.basic(fingerprint, credentials, clientAddressKey(client)).then((subject) => this.keepForConnection(connection, header, fingerprint, subject));
+        return this.basic(fingerprint, credentials, client).then((subject) => this.keepForConnection(connection, header, fingerprint, subject));
       }
       case 'digest':
         if (!this.digestOn) break;
@@ -191,25 +196,26 @@ export class AuthService {
     return subject;
   }
 
-  private async basic(fingerprint: string, credentials: string, client: string): Promise<Subject> {
+  private async basic(fingerprint: string, credentials: string, remote: string | undefined): Promise<Subject> {
     if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges());
     const decoded = Buffer.from(credentials, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
     if (colon < 0) throw new UnauthorizedError(this.challenges());
-    const verdict = await this.verifyOnce(fingerprint, client, decoded.slice(0, colon), decoded.slice(colon + 1));
+    const verdict = await this.verifyOnce(fingerprint, remote, decoded.slice(0, colon), decoded.slice(colon + 1));
     if (verdict.kind === 'ok') return verdict.subject;
     if (verdict.kind === 'throttled') throw new TooManyFailedLoginsError(Math.ceil(verdict.waitMs / 1000));
     throw new UnauthorizedError(this.challenges());
   }
 
   /** One verification per distinct header at a time; the outcome is booked once. */
-  private verifyOnce(fingerprint: string, client: string, name: string, password: string): Promise<Verdict> {
+  private verifyOnce(fingerprint: string, remote: string | undefined, name: string, password: string): Promise<Verdict> {
     const running = this.inflight.get(fingerprint);
     if (running) return running;
+    const client = clientAddressKey(remote);
     const waitMs = this.throttle.retryAfter(client, name);
     if (waitMs > 0) return Promise.resolve({ kind: 'throttled', waitMs });
-    const queued = this.gate.run(`${client}\u0000${name}`, () => this.verify(client, name, password));
+    const queued = this.gate.run(this.placeOf(client, remote, name), () => this.verify(client, name, password), () => new LoginQueueFullError());
     if (!queued) throw new LoginQueueFullError();
     const booked = queued.then((verdict) => {
       if (verdict.kind === 'ok') {
@@ -223,6 +229,15 @@ export class AuthService {
     }).finally(() => this.inflight.delete(fingerprint));
     this.inflight.set(fingerprint, booked);
     return booked;
+  }
+
+  /** Where a verification waits: its lane, its address's prefixes, its user name. */
+  private placeOf(client: string, remote: string | undefined, name: string): GatePlace[] {
+    return [
+      { key: this.throttle.isKnownAddress(client) ? 'known' : 'new', cap: VERIFY_WAITING_PER_LANE },
+      ...clientAddressPrefixes(remote).map((key) => ({ key, cap: VERIFY_WAITING_PER_ADDRESS })),
+      { key: name, cap: VERIFY_WAITING_PER_USER },
+    ];
   }
 
   private async verify(client: string, name: string, password: string): Promise<Verdict> {

@@ -2,11 +2,13 @@ import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
 import { encodeHex } from '../model/content-codecs';
 import { fromStoredKey, storedKeyText } from '../model/key-codec';
+import { listingJson, type Representation } from '../model/listing-json';
 import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, JSON_TYPE, type MediaType, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN } from '../model/media-type';
-import { protostreamToJson, type ProtobufTypes } from '../model/protostream-json';
+import type { ProtobufTypes } from '../model/protostream-json';
 import { isConvertible } from '../model/transcoding';
 import { expiresAt } from '../store/store';
 import { storageTypes } from './storage-types';
+import type { ValueConverter } from './value-converter';
 
 export interface EntriesOptions {
   limit: number;
@@ -14,15 +16,12 @@ export interface EntriesOptions {
   contentNegotiation: boolean;
 }
 
-/** How keys or values are written into the entries listing (behavior-notes §6.11). */
-type Representation = 'json' | 'text' | 'hex';
-
 const CHUNK = 64 * 1024;
 
 /** Whole-cache reads, produced as JSON text in chunks so a big cache never becomes one string. */
 export class BulkService {
-  /** `types`: the schema registry, to render protostream values as JSON. */
-  constructor(private readonly types: ProtobufTypes) {}
+  /** `types`: the schema registry, for keys; `values` writes each value (on the worker when large). */
+  constructor(private readonly types: ProtobufTypes, private readonly values: ValueConverter) {}
 
   /** `?action=keys`: a JSON array of the keys as text (the key storage type converted to text/plain). */
   async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
@@ -67,13 +66,13 @@ export class BulkService {
     const { key: keyRep, value: valueRep } = this.representations(h, opts.contentNegotiation);
     const t = storageTypes(h);
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
-    const valueProto = essence(t.value) === PROTOSTREAM ? this.types : undefined;
+    const valueProto = essence(t.value) === PROTOSTREAM;
     const keyJava = essence(t.key) === JAVA_OBJECT;
     yield* chunked(['['], this.take(h, opts.limit, (e, first) => {
-      const key = keyJava && keyRep === 'text' ? JSON.stringify(this.keyText(e.key, t.key)) : render(e.key, keyRep, keyProto);
-      let item = `{"key":${key},"value":${render(e.value, valueRep, valueProto)}`;
-      if (opts.metadata) item += metadataFields(e);
-      return (first ? '' : ',') + item + '}';
+      const key = keyJava && keyRep === 'text' ? JSON.stringify(this.keyText(e.key, t.key)) : listingJson(e.key, keyRep, keyProto);
+      const item = (value: string) => `${first ? '' : ','}{"key":${key},"value":${value}${opts.metadata ? metadataFields(e) : ''}}`;
+      const value = this.values.listing(e.value, valueRep, valueProto);
+      return typeof value === 'string' ? item(value) : value.then(item);
     }), [']']);
   }
 
@@ -91,7 +90,7 @@ export class BulkService {
     return { key: pick(essence(t.key), contentNegotiation), value: pick(essence(t.value), contentNegotiation) };
   }
 
-  private *take(h: CacheHandle, limit: number, format: (e: CacheEntry, first: boolean) => string): Generator<string> {
+  private *take<T>(h: CacheHandle, limit: number, format: (e: CacheEntry, first: boolean) => T): Generator<T> {
     let n = 0;
     for (const e of entriesOf(h)) {
       if (limit >= 0 && n >= limit) return;
@@ -119,19 +118,6 @@ function pick(storage: string, contentNegotiation: boolean): Representation {
   return 'hex';
 }
 
-function render(bytes: Buffer, rep: Representation, protostream?: ProtobufTypes): string {
-  if (rep === 'json' && protostream) {
-    try {
-      return protostreamToJson(bytes, protostream);
-    } catch {
-      return JSON.stringify(encodeHex(bytes));
-    }
-  }
-  if (rep === 'json') return bytes.length ? bytes.toString('utf8') : 'null';
-  if (rep === 'hex') return JSON.stringify(encodeHex(bytes));
-  return JSON.stringify(bytes.toString('utf8'));
-}
-
 function metadataFields(e: CacheEntry): string {
   const mortal = e.lifespan >= 0 || e.maxIdle >= 0;
   const ttl = e.lifespan >= 0 ? Math.floor(e.lifespan / 1000) : -1;
@@ -140,11 +126,14 @@ function metadataFields(e: CacheEntry): string {
     `"lastUsed":${mortal ? e.lastUsed : -1},"expireTime":${expiresAt(e) ?? -1}`;
 }
 
-/** Joins small strings into chunks of about 64 KiB, yielding to the event loop between chunks. */
-async function* chunked(head: string[], items: Iterable<string>, tail: string[]): AsyncGenerator<string> {
+/**
+ * Joins small strings into chunks of about 64 KiB, yielding to the event loop between chunks; an
+ * item still being converted (a large value, on the worker) is waited for in its place.
+ */
+async function* chunked(head: string[], items: Iterable<string | Promise<string>>, tail: string[]): AsyncGenerator<string> {
   let buf = head.join('');
-  for (const s of items) {
-    buf += s;
+  for (const item of items) {
+    buf += typeof item === 'string' ? item : await item;
     if (buf.length >= CHUNK) {
       yield buf;
       buf = '';

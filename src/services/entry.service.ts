@@ -1,24 +1,22 @@
-import {
-  EntryExistsError, EntryNotFoundError, NotModifiedError, PreconditionFailedError, TranscoderNotFoundError,
-} from '../errors';
+import { EntryExistsError, EntryNotFoundError, NotModifiedError, PreconditionFailedError } from '../errors';
 import type { CacheEntry } from '../grid/cache-entry';
 import { isMortal } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
-import { etagOf } from '../model/etag';
 import { resolveExpiry } from '../model/expiration';
 import { NO_FLAGS, type OpFlags } from '../model/flags';
-import { formatJavaText } from '../model/java-value';
 import { essence, JAVA_OBJECT, type MediaType, parseMediaType } from '../model/media-type';
 import { evaluateRead, type ReadPreconditions } from '../model/preconditions';
 import type { ProtobufTypes } from '../model/protostream-json';
-import { isConvertible, keepsBytes, toJava, transcode } from '../model/transcoding';
-import { decodeContent, hasContentCodec } from '../model/content-codecs';
+import { keepsBodyAsSent, type StorageForm } from '../model/storage-form';
+import { keepsBytes } from '../model/transcoding';
+import { hasContentCodec } from '../model/content-codecs';
 import { storedKeyText, toStoredKey } from '../model/key-codec';
 import { type Commit, expiresAt } from '../store/store';
 import type { Clock } from '../util/clock';
 import { PROTOBUF_METADATA, ProtobufMetadataCache } from './protobuf-metadata';
 import type { SchemaService } from './schema.service';
 import { storageTypes } from './storage-types';
+import type { ValueConverter } from './value-converter';
 
 export interface WriteRequest {
   key: Buffer;
@@ -47,8 +45,11 @@ export class EntryService {
   /** Body types a storage type keeps byte for byte, with nothing to decode or check (the hot path). */
   private readonly storedAsSent = new LastPair();
 
-  /** The schema registry serves protostream conversions; `metadata` is the `___protobuf_metadata` cache. */
-  constructor(private readonly clock: Clock, schemas: SchemaService, metadata: ProtobufMetadataCache) {
+  /**
+   * The schema registry serves key conversions, `values` those of values (at once, or on the
+   * worker when large); `metadata` is the `___protobuf_metadata` cache.
+   */
+  constructor(private readonly clock: Clock, schemas: SchemaService, metadata: ProtobufMetadataCache, private readonly values: ValueConverter) {
     this.types = schemas;
     this.metadata = metadata;
   }
@@ -93,19 +94,22 @@ export class EntryService {
    */
   put(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
     if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, false);
-    const { value, valueType } = this.toStorage(h, req);
-    const flags = req.flags ?? NO_FLAGS;
-    if (req.ifNoneMatch !== undefined && h.cache.peek(req.key, flags)?.etag === req.ifNoneMatch) throw new NotModifiedError();
-    return acknowledged(h.cache.put(req.key, value, valueType, this.expiry(h, req), flags));
+    // the check and the write happen in one turn, after the conversion: nothing can come between
+    return then(this.toStorage(h, req), ({ value, valueType }) => {
+      const flags = req.flags ?? NO_FLAGS;
+      if (req.ifNoneMatch !== undefined && h.cache.peek(req.key, flags)?.etag === req.ifNoneMatch) throw new NotModifiedError();
+      return acknowledged(h.cache.put(req.key, value, valueType, this.expiry(h, req), flags));
+    });
   }
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
   putIfAbsent(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
     if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, true);
-    const { value, valueType } = this.toStorage(h, req);
-    const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS);
-    if (!result) throw new EntryExistsError();
-    return acknowledged(result);
+    return then(this.toStorage(h, req), ({ value, valueType }) => {
+      const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS);
+      if (!result) throw new EntryExistsError();
+      return acknowledged(result);
+    });
   }
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (behavior-notes §5.4). */
@@ -136,51 +140,38 @@ export class EntryService {
     return entry;
   }
 
-  /** The entry as `target` (no parsing or copy where the bytes stay as they are: the hot path), its preconditions checked. */
-  private present(h: CacheHandle, entry: CacheEntry, pre: ReadPreconditions, target: MediaType | undefined): ReadResult {
+  /**
+   * The entry as `target` (no parsing or copy where the bytes stay as they are: the hot path), its
+   * preconditions checked once the body, and so its ETag, is known.
+   */
+  private present(h: CacheHandle, entry: CacheEntry, pre: ReadPreconditions, target: MediaType | undefined): ReadResult | Promise<ReadResult> {
     const lastModified = isMortal(entry) ? entry.created : undefined;
-    const body = target ? this.convert(h, entry, target) : entry.value;
-    const etag = body === entry.value ? entry.etag : etagOf(body);
-    const outcome = evaluateRead(etag, lastModified, pre);
-    if (outcome === 'not-modified') throw new NotModifiedError();
-    if (outcome === 'failed') throw new PreconditionFailedError();
-    return { entry, lastModified, body, etag };
-  }
-
-  private convert(h: CacheHandle, entry: CacheEntry, target: MediaType): Buffer {
+    const answer = (body: Buffer, etag: string): ReadResult => {
+      const outcome = evaluateRead(etag, lastModified, pre);
+      if (outcome === 'not-modified') throw new NotModifiedError();
+      if (outcome === 'failed') throw new PreconditionFailedError();
+      return { entry, lastModified, body, etag };
+    };
     const storage = storageTypes(h).value;
-    // reading the storage type itself (a read without Accept): the stored bytes, as keepsBytes says
-    if (target === storage ? !hasContentCodec(target) : keepsBytes(storage, target) && !hasContentCodec(target)) return entry.value;
-    return transcode(entry.value, storedType(storage, entry.valueType), target, this.types);
+    if (!target || keepsStored(storage, target)) return answer(entry.value, entry.etag);
+    return then(this.values.read(entry.value, storedType(storage, entry.valueType), target), (c) => answer(c.body, c.etag));
   }
 
   /**
    * The body as the cache stores it (behavior-notes §4.4 PUT/POST): no Content-Type stores it as
-   * sent; a content encoding (hex, Base64, form-urlencoded) is undone first; then a pair that keeps
-   * the bytes stores them, Java objects are stored as their text with their class in the entry's
-   * value type, and anything else goes through the transcoder registry.
+   * sent, and so does a type the storage keeps byte for byte (remembered for the next write);
+   * anything else is decoded, checked and converted (model/storage-form.ts), on the worker when large.
    */
-  private toStorage(h: CacheHandle, req: WriteRequest): { value: Buffer; valueType: string | null } {
+  private toStorage(h: CacheHandle, req: WriteRequest): { value: Buffer; valueType: string | null } | Promise<StorageForm> {
     const ct = req.contentType;
     if (!ct) return { value: req.value, valueType: null };
     const storage = storageTypes(h).value;
     if (this.storedAsSent.holds(ct, storage)) return { value: req.value, valueType: ct.raw };
-    const to = essence(storage);
-    if (!isConvertible(essence(ct), to)) throw new TranscoderNotFoundError(ct.raw, storage.raw);
-    const { bytes, type } = decodeContent(req.value, ct);
-    const from = essence(type);
-    // a Java class named by the client must be one the allow list knows, and the text must be of
-    // it, even where the bytes are kept as sent: no value is ever recorded as of another class
-    if (from === JAVA_OBJECT && type.params.type !== undefined) toJava(bytes, type, this.types);
-    if (keepsBytes(type, storage)) {
-      if (type === ct && !(from === JAVA_OBJECT && type.params.type !== undefined)) this.storedAsSent.remember(ct, storage);
-      return { value: bytes, valueType: type.raw };
+    if (keepsBodyAsSent(ct, storage)) {
+      this.storedAsSent.remember(ct, storage);
+      return { value: req.value, valueType: ct.raw };
     }
-    if (to === JAVA_OBJECT) {
-      const v = toJava(bytes, type, this.types);
-      return { value: formatJavaText(v), valueType: `${JAVA_OBJECT}; type=${v.type}` };
-    }
-    return { value: transcode(bytes, type, storage, this.types), valueType: storage.raw };
+    return this.values.store(req.value, ct, storage);
   }
 
   /** `___protobuf_metadata` keys are Java Strings: the schema file name. */
@@ -196,6 +187,16 @@ export class EntryService {
     const s = h.cache.settings;
     return resolveExpiry({ lifespan: s.lifespanMs, maxIdle: s.maxIdleMs }, req.ttlHeader, req.idleHeader);
   }
+}
+
+/** `f` of a value, or of a promised one, without a turn of the loop when the value is there. */
+function then<T, R>(value: T | Promise<T>, f: (v: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(f) : f(value);
+}
+
+/** Reading the storage type itself (a read without Accept), or a type with the same bytes: the stored value as it is. */
+function keepsStored(storage: MediaType, target: MediaType): boolean {
+  return target === storage ? !hasContentCodec(target) : keepsBytes(storage, target) && !hasContentCodec(target);
 }
 
 /** The outcome of a write, once it is acknowledged: at once without a commit to wait for. */

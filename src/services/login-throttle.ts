@@ -46,6 +46,8 @@ export class LoginThrottle {
   private readonly addresses = new BoundedMap<string, Failures>(TABLE_LIMIT);
   private readonly names = new BoundedMap<string, Failures>(TABLE_LIMIT);
   private readonly trusted = new BoundedMap<string, number>(TABLE_LIMIT);
+  /** Addresses where anybody logged in, and when last. */
+  private readonly known = new BoundedMap<string, number>(TABLE_LIMIT);
 
   constructor(private readonly clock: Clock, private readonly rules: ThrottleRules = DEFAULT_THROTTLE_RULES) {}
 
@@ -72,6 +74,13 @@ export class LoginThrottle {
     this.pairs.delete(pair);
     this.names.delete(name);
     this.trusted.set(pair, this.clock.now());
+    this.known.set(address, this.clock.now());
+  }
+
+  /** Somebody logged in from `address` within the trust period (its logins wait in a lane of their own). */
+  isKnownAddress(address: string): boolean {
+    const at = this.known.get(address);
+    return at !== undefined && this.clock.now() - at <= TRUST_MS;
   }
 
   private blocked(table: BoundedMap<string, Failures>, key: string, rule: BackoffRule, now: number): number {

@@ -1,8 +1,15 @@
 import type { CacheDefinition, ConfigFormat, ConfigLimits } from '../model/cache-config';
 import { formatCacheConfig, parseCacheConfig } from '../model/cache-config';
+import { etagOf } from '../model/etag';
+import type { JavaValue } from '../model/java-value';
+import { listingJson, type Representation } from '../model/listing-json';
+import type { MediaType } from '../model/media-type';
 import { describeRoot, type ProtoDescriptor } from '../model/proto-descriptors';
-import { checkProtoFiles, type ProtoFile, typeNames } from '../model/proto-files';
+import { checkProtoFiles, type ProtoFile, typeNames, typesOfFiles } from '../model/proto-files';
 import { checkProtoTotal, countProtoDeclarations, type ProtoLimits } from '../model/proto-limits';
+import { NO_TYPES, type ProtobufTypes } from '../model/protostream-json';
+import { type StorageForm, toStorageForm } from '../model/storage-form';
+import { toJava, transcode } from '../model/transcoding';
 
 export interface ConfigJob {
   text: string;
@@ -31,6 +38,24 @@ export interface ProtoCheckResult {
   descriptors: ProtoDescriptor[];
 }
 
+/** The schemas protostream conversions read, as another thread gets them; `key` changes with them. */
+export interface SchemaSnapshot {
+  key: string;
+  files: ProtoFile[];
+}
+
+/** A value to convert (value-converter.ts); `schemas` only when protostream is read or written. */
+export interface ValueJob {
+  bytes: Uint8Array;
+  schemas?: SchemaSnapshot;
+}
+
+/** A converted value and its ETag, hashed where it was converted. */
+export interface ConvertedValue {
+  body: Buffer;
+  etag: string;
+}
+
 /**
  * Work whose cost grows with what a client sends or what the server stores, run on a worker
  * thread (src/services/off-loop.ts) so the event loop stays free. Plain data in and out.
@@ -54,7 +79,43 @@ export const OFF_LOOP_JOBS = {
       descriptors: describeRoot(check.root),
     };
   },
+
+  'value.convert': (job: ValueJob & { from: MediaType; to: MediaType }): ConvertedValue => {
+    const body = transcode(asBuffer(job.bytes), job.from, job.to, typesOf(job.schemas));
+    return { body, etag: etagOf(body) };
+  },
+
+  'value.store': (job: ValueJob & { contentType: MediaType; storage: MediaType }): StorageForm =>
+    toStorageForm(asBuffer(job.bytes), job.contentType, job.storage, typesOf(job.schemas)),
+
+  'value.listing': (job: ValueJob & { rep: Representation }): string =>
+    listingJson(asBuffer(job.bytes), job.rep, job.schemas && typesOf(job.schemas)),
+
+  'value.java': (job: ValueJob & { type: MediaType }): JavaValue => toJava(asBuffer(job.bytes), job.type, typesOf(job.schemas)),
 } as const;
+
+/** Bytes arrive from another thread as a plain Uint8Array: the same memory, as a Buffer. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * The worker's copies of the containers' type registries, rebuilt from the files when their key
+ * is new; the last few are kept (one per container that converts large protostream values).
+ */
+const registries = new Map<string, ProtobufTypes>();
+const KEPT_REGISTRIES = 4;
+
+function typesOf(snapshot: SchemaSnapshot | undefined): ProtobufTypes {
+  if (!snapshot) return NO_TYPES;
+  let types = registries.get(snapshot.key);
+  if (!types) {
+    types = typesOfFiles(snapshot.files);
+    registries.set(snapshot.key, types);
+    if (registries.size > KEPT_REGISTRIES) registries.delete(registries.keys().next().value!);
+  }
+  return types;
+}
 
 /** Counts every file's declarations; the file being written must fit its own limits and the totals. */
 function checkProtoSizes({ files, changed, limits }: ProtoCheckJob): Array<[string, ProtoFileSize]> {

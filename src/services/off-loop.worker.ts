@@ -19,5 +19,19 @@ parentPort?.on('message', ({ id, kind, payload }: JobMessage) => {
       ? { id, error: { status: err.status, code: err.code, message: err.message, headers: { ...err.headers } } }
       : { id, failure: err instanceof Error ? err.stack ?? err.message : String(err) };
   }
-  parentPort!.postMessage(reply);
+  parentPort!.postMessage(reply, 'result' in reply ? ownBuffers(reply.result) : []);
 });
+
+/**
+ * The memory of the byte arrays a result holds (itself, or its fields) that nothing else shares:
+ * moved to the main thread instead of copied there. A slice of Node's shared pool stays a copy.
+ */
+function ownBuffers(result: unknown): ArrayBuffer[] {
+  const candidates = result instanceof Uint8Array ? [result]
+    : result !== null && typeof result === 'object' ? Object.values(result).filter((v): v is Uint8Array => v instanceof Uint8Array) : [];
+  const out = new Set<ArrayBuffer>();
+  for (const u of candidates) {
+    if (u.buffer instanceof ArrayBuffer && u.byteOffset === 0 && u.byteLength === u.buffer.byteLength) out.add(u.buffer);
+  }
+  return [...out];
+}

@@ -3,10 +3,9 @@ import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheContents } from '../grid/cache-manager';
 import { etagOf } from '../model/etag';
 import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media-type';
-import { NO_TYPES } from '../model/protostream-json';
-import { toJava } from '../model/transcoding';
 import type { Clock } from '../util/clock';
 import type { SchemaService } from './schema.service';
+import type { ValueConverter } from './value-converter';
 
 export const PROTOBUF_METADATA = '___protobuf_metadata';
 
@@ -20,7 +19,8 @@ const ERRORS = '.errors';
  * their errors and `.errors` the list of files with errors; the schema service is the only store.
  */
 export class ProtobufMetadataCache {
-  constructor(private readonly schemas: SchemaService, private readonly clock: Clock) {}
+  /** `values` reads the written value as a Java String (on the worker when large). */
+  constructor(private readonly schemas: SchemaService, private readonly clock: Clock, private readonly values: ValueConverter) {}
 
   /** `name`: the key as the Java String it is; `key`: the stored key the entry carries. */
   read(name: string, key: Buffer): CacheEntry {
@@ -31,7 +31,7 @@ export class ProtobufMetadataCache {
 
   async write(name: string, req: { key: Buffer; value: Buffer; contentType: MediaType | undefined }, ifAbsent: boolean): Promise<CacheEntry> {
     if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028009: The key must be a String ending with ".proto" : ${name}`);
-    const v = toJava(req.value, req.contentType ?? TEXT, NO_TYPES);
+    const v = await this.values.javaValue(req.value, req.contentType ?? TEXT);
     if (v.type !== 'java.lang.String') {
       throw new ProtobufMetadataError(`ISPN028008: The value must be a String : class ${v.type === 'byte[]' ? '[B' : v.type}`);
     }

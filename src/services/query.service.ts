@@ -1,9 +1,11 @@
-import { CacheNotQueryableError, InvalidQueryError, SearchRequestError } from '../errors';
+import { CacheNotQueryableError, DeleteThroughGetError, InvalidQueryError, SearchRequestError } from '../errors';
 import type { CacheHandle } from '../grid/cache-manager';
 import type { EntityNames, QueryEngine } from '../grid/query/query-engine';
 import type { QueryResult } from '../grid/query/query-result';
 import { querySettingsOf, type QuerySettings } from '../grid/query/query-settings';
 import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, PROTOSTREAM } from '../model/media-type';
+import type { Subject } from './auth.service';
+import { authorize } from './authorization';
 import { storageTypes } from './storage-types';
 
 export { RawJson, type QueryResult } from '../grid/query/query-result';
@@ -14,6 +16,16 @@ export interface SearchRequest {
   offset?: number;
   maxResults?: number;
   hitCountAccuracy?: number;
+}
+
+/**
+ * Who runs a search, and whether through a method that must not change anything (GET, HEAD). A
+ * `DELETE FROM …` sent to `?action=search` is a bulk write: it needs BULK_WRITE on the cache, as
+ * `?action=deleteByQuery` does, and never runs through a safe method (docs/query.md, Delete by query).
+ */
+export interface SearchCaller {
+  subject: Subject;
+  safeMethod: boolean;
 }
 
 const DEFAULT_MAX_RESULTS = 10;
@@ -32,13 +44,15 @@ export function entityNamesOf(h: CacheHandle): EntityNames | undefined {
 export class QueryService {
   constructor(private readonly engine: QueryEngine) {}
 
-  async search(h: CacheHandle, req: SearchRequest): Promise<QueryResult> {
+  async search(h: CacheHandle, req: SearchRequest, caller: SearchCaller): Promise<QueryResult> {
     if (!req.query) throw new SearchRequestError("Invalid search request, missing 'query' parameter");
     const settings = querySettingsOf(h.definition, h.cache.settings);
     const exec = this.engine.prepare(h.cache, settings, checkLength(req.query), this.namesOf(h));
     const offset = Math.max(0, req.offset ?? 0);
     const maxResults = maxResultsOf(req.maxResults, settings);
     if (exec.query.kind === 'delete') {
+      if (caller.safeMethod) throw new DeleteThroughGetError();
+      authorize(caller.subject, 'BULK_WRITE', h);
       // query-notes §5.7: DELETE runs through search only with the cache's default paging
       if (offset !== 0 || maxResults !== settings.defaultMaxResults) {
         throw new InvalidQueryError('ISPN014057: DELETE statements cannot use paging (firstResult/maxResults)');

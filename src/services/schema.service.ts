@@ -1,7 +1,7 @@
 import type { Enum, Root, Type } from 'protobufjs';
 import { SchemaDataMissingError, SchemaExistsError, SchemaNotFoundError } from '../errors';
 import { addDescriptors } from '../model/proto-descriptors';
-import { findType } from '../model/proto-files';
+import { findType, type ProtoFile } from '../model/proto-files';
 import { checkResourceName } from '../model/resource-name';
 import { checkProtoSize, checkProtoTotal, type ProtoLimits } from '../model/proto-limits';
 import type { ProtobufTypes } from '../model/protostream-json';
@@ -9,8 +9,9 @@ import type { SchemaRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { lazy } from '../util/lazy';
+import { Listeners } from '../util/listeners';
 import type { OffLoop } from './off-loop';
-import type { ProtoCheckResult, ProtoFileSize } from './off-loop.jobs';
+import type { ProtoCheckResult, ProtoFileSize, SchemaSnapshot } from './off-loop.jobs';
 
 const pb = lazy(() => require('protobufjs') as typeof import('protobufjs'));
 
@@ -19,6 +20,9 @@ export interface SchemaStatus { name: string; error: SchemaError | null }
 
 /** How long the registry builds the type tree before it gives other requests a turn. */
 const SLICE_MS = 8;
+
+/** Schema services made in this process (one per container): their snapshot keys differ. */
+let registries = 0;
 
 /** `.proto` is appended to names that lack it (behavior-notes §7). */
 export function schemaName(name: string): string {
@@ -55,6 +59,10 @@ export class SchemaService implements ProtobufTypes {
   private registry: Registry = EMPTY;
   private registryVersion = 0;
   private changes: Promise<unknown> = Promise.resolve();
+  private readonly changed = new Listeners<void>();
+  /** Tells this registry's snapshots from those of the other containers (tenants). */
+  private readonly id = ++registries;
+  private lastSnapshot: SchemaSnapshot | undefined;
 
   constructor(
     private readonly store: Store,
@@ -121,6 +129,21 @@ export class SchemaService implements ProtobufTypes {
     return this.registryVersion;
   }
 
+  onChange(fn: () => void): () => void {
+    return this.changed.add(fn);
+  }
+
+  /**
+   * The files the current registry was built from, sorted as they were checked, and a key that
+   * changes with them: the worker rebuilds the same registry to convert large protostream values
+   * (value-converter.ts) and keeps it while the key holds.
+   */
+  snapshot(): SchemaSnapshot {
+    const key = `${this.id}:${this.registryVersion}`;
+    if (this.lastSnapshot?.key !== key) this.lastSnapshot = { key, files: sortedFiles(this.files) };
+    return this.lastSnapshot;
+  }
+
   find(name: string): Type | Enum | undefined {
     return this.registry.root && findType(this.registry.root, name);
   }
@@ -180,14 +203,15 @@ export class SchemaService implements ProtobufTypes {
       this.files = files;
       this.registry = EMPTY;
       this.registryVersion++;
+      this.changed.emit();
       return;
     }
-    const sorted = [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ name, content }) => ({ name, content }));
-    const check = await this.offLoop.run('proto.check', { files: sorted, changed, limits: this.limits });
+    const check = await this.offLoop.run('proto.check', { files: sortedFiles(files), changed, limits: this.limits });
     const registry = await buildRegistry(check);
     this.files = files;
     this.registry = registry;
     this.registryVersion++;
+    this.changed.emit();
   }
 
   private serialized<T>(change: () => Promise<T>): Promise<T> {
@@ -195,6 +219,10 @@ export class SchemaService implements ProtobufTypes {
     this.changes = run.catch(() => undefined);
     return run;
   }
+}
+
+function sortedFiles(files: Map<string, SchemaRecord>): ProtoFile[] {
+  return [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ name, content }) => ({ name, content }));
 }
 
 async function buildRegistry(check: ProtoCheckResult): Promise<Registry> {

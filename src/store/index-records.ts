@@ -3,8 +3,11 @@
  * of entity type names and field paths. The store maps them to its tables and SQL.
  */
 
-/** An indexed value: booleans are stored as 0/1, bytes as base64 text. */
-export type IndexValue = string | number | boolean;
+/**
+ * An indexed value: booleans are stored as 0/1, bytes as base64 text, 64-bit integers (a bigint
+ * beyond 2^53) as exact 64-bit INTEGERs.
+ */
+export type IndexValue = string | number | bigint | boolean;
 
 /** An entry as the index holds it. */
 export interface IndexDocument {
@@ -38,8 +41,8 @@ export type IndexFilter =
   | { kind: 'eq'; field: string; value: IndexValue }
   | { kind: 'in'; field: string; values: IndexValue[] }
   | { kind: 'range'; field: string; lower?: IndexValue; upper?: IndexValue; includeLower: boolean; includeUpper: boolean }
-  /** `pattern` in GLOB syntax; `prefix` its literal start, for the index range. */
-  | { kind: 'glob'; field: string; pattern: string; prefix: string }
+  /** `pattern` in LIKE syntax (`%`, `_`, backslash escapes); `prefix` its literal start, for the index range. */
+  | { kind: 'like'; field: string; pattern: string; prefix: string }
   | { kind: 'exists'; field: string }
   | { kind: 'text'; search: TextSearch };
 

@@ -2,6 +2,13 @@ import type { IndexSelection, IndexSortKey } from './index-records';
 import { IN_TIME } from './sqlite-deadline';
 import { type Driver, FilterSql, type Sql } from './sqlite-index-sql';
 
+/**
+ * better-sqlite3 reads an INTEGER beyond 2^53 as a rounded number: such values are also selected
+ * as their decimal text, and the store reads that (a 64-bit field's values must come back exact).
+ */
+const EXACT_INTEGER = (column: string): string =>
+  `CASE WHEN typeof(${column}) = 'integer' AND (${column} > 9007199254740991 OR ${column} < -9007199254740991) THEN CAST(${column} AS TEXT) END`;
+
 /** Documents one streaming statement of a large selection looks at, at most. */
 export const BATCH_WINDOW = 20_000;
 
@@ -92,7 +99,7 @@ export class SelectionSql {
     const live = this.live('g.doc_id');
     const from = driver ? `(${driver.sql.sql}) s CROSS JOIN index_values g ON g.doc_id = s.doc_id AND g.field_id = ?` : 'index_values g';
     const where = driver ? '' : 'g.field_id = ? AND ';
-    const sql = `SELECT g.value AS value, count(*) AS n FROM ${from} WHERE ${where}${IN_TIME} AND ${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
+    const sql = `SELECT g.value AS value, ${EXACT_INTEGER('g.value')} AS exact, count(*) AS n FROM ${from} WHERE ${where}${IN_TIME} AND ${cond.sql}${live.sql} GROUP BY g.value ORDER BY g.value ${descending ? 'DESC' : 'ASC'} LIMIT ?`;
     return { sql, params: [...(driver?.sql.params ?? []), this.fieldId(field), ...cond.params, ...live.params, limit] };
   }
 

@@ -1,4 +1,5 @@
 import type { IndexFilter, IndexValue, TextSearch } from './index-records';
+import { LIKE_FUNCTION } from './sqlite-like';
 
 export interface Sql {
   sql: string;
@@ -15,9 +16,9 @@ export interface Driver {
 }
 
 /** How well a filter narrows the documents when it drives the query (lower is better). */
-const PRIORITY: Partial<Record<IndexFilter['kind'], number>> = { none: 0, eq: 1, in: 2, text: 3, range: 4, glob: 4, exists: 6 };
+const PRIORITY: Partial<Record<IndexFilter['kind'], number>> = { none: 0, eq: 1, in: 2, text: 3, range: 4, like: 4, exists: 6 };
 
-/** JS numbers bind as REAL in better-sqlite3; integers are stored as INTEGER (smaller, exact). */
+/** JS numbers bind as REAL in better-sqlite3; integers are stored as INTEGER (smaller, exact), bigints too. */
 export function sqlValue(v: IndexValue): unknown {
   if (typeof v === 'boolean') return v ? 1n : 0n;
   if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
@@ -148,11 +149,12 @@ export class FilterSql {
         }
         return { sql, params };
       }
-      case 'glob': {
+      case 'like': {
+        const like = `${LIKE_FUNCTION}(?, ${column})`;
         // a pattern that starts with a wildcard has no literal prefix to bound a range with
-        if (f.prefix === '') return { sql: ` AND typeof(${column}) = 'text' AND ${column} GLOB ?`, params: [f.pattern] };
+        if (f.prefix === '') return { sql: ` AND typeof(${column}) = 'text' AND ${like}`, params: [f.pattern] };
         const upper = prefixEnd(f.prefix);
-        return { sql: ` AND ${column} >= ?${upper ? ` AND ${column} < ?` : ''} AND ${column} GLOB ?`, params: upper ? [f.prefix, upper, f.pattern] : [f.prefix, f.pattern] };
+        return { sql: ` AND ${column} >= ?${upper ? ` AND ${column} < ?` : ''} AND ${like}`, params: upper ? [f.prefix, upper, f.pattern] : [f.prefix, f.pattern] };
       }
       default: return { sql: '', params: [] }; // exists
     }

@@ -1,9 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { cappedCount, type HitCount, type IndexDocument, type IndexHit, type IndexSelection, type IndexSortKey, type IndexTypeStats, type IndexValue, type IndexWriteOp } from './index-records';
+import { cappedCount, type HitCount, type IndexDocument, type IndexFilter, type IndexHit, type IndexSelection, type IndexSortKey, type IndexTypeStats, type IndexValue, type IndexWriteOp } from './index-records';
 import { sharedNow } from '../util/clock';
 import { deadlinePassed, defineInTime } from './sqlite-deadline';
 import { BATCH_WINDOW, SelectionSql } from './sqlite-index-selection';
 import { type Sql, sqlValue, textToken, valueGap } from './sqlite-index-sql';
+import { registerLike } from './sqlite-like';
 import type { SqliteReader } from './sqlite-reader';
 
 /** Candidates a selection's statements may look at on the event loop; beyond, they run on the reader thread. */
@@ -42,6 +43,7 @@ export class SqliteIndexStore {
 
   constructor(private readonly db: Database, private readonly reader?: SqliteReader) {
     defineInTime(db, () => this.deadline);
+    registerLike(db);
     const p = (sql: string): Statement => db.prepare(sql);
     this.stmts = {
       findType: p('SELECT type_id FROM index_types WHERE cache_id = ? AND name = ?').pluck(),
@@ -185,8 +187,9 @@ export class SqliteIndexStore {
    * COUNT per value of a single-valued field over the matches (native aggregation, query-notes
    * §5.6), at most `limit` groups.
    */
-  groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>> {
-    return this.read(sel, this.selection(sel).groupCount(field, countField, descending, limit));
+  async groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>> {
+    const rows = await this.read<{ value: IndexValue; exact: string | null; n: number }>(sel, this.selection(sel).groupCount(field, countField, descending, limit));
+    return rows.map((r) => ({ value: r.exact === null ? r.value : BigInt(r.exact), n: r.n }));
   }
 
   /** Terms of an analyzed field from `from` (inclusive), in order: the vocabulary fuzzy and regexp queries expand over. */
@@ -257,10 +260,13 @@ export class SqliteIndexStore {
   /**
    * More than ON_LOOP_CANDIDATES candidates, or full-text searches of more than ON_LOOP_TERMS
    * terms: the selection's statements may take long. Counted once per selection, up to that
-   * bound, along the driver (or the type's documents).
+   * bound, along the driver (or the type's documents). A LIKE reads whole values, as long as a
+   * client made them (a 200 KB value costs 0.3 ms): its selections are not counted, they always
+   * go to the reader thread.
    */
   private isLarge(sel: IndexSelection): boolean {
     let large = this.sizes.get(sel);
+    if (large === undefined && this.reader && hasLike(sel.filter)) this.sizes.set(sel, (large = true));
     if (large === undefined) {
       const selection = this.selection(sel);
       const q = selection.candidates(ON_LOOP_CANDIDATES + 1);
@@ -355,3 +361,11 @@ export class SqliteIndexStore {
   }
 }
 
+function hasLike(f: IndexFilter): boolean {
+  switch (f.kind) {
+    case 'like': return true;
+    case 'and': case 'or': return f.items.some(hasLike);
+    case 'not': return hasLike(f.item);
+    default: return false;
+  }
+}

@@ -3,6 +3,7 @@ import type { Statement } from 'better-sqlite3';
 import { parentPort, workerData } from 'node:worker_threads';
 import { sharedNow } from '../util/clock';
 import { deadlinePassed, defineInTime } from './sqlite-deadline';
+import { registerLike } from './sqlite-like';
 
 /** A statement for the reader thread (src/store/sqlite-reader.ts). */
 export interface ReaderRequest {
@@ -46,6 +47,7 @@ if (parentPort) {
   db.pragma('busy_timeout = 5000');
   let deadline = Infinity;
   defineInTime(db, () => deadline);
+  registerLike(db); // the index statements' LIKE (src/store/sqlite-index-sql.ts)
   const statements = new Map<string, Statement>();
   const prepare = (sql: string): Statement => {
     let s = statements.get(sql);

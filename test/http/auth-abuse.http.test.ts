@@ -5,6 +5,7 @@ import { Client } from '../support/client';
 import { basic, challengeFor, digestAuthorization, fieldOf, getFrom } from '../support/digest';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { eventually } from '../support/transports';
 
 const URI = '/rest/v2/caches';
 
@@ -47,6 +48,59 @@ describe('authentication under abuse', () => {
       expect(refused.length).to.be.greaterThan(0);
       expect(refused[0].headers.get('retry-after')).to.match(/^\d+$/);
       expect(refused.map((r) => r.text)).to.satisfy((texts: string[]) => texts.every((t) => t.startsWith('Too many')));
+    });
+  });
+
+  describe('a wrong-password flood from many addresses', () => {
+    let server: TestServer;
+    before(async () => {
+      server = await startTestServer();
+      await Promise.all(Array.from({ length: 10 }, (_, i) => server.running.services.users.upsert(`fresh${i}`, `fresh${i}-pw`, ['observer'])));
+    });
+    after(() => server.close());
+
+    /**
+     * 17 addresses (127.0.0.2–18), each with 8 logins of unknown users always in flight — the
+     * queue of waiting verifications stays full — while `during` runs; returns how many attacks
+     * were refused with 429 (the queue was full) and answered 401.
+     */
+    async function whileFlooded(during: () => Promise<void>): Promise<{ refused: number; failed: number }> {
+      let stop = false;
+      let refused = 0;
+      let failed = 0;
+      let n = 0;
+      const loops = Array.from({ length: 17 * 8 }, async (_, i) => {
+        const address = `127.0.0.${2 + (i % 17)}`;
+        while (!stop) {
+          const r = await getFrom(address, server.url + URI, { Authorization: basic(`nobody-${i}-${n++}`, 'guess') });
+          if (r.status === 429) refused++;
+          else failed++;
+          if (r.status === 429) await new Promise((resolve) => setTimeout(resolve, 2));
+        }
+      });
+      try {
+        await eventually(() => refused > 0, 10_000, 'the queue full');
+        await during();
+      } finally {
+        stop = true;
+        await Promise.all(loops);
+      }
+      return { refused, failed };
+    }
+
+    it("does not stop a fresh login of another user from another address, nor from an address where somebody logged in before", async function () {
+      this.timeout(90_000);
+      expect((await getFrom('127.0.0.31', server.url + URI, { Authorization: basic('fresh9', 'fresh9-pw') })).status, 'a known address').to.equal(200);
+      const statuses: Record<string, number[]> = { new: [], known: [] };
+      const flood = await whileFlooded(async () => {
+        for (let i = 0; i < 4; i++) {
+          statuses.new.push((await getFrom('127.0.0.30', server.url + URI, { Authorization: basic(`fresh${i}`, `fresh${i}-pw`) })).status);
+          statuses.known.push((await getFrom('127.0.0.31', server.url + URI, { Authorization: basic(`fresh${i + 4}`, `fresh${i + 4}-pw`) })).status);
+        }
+      });
+      expect(flood.refused, 'the flood filled the queue').to.be.greaterThan(0);
+      // before: 429 `Too many logins are being verified at once` for every one of them
+      expect(statuses).to.deep.equal({ new: [200, 200, 200, 200], known: [200, 200, 200, 200] });
     });
   });
 

@@ -60,6 +60,20 @@ describe('refusals: every 4xx says why', () => {
       }
     });
 
+    it('answers a broken chunk in the body of an authenticated request 400 at once, and writes nothing', async () => {
+      await admin.createCache('chunks');
+      const auth = `Basic ${Buffer.from('admin:admin-pw').toString('base64')}`;
+      for (const chunks of ['3\r\nabc\r\nZZ\r\nabc\r\n0\r\n\r\n', 'ZZ\r\nabc\r\n0\r\n\r\n']) {
+        const started = performance.now();
+        const r = await raw(server.url, `PUT /rest/v2/caches/chunks/k HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${auth}\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}`, 8000);
+        expect(r.status, chunks).to.equal(400);
+        expect(r.body, chunks).to.contain('Invalid Transfer-Encoding or chunk');
+        // generous bound: the socket closed after the answer, not after a time-out (it was 10 s)
+        expect(performance.now() - started, 'answered before any time-out').to.be.below(5000);
+      }
+      expect((await admin.get('/rest/v2/caches/chunks/k')).status).to.equal(404);
+    });
+
     it('answers oversized headers 413 with a reason', async () => {
       const r = await raw(server.url, `GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`);
       expect(r.status).to.equal(413);

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -137,6 +139,39 @@ describe('schemas /rest/v2/schemas', () => {
       expect((await server.as('observer').get(schema('by-deployer'))).status).to.equal(200);
       expect((await server.anonymous().get('/rest/v2/schemas')).status).to.equal(401);
     });
+  });
+});
+
+describe('a deleted schema leaves memory (its types are no longer held)', () => {
+  let server: TestServer;
+  let admin: Client;
+  const INDEXED = '/** @Indexed */\nmessage Held {\n  /** @Basic */\n  optional string name = 1;\n}\n';
+
+  before(async () => {
+    server = await startTestServer();
+    admin = server.as('admin');
+  });
+  after(() => server.close());
+
+  /** A full collection: the type tree is gone from the heap only if nothing holds it. */
+  function collect(): void {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  }
+
+  it('after queries compiled against it and an indexed cache checked against it', async () => {
+    expect((await admin.put(schema('held'), INDEXED)).status).to.equal(200);
+    const media = { encoding: { 'media-type': 'application/x-protostream' } };
+    await admin.createCache('held-scan', { 'local-cache': media });
+    await admin.createCache('held-indexed', { 'local-cache': { ...media, indexing: { enabled: true, 'indexed-entities': ['Held'] } } });
+    for (const cache of ['held-scan', 'held-indexed']) {
+      expect((await admin.get(`/rest/v2/caches/${cache}?action=search&query=from%20Held`)).status).to.equal(200);
+    }
+    const type = new WeakRef(server.running.services.schemas.find('Held')!);
+    expect((await admin.delete(schema('held'))).status).to.equal(204);
+    await new Promise((resolve) => setImmediate(resolve)); // a WeakRef holds its target until the job that made it ends
+    collect();
+    expect(type.deref(), 'the deleted schema\'s type is still referenced').to.equal(undefined);
   });
 });
 

@@ -126,14 +126,55 @@ describe('search /rest/v2/caches/{cache}?action=search', () => {
     });
 
     it('refuses a DELETE statement unless paging is the cache default (ISPN014057)', async () => {
-      const error = await searchError(admin, 'people-heap', `DELETE FROM ${PERSON} WHERE id > 100`);
-      expect(error.cause).to.equal('ISPN014057: DELETE statements cannot use paging (firstResult/maxResults)');
+      const r = await search(admin, 'people-heap', `DELETE FROM ${PERSON} WHERE id > 100`, { max_results: 10 }, 'POST');
+      expect([r.status, r.json()]).to.deep.equal([400, { error: { message: 'Error executing search', cause: 'ISPN014057: DELETE statements cannot use paging (firstResult/maxResults)' } }]);
     });
 
     it('answers 404 for an unknown cache and 403 without BULK_READ', async () => {
       expect((await admin.get(`/rest/v2/caches/nope?action=search&query=from%20${PERSON}`)).status).to.equal(404);
       expect((await server.as('monitor').get(`/rest/v2/caches/people-heap?action=search&query=from%20${PERSON}`)).status).to.equal(403);
       expect((await server.as('observer').get(`/rest/v2/caches/people-heap?action=search&query=from%20${PERSON}`)).status).to.equal(200);
+    });
+  });
+
+  describe('a DELETE statement through ?action=search', () => {
+    const size = async (cache: string): Promise<string> => (await admin.get(`/rest/v2/caches/${cache}?action=size`)).text;
+    const DELETE_ALL = `DELETE FROM ${PERSON}`;
+
+    for (const cache of ['people-heap', 'people-store']) {
+      it(`is refused through GET (v2 and v1), even for the admin, and ${cache} keeps every entry`, async () => {
+        const cause = 'A DELETE statement changes data and does not run through GET: send it with POST ?action=search or POST|DELETE ?action=deleteByQuery';
+        const v2 = await search(admin, cache, DELETE_ALL, { max_results: -1 });
+        expect([v2.status, v2.json()]).to.deep.equal([400, { error: { message: 'Error executing search', cause } }]);
+        const v1 = await search(admin, cache, DELETE_ALL, { max_results: -1 }, 'GET', true);
+        expect([v1.status, v1.json()]).to.deep.equal([400, { error: { message: 'Invalid search request', cause } }]);
+        expect(await size(cache)).to.equal('50');
+      });
+
+      it(`needs BULK_WRITE through POST: the observer gets 403 and ${cache} keeps every entry`, async () => {
+        const r = await search(server.as('observer'), cache, DELETE_ALL, { max_results: -1 }, 'POST');
+        expect([r.status, r.text]).to.deep.equal([403, "ISPN000287: Unauthorized access: subject 'Subject with principal(s): [observer]' lacks 'BULK_WRITE' permission"]);
+        const v1 = await search(server.as('observer'), cache, DELETE_ALL, { max_results: -1 }, 'POST', true);
+        expect(v1.status).to.equal(403);
+        expect(await size(cache)).to.equal('50');
+      });
+    }
+
+    it('runs through POST for a user with BULK_WRITE, with the default paging', async () => {
+      await admin.createCache('people-doomed', { 'local-cache': { ...PROTOSTREAM } });
+      for (const [key, person] of people()) await putJson(admin, 'people-doomed', key, person);
+      const r = await search(server.as('application'), 'people-doomed', `${DELETE_ALL} WHERE id > 10`, { max_results: -1 }, 'POST');
+      expect([r.status, r.json()]).to.deep.equal([200, { hit_count: 40, hit_count_exact: true, hits: [] }]);
+      expect(await size('people-doomed')).to.equal('10');
+    });
+
+    it('needs BULK_WRITE on a secured cache through the cache\'s own roles', async () => {
+      await admin.createCache('people-secured', { 'local-cache': { ...PROTOSTREAM, security: { authorization: { enabled: true, roles: ['observer', 'admin'] } } } });
+      for (const [key, person] of people().slice(0, 5)) await putJson(admin, 'people-secured', key, person);
+      const r = await search(server.as('observer'), 'people-secured', DELETE_ALL, { max_results: -1 }, 'POST');
+      expect(r.status).to.equal(403);
+      expect((await search(server.as('observer'), 'people-secured', `from ${PERSON}`)).status).to.equal(200);
+      expect(await size('people-secured')).to.equal('5');
     });
   });
 

@@ -244,6 +244,34 @@ describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
       expect((await admin.get('/rest/t1')).status).to.equal(404);
       expect((await admin.get('/rest/t1/')).status).to.equal(404);
     });
+
+    describe('tells a caller without credentials nothing about which names are tenants', () => {
+      const PATHS = [
+        '', '/', '/v2', '/v2/caches', '/v2/caches/shared', '/v2/caches/shared/k', '/v2/container', '/v2/container/health/status',
+        '/v2/login?action=config', '/v2/server', '/v2/counters', '/shared', '/shared/k', '/v2/nothing/at/all', '/v2/caches/shared?action=frob',
+      ];
+      const answer = async (path: string, method: string, headers: Record<string, string>) => {
+        const r = await fetch(`${server.url}${path}`, { method, headers });
+        return { status: r.status, body: await r.text(), challenged: r.headers.has('www-authenticate'), allow: r.headers.get('allow') };
+      };
+
+      for (const method of ['GET', 'PUT', 'DELETE']) {
+        it(`${method}: /rest/t1/… (a tenant) and /rest/t9/… (none) get the same answers, with no or wrong credentials`, async () => {
+          for (const headers of [{}, basic('admin', 'wrong'), basic('nobody', 'x')]) {
+            for (const rest of PATHS) {
+              const known = await answer(`/rest/t1${rest}`, method, headers);
+              const unknown = await answer(`/rest/t9${rest}`, method, headers);
+              expect(unknown, `${method} ${rest} ${JSON.stringify(headers)}`).to.deep.equal(known);
+            }
+          }
+        });
+      }
+
+      it("answers 404 under a name that is no tenant once the caller has the default container's credentials", async () => {
+        expect((await admin.get('/rest/t9/v2/caches')).status).to.equal(404);
+        expect((await server.anonymous().get('/rest/t9/v2/caches')).status).to.equal(401);
+      });
+    });
   });
 
   describe('POST /rest/v2/caches/{name} named like a tenant', () => {
@@ -301,10 +329,15 @@ describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
       expect(Object.keys(acl.caches)).to.include('only-t2').and.not.include('only-t1');
     });
 
-    it('the anonymous health probe answers per tenant, other rows ask for credentials', async () => {
+    it("every row of a tenant asks for credentials, the health probe and the login configuration too; the tenant's users get them", async () => {
       const anonymous = server.anonymous();
-      expect((await anonymous.get('/rest/t1/v2/container/health/status')).text).to.equal('HEALTHY');
-      expect((await anonymous.get('/rest/t1/v2/caches')).status).to.equal(401);
+      for (const path of ['/rest/t1/v2/container/health/status', '/rest/t1/v2/login?action=config', '/rest/t1/v2/caches']) {
+        expect((await anonymous.get(path)).status, path).to.equal(401);
+      }
+      expect((await server.as('monitor').get('/rest/t1/v2/container/health/status')).text).to.equal('HEALTHY');
+      expect((await server.as('observer').get('/rest/t1/v2/login?action=config')).status).to.equal(200);
+      // the process-wide probes stay anonymous
+      expect((await anonymous.get('/rest/v2/container/health/status')).text).to.equal('HEALTHY');
     });
   });
 

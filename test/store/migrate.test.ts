@@ -81,6 +81,34 @@ describe('migrate (migrations/NNNN_what.sql, forward-only)', () => {
     expect(migrate(db, migrationsDir())).to.deep.equal({ applied: [], version: first.version });
   });
 
+  describe('0013_index_exact_longs.sql', () => {
+    /** An index as an older version wrote it: one document, `value` as given, and a text token. */
+    function olderIndex(value: number): void {
+      db.prepare("INSERT INTO index_types (type_id, cache_id, name) VALUES (1, 1, 'tl.Event')").run();
+      db.prepare("INSERT INTO index_fields (field_id, type_id, path) VALUES (1, 1, 'creationDate')").run();
+      db.prepare("INSERT INTO index_docs (doc_id, cache_id, type_id, key, has_text) VALUES (1, 1, 1, x'6b', 1)").run();
+      db.prepare('INSERT INTO index_values (field_id, value, doc_id) VALUES (1, ?, 1)').run(value);
+      db.prepare("INSERT INTO index_text (rowid, body) VALUES (1, '1x6869')").run();
+      db.prepare('DELETE FROM schema_migrations WHERE version >= 13').run();
+    }
+    const counts = (): number[] => ['index_types', 'index_fields', 'index_docs', 'index_values', 'index_terms']
+      .map((t) => (db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n);
+
+    it('empties an index holding a 64-bit integer rounded to a REAL (types too: persistent caches are indexed again at start)', () => {
+      migrate(db, migrationsDir());
+      olderIndex(2 ** 53);
+      expect(migrate(db, migrationsDir()).applied).to.include('0013_index_exact_longs.sql');
+      expect(counts()).to.deep.equal([0, 0, 0, 0, 0]);
+    });
+
+    it('keeps an index whose numbers are all exact', () => {
+      migrate(db, migrationsDir());
+      olderIndex(2.5);
+      migrate(db, migrationsDir());
+      expect(counts()).to.deep.equal([1, 1, 1, 1, 1]);
+    });
+  });
+
   it('keeps data across a second run', () => {
     migrate(db, migrationsDir());
     db.prepare("INSERT INTO templates (name, config, created_at) VALUES ('t', '{}', 1)").run();

@@ -88,6 +88,11 @@ export class CacheIndex implements ContentIndex {
     return entities;
   }
 
+  /** The registered types changed: the entities checked against the old ones are checked again when next needed. */
+  forgetTypes(): void {
+    this.validated = undefined;
+  }
+
   /** The indexed entity of this name, or undefined when the cache does not index it. */
   entity(name: string): EntityModel | undefined {
     return this.entities().find((e) => e.name === name);

@@ -1,11 +1,13 @@
 import type { Scalar } from '../../model/ickle/analyzed-query';
 
 /**
- * The engine's order (query-notes §5.1): numbers numerically (enums by number), strings by UTF-16
- * code units as Java compares them, false before true.
+ * The engine's order (query-notes §5.1): numbers numerically (enums by number; longs exactly, a
+ * bigint against a number included), strings by UTF-16 code units as Java compares them, false
+ * before true.
  */
 export function compareScalars(a: Scalar, b: Scalar): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : a === b ? 0 : Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : -1;
+  if (isNumeric(a) && isNumeric(b)) return a < b ? -1 : a > b ? 1 : 0; // a long beyond 2^53: exact, whatever the other's form
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   const sa = String(a);
@@ -18,3 +20,5 @@ export function compareNullable(a: Scalar | null, b: Scalar | null): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
   return compareScalars(a, b);
 }
+
+const isNumeric = (v: Scalar): v is number | bigint => typeof v === 'number' || typeof v === 'bigint';

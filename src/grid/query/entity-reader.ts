@@ -41,6 +41,12 @@ export class EntityReader {
    * `[bodyStart, bodyEnd)`. Reads the header in place: scans call it for every entry.
    */
   locate(bytes: Buffer, start: number, end: number): boolean {
+    const found = this.find(bytes, start, end);
+    this.wire.release(); // the reader lives as long as its compiled query (the memo)
+    return found;
+  }
+
+  private find(bytes: Buffer, start: number, end: number): boolean {
     const r = this.wire.reset(bytes, start, end);
     let ours = false;
     let found = false;

@@ -1,5 +1,6 @@
 import type { FieldRef, Scalar } from '../../model/ickle/analyzed-query';
 import type { PropertyModel, ValueKind } from '../../model/ickle/entity-model';
+import { longFromBits, toJavaLong } from '../../model/ickle/java-long';
 import { shortestFloat } from '../../model/protostream-hit-json';
 
 /** Reads one field path from a decoded entity: every value (repeated paths give several). */
@@ -7,12 +8,23 @@ export type ValuesAccessor = (entity: object) => Scalar[];
 
 const hasOwn = (o: object, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
 
-interface LongLike { toNumber(): number }
+interface LongLike { high: number; low: number }
 
-/** A decoded protobufjs value as the engine compares it: Long → number, bytes → base64 text. */
+/**
+ * A decoded protobufjs value as the engine compares it: a Long → a Java long (exact, signed: see
+ * java-long.ts), bytes → base64 text.
+ */
 export function toScalar(v: unknown, kind: ValueKind): Scalar {
-  if (kind === 'long' && typeof v === 'object' && v !== null) return (v as LongLike).toNumber();
+  if (kind === 'long') return longScalar(v);
   if (kind === 'bytes' && v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64');
+  return v as Scalar;
+}
+
+/** protobufjs gives a Long; a proto2 default is a number or text. */
+function longScalar(v: unknown): Scalar {
+  if (typeof v === 'object' && v !== null) return longFromBits((v as LongLike).high, (v as LongLike).low);
+  if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) return toJavaLong(BigInt.asIntN(64, BigInt(v)));
+  if (typeof v === 'string' && /^[+-]?\d+$/.test(v)) return toJavaLong(BigInt.asIntN(64, BigInt(v)));
   return v as Scalar;
 }
 

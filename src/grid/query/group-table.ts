@@ -1,5 +1,6 @@
 import { InvalidQueryError } from '../../errors';
 import type { Aggregate, Grouping, Scalar } from '../../model/ickle/analyzed-query';
+import { addLongs, type JavaLong } from '../../model/ickle/java-long';
 import { compareScalars } from './compare';
 import { compileAccessor, compileSingle } from './field-values';
 
@@ -35,7 +36,7 @@ export class GroupTable {
 
   add(entity: object): void {
     const keys = this.keyOf.map((k) => k(entity));
-    const id = JSON.stringify(keys);
+    const id = JSON.stringify(keys, bigintAsText); // a column holds one kind: a long's text cannot meet a string
     let g = this.groups.get(id);
     if (!g) {
       if (this.groups.size >= MAX_GROUPS) throw tooManyGroups();
@@ -74,6 +75,20 @@ function accumulator(a: Aggregate): Accumulator {
       return { add: (e) => void (n += values(e).length), result: () => n };
     }
     case 'SUM': case 'AVG': {
+      if (a.name === 'AVG' || kind === 'float' || kind === 'double') {
+        const stat = new DoubleStat();
+        return {
+          add: (e) => { for (const v of values(e)) stat.add(Number(v)); },
+          result: () => (a.name === 'AVG' ? stat.average() : stat.sum()),
+        };
+      }
+      if (kind === 'long') {
+        let sum: JavaLong | null = null;
+        return {
+          add: (e) => { for (const v of values(e)) sum = sum === null ? v as JavaLong : addLongs(sum, v as JavaLong); },
+          result: () => sum,
+        };
+      }
       let sum = 0;
       let n = 0;
       return {
@@ -83,7 +98,7 @@ function accumulator(a: Aggregate): Accumulator {
             n++;
           }
         },
-        result: () => (n === 0 ? null : a.name === 'AVG' ? sum / n : kind === 'float' || kind === 'double' ? sum : Math.trunc(sum)),
+        result: () => (n === 0 ? null : Math.trunc(sum)),
       };
     }
     case 'MIN': case 'MAX': {
@@ -96,5 +111,40 @@ function accumulator(a: Aggregate): Accumulator {
         result: () => best,
       };
     }
+  }
+}
+
+const bigintAsText = (_key: string, v: unknown): unknown => (typeof v === 'bigint' ? String(v) : v);
+
+/**
+ * AVG (of every numeric kind) and SUM of floats and doubles as the original's DoubleStat computes
+ * them: doubles in compensated (Kahan) summation, the compensation added to the sum at the end as
+ * it does (a textbook Kahan sum subtracts it), the plain sum kept when the compensated one turns
+ * NaN from infinities (docs/query.md "64-bit integers").
+ */
+class DoubleStat {
+  private n = 0;
+  private total = 0;
+  private compensation = 0;
+  private plain = 0;
+
+  add(v: number): void {
+    this.n++;
+    this.plain += v;
+    const corrected = v - this.compensation;
+    const next = this.total + corrected;
+    this.compensation = (next - this.total) - corrected;
+    this.total = next;
+  }
+
+  sum(): number | null {
+    if (this.n === 0) return null;
+    const sum = this.total + this.compensation;
+    return Number.isNaN(sum) && !Number.isFinite(this.plain) && !Number.isNaN(this.plain) ? this.plain : sum;
+  }
+
+  average(): number | null {
+    const sum = this.sum();
+    return sum === null ? null : sum / this.n;
   }
 }

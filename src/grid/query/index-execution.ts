@@ -1,4 +1,5 @@
 import type { AnalyzedQuery, FieldRef } from '../../model/ickle/analyzed-query';
+import { heavyPatternWork } from '../../model/ickle/pattern-work';
 import { cappedCount } from '../../store/index-records';
 import type { IndexFilter, IndexHit, IndexSelection, IndexSortKey, IndexValue } from '../../store/store';
 import type { CacheIndex } from './cache-index';
@@ -84,7 +85,7 @@ async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: I
     for (let i = 0; i < hits.length; i += LOAD) {
       for (const row of loadAll(exec, index, hits.slice(i, i + LOAD), loading)) {
         if ((!check || exec.where(row.entity)) && visit(row)) return;
-        if (slice.due()) await slice.pause();
+        if (slice.due() || (heavyPatternWork() && slice.spent())) await slice.pause();
       }
     }
     if (slice.spent()) await slice.pause();

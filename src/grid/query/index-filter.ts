@@ -4,7 +4,8 @@ import { analyzeText, normalizeKeyword } from '../../model/ickle/text-analyzers'
 import type { IndexFilter, IndexValue } from '../../store/store';
 import type { CacheIndex } from './cache-index';
 import type { IndexLayout } from './index-documents';
-import { compileWildcard, termRegExp } from '../../model/ickle/wildcard';
+import { heavyPatternWork } from '../../model/ickle/pattern-work';
+import { compileWildcard } from '../../model/ickle/wildcard';
 import type { QueryBudget } from './query-budget';
 import { editDistance } from './text-match';
 
@@ -70,7 +71,7 @@ export class IndexFilterBuilder {
           : { kind: 'range', field: key, upper: value, includeLower: false, includeUpper: c.op === '<=' };
       }
       case 'in': return { kind: 'in', field: key, values: c.values.map(norm) };
-      case 'like': return likeGlob(key, c.pattern);
+      case 'like': return likeFilter(key, c.pattern);
       case 'isNull': return { kind: 'not', item: { kind: 'exists', field: key } };
     }
   }
@@ -98,7 +99,7 @@ export class IndexFilterBuilder {
         return terms(await this.expand(ref.key, prefix, matches, (t) => !t.startsWith(prefix)));
       }
       case 'regexp': {
-        const re = termRegExp(match.pattern);
+        const re = match.regexp;
         return terms(await this.expand(ref.key, '', (t) => re.test(t), () => false));
       }
       case 'range': {
@@ -123,14 +124,17 @@ export class IndexFilterBuilder {
         const values = await this.fuzzy(norm(match.text), match.fuzzy, (from) => this.stringValues(key, from));
         return values.length ? { kind: 'in', field: key, values } : NONE;
       }
-      case 'wildcard': return wildcardGlob(key, norm(match.pattern));
+      case 'wildcard': return wildcardFilter(key, norm(match.pattern));
       case 'regexp': {
-        const re = termRegExp(match.pattern);
+        const re = match.regexp;
         const values: string[] = [];
         let from = '';
         for (;;) {
           const page = this.stringValues(key, from);
-          for (const v of page) if (re.test(v)) values.push(v);
+          for (const v of page) {
+            if (re.test(v)) values.push(v);
+            if (this.due()) await this.budget.slice.pause();
+          }
           if (values.length > MAX_TERMS) throw tooManyTerms(match.pattern);
           if (page.length < PAGE) break;
           from = page[page.length - 1] + '\0';
@@ -139,6 +143,11 @@ export class IndexFilterBuilder {
         return values.length ? { kind: 'in', field: key, values } : NONE;
       }
     }
+  }
+
+  /** Checked after each term a pattern was tested on: the pattern's work is charged to the slice term by term. */
+  private due(): boolean {
+    return this.budget.slice.due() || (heavyPatternWork() && this.budget.slice.spent());
   }
 
   private stringValues(field: string, from: string): string[] {
@@ -164,6 +173,7 @@ export class IndexFilterBuilder {
       for (const t of page) {
         if (stop(t)) return found;
         if (test(t)) found.push(t);
+        if (this.due()) await this.budget.slice.pause();
       }
       if (found.length > MAX_TERMS) throw tooManyTerms(from);
       if (page.length < PAGE) return found;
@@ -242,18 +252,19 @@ function normalized(ref: FieldRef, v: Scalar): IndexValue {
   return ref.leaf.flags.normalized && typeof v === 'string' ? normalizeKeyword(ref.leaf.normalizer, v) : v;
 }
 
-/** LIKE as a GLOB: `%` → `*`, `_` → `?`, GLOB's own characters bracketed, backslash escapes. */
-function likeGlob(field: string, pattern: string): IndexFilter {
-  return toGlob(field, pattern, { '%': '*', _: '?' });
+/** LIKE over the field's values (`grid_like` in the index, linear in each value). */
+function likeFilter(field: string, pattern: string): IndexFilter {
+  return toLike(field, pattern, { '%': '%', _: '_' });
 }
 
-/** A Lucene wildcard over whole values (`*`, `?`, backslash escapes) as a GLOB. */
-function wildcardGlob(field: string, pattern: string): IndexFilter {
-  return toGlob(field, pattern, { '*': '*', '?': '?' });
+/** A Lucene wildcard over whole values (`*`, `?`, backslash escapes), as a LIKE. */
+function wildcardFilter(field: string, pattern: string): IndexFilter {
+  return toLike(field, pattern, { '*': '%', '?': '_' });
 }
 
-function toGlob(field: string, pattern: string, wildcards: Record<string, string>): IndexFilter {
-  let glob = '';
+/** The pattern in LIKE syntax with its literal start; a pattern without wildcards is an equality. */
+function toLike(field: string, pattern: string, wildcards: Record<string, string>): IndexFilter {
+  let like = '';
   let prefix = '';
   let literal = true;
   for (let i = 0; i < pattern.length; i++) {
@@ -261,14 +272,14 @@ function toGlob(field: string, pattern: string, wildcards: Record<string, string
     const escaped = c === '\\' && i + 1 < pattern.length;
     if (escaped) c = pattern[++i];
     if (!escaped && wildcards[c]) {
-      glob += wildcards[c];
+      like += wildcards[c];
       literal = false;
       continue;
     }
-    glob += /[*?[\]]/.test(c) ? `[${c}]` : c;
+    like += c === '%' || c === '_' || c === '\\' ? `\\${c}` : c;
     if (literal) prefix += c;
   }
-  return literal ? { kind: 'eq', field, value: prefix } : { kind: 'glob', field, pattern: glob, prefix };
+  return literal ? { kind: 'eq', field, value: prefix } : { kind: 'like', field, pattern: like, prefix };
 }
 
 function literalPrefix(pattern: string): string {

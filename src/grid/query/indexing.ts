@@ -19,6 +19,9 @@ export class Indexing {
     // before any cache is built: memory is empty, so documents of entries only memory held are stale
     const stale = store.deleteMemoryOnlyIndexDocuments();
     if (stale > 0) log?.info({ documents: stale }, 'dropped the query index documents of entries lost with memory');
+    types.onChange?.(() => {
+      for (const index of this.indexes.values()) index.forgetTypes();
+    });
   }
 
   attach(cache: Cache, definition: CacheDefinition): void {

@@ -12,6 +12,7 @@ import { ExecutableQuery } from './executable-query';
 import { type EntityLoading, runIndexQuery } from './index-execution';
 import type { Indexing } from './indexing';
 import { QueryBudget, type QueryLimits } from './query-budget';
+import { QueryMemo } from './query-memo';
 import type { Paging, QueryResult } from './query-result';
 import type { QuerySettings } from './query-settings';
 import { QueryStatistics } from './query-stats';
@@ -21,22 +22,25 @@ import { scanMatches } from './scan';
 /** How a cache's values name their entities: protobuf message types, or Java classes. */
 export type EntityNames = 'protobuf' | 'java';
 
-const MEMO_SIZE = 256;
 const REMOVE_BATCH = 1000;
 
 /**
  * Runs Ickle queries over caches. A query is parsed, checked and compiled once and remembered
- * (per cache, text and schema version); each run then asks the cache's index (indexed or hybrid
- * plan) or streams the cache (scan) within its budget (deadline, answer size, expansion work: the
- * `query-*` limits), and is timed for `search/stats`.
+ * (per cache, text and schema version, within the memo's byte budget: query-memo.ts); each run
+ * then asks the cache's index (indexed or hybrid plan) or streams the cache (scan) within its
+ * budget (deadline, answer size, expansion work: the `query-*` limits), and is timed for
+ * `search/stats`.
  */
 export class QueryEngine {
-  private readonly memo = new Map<string, ExecutableQuery>();
+  private readonly memo = new QueryMemo();
   /** The schema version the memo was filled under: a compiled query holds its type, and through it the whole type tree. */
   private memoVersion: number | undefined;
   private readonly statistics = new Map<number, QueryStatistics>();
 
-  constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock, private readonly limits: QueryLimits) {}
+  constructor(private readonly types: ProtobufTypes, private readonly indexing: Indexing, private readonly clock: Clock, private readonly limits: QueryLimits) {
+    // a compiled query holds its type, and through it the whole tree of replaced or deleted schemas
+    types.onChange?.(() => this.memo.clear());
+  }
 
   prepare(cache: Cache, settings: QuerySettings, text: string, names: EntityNames): ExecutableQuery {
     const index = this.indexing.of(cache);
@@ -47,11 +51,7 @@ export class QueryEngine {
     }
     const id = `${cache.id}\0${names}\0${settings.indexed}\0${settings.indexedEntities.join(',')}\0${text}`;
     const known = this.memo.get(id);
-    if (known && this.types.find(known.query.entity.name) === known.type) {
-      this.memo.delete(id);
-      this.memo.set(id, known);
-      return known;
-    }
+    if (known && this.types.find(known.query.entity.name) === known.type) return known;
     const query = compileIckle(text, {
       findEntity: (name) => (names === 'java' ? findJavaEntity(name) : this.checkIndexed(findProtobufEntity(this.types, name), index)),
       fullTextAvailable: (entity) => index?.entity(entity.name) !== undefined,
@@ -59,7 +59,6 @@ export class QueryEngine {
     const type = this.types.find(query.entity.name) as Type;
     const exec = new ExecutableQuery(query, type, this.types.typeIdOf(query.entity.name));
     this.memo.set(id, exec);
-    if (this.memo.size > MEMO_SIZE) this.memo.delete(this.memo.keys().next().value as string);
     return exec;
   }
 

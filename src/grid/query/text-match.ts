@@ -1,6 +1,6 @@
 import type { FieldRef, Scalar, TextMatch } from '../../model/ickle/analyzed-query';
 import { analyzeText, normalizeKeyword } from '../../model/ickle/text-analyzers';
-import { compileWildcard, termRegExp } from '../../model/ickle/wildcard';
+import { compileWildcard } from '../../model/ickle/wildcard';
 import { compareScalars } from './compare';
 
 /** Analyzers whose output is lower case: wildcard and range terms are lowercased for them too. */
@@ -29,7 +29,7 @@ export function compileTextMatch(field: FieldRef, match: TextMatch): (value: Sca
       return (v) => tokensOf(v).some(matches);
     }
     case 'regexp': {
-      const re = termRegExp(match.pattern);
+      const re = match.regexp;
       return (v) => tokensOf(v).some((t) => re.test(t));
     }
     case 'range': {

@@ -48,5 +48,6 @@ function hit(r: QueryResult, h: QueryResult['hits'][number], legacy: boolean): s
 
 function valueJson(v: unknown): string {
   if (v instanceof RawJson) return v.json;
+  if (typeof v === 'bigint') return String(v); // a long beyond 2^53, as exact as the original's Long
   return v === undefined ? 'null' : JSON.stringify(v);
 }

@@ -1,6 +1,6 @@
 import { BadRequestError, QueryError, SearchRequestError } from '../../errors';
 import type { Services } from '../../services';
-import type { QueryResult, SearchRequest } from '../../services/query.service';
+import type { QueryResult, SearchCaller, SearchRequest } from '../../services/query.service';
 import { query } from '../params';
 import { presentLegacySearchResult, presentQueryError, presentSearchResult } from '../presenters/search.presenter';
 import { readText } from '../request-body';
@@ -45,11 +45,16 @@ const SEARCH_PARAMS: ParamDoc[] = [
 const QUERY_MODE: ParamDoc = { name: 'query_mode', description: 'Accepted (FETCH or BROADCAST)', enum: ['FETCH', 'BROADCAST'] };
 
 async function search(ctx: GridContext, s: Services, req: SearchRequest): Promise<Buffer[]> {
-  return presentSearchResult(await s.queries.search(ctx.state.cache, req));
+  return presentSearchResult(await s.queries.search(ctx.state.cache, req, callerOf(ctx)));
 }
 
 async function legacySearch(ctx: GridContext, s: Services, req: SearchRequest): Promise<Buffer[]> {
-  return presentLegacySearchResult(await s.queries.search(ctx.state.cache, req));
+  return presentLegacySearchResult(await s.queries.search(ctx.state.cache, req, callerOf(ctx)));
+}
+
+/** A DELETE statement needs BULK_WRITE and a method that may change data (docs/query.md, Delete by query). */
+function callerOf(ctx: GridContext): SearchCaller {
+  return { subject: ctx.state.subject, safeMethod: ctx.method === 'GET' || ctx.method === 'HEAD' };
 }
 
 async function deleteByQuery(ctx: GridContext, s: Services, text: string | undefined): Promise<Buffer[]> {

@@ -1,6 +1,10 @@
-import { constants, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type SecureServerOptions, type ServerHttp2Session, type ServerOptions } from 'node:http2';
+import {
+  constants, type Http2SecureServer, type Http2Server, type Http2ServerRequest, type SecureServerOptions, type ServerHttp2Session, type ServerHttp2Stream, type ServerOptions,
+} from 'node:http2';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Limits } from '../../config/limits';
 import type { Logger } from '../../util/logger';
+import { RateLimitedLog } from '../../util/rate-limited-log';
 
 /** Limits every HTTP/2 connection lives under, plain or TLS (docs/configuration.md, "HTTP/2 limits"). */
 export const H2_LIMITS = {
@@ -16,9 +20,10 @@ export const H2_LIMITS = {
   resetsPerSecond: 20,
   /** Requests still being handled per session, counting those the client already reset. */
   maxHandlersPerSession: 200,
-  /** A session with no open stream for this long is closed with GOAWAY (HTTP/1.1's keep-alive is 65 s). */
-  idleTimeoutMs: 65_000,
 } as const;
+
+/** The time-outs of HTTP/2 sessions and streams, from the server's limits. */
+export type H2Timeouts = Pick<Limits, 'keepAliveTimeout' | 'requestTimeout'>;
 
 export type RequestHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | import('node:http2').Http2ServerResponse) => unknown;
 
@@ -40,7 +45,8 @@ export function h2Options(): ServerOptions & SecureServerOptions {
 }
 
 interface SessionState {
-  openStreams: number;
+  /** Streams not yet closed. */
+  open: Set<ServerHttp2Stream>;
   handlers: number;
   resetTokens: number;
   refilledAt: number;
@@ -68,29 +74,57 @@ export class H2Sessions {
 }
 
 /**
- * Adds every new session to `sessions` and puts it under grid's limits: closed when idle, GOAWAY
- * ENHANCE_YOUR_CALM when the client resets streams faster than the bucket allows.
+ * Adds every new session to `sessions` and puts it under grid's limits: GOAWAY ENHANCE_YOUR_CALM
+ * when the client resets streams faster than the bucket allows, and the time-outs:
+ * - a stream that goes `requestTimeout` without a frame while it waits on the client (its request
+ *   has not ended, or its answer waits for the client to read) is reset (CANCEL): HTTP/1.1's
+ *   request time-out, for one stream;
+ * - a session that goes `keepAliveTimeout` without a frame either way is closed whatever its
+ *   streams, unless one of them waits on the server (a handler still working): with no open
+ *   stream by GOAWAY, else at once — a client cannot keep a connection by leaving streams half-sent.
  */
-export function trackSessions(server: Http2Server | Http2SecureServer, sessions: H2Sessions, log: Logger): void {
+export function trackSessions(server: Http2Server | Http2SecureServer, sessions: H2Sessions, log: Logger, timeouts: H2Timeouts): void {
+  const tooFast = new RateLimitedLog(log, 'HTTP/2 client reset streams too fast; connection closed');
   server.on('session', (session: TrackedSession) => {
-    const state: SessionState = { openStreams: 0, handlers: 0, resetTokens: H2_LIMITS.resetBurst, refilledAt: performance.now() };
+    const state: SessionState = { open: new Set(), handlers: 0, resetTokens: H2_LIMITS.resetBurst, refilledAt: performance.now() };
     session[STATE] = state;
     sessions.add(session);
-    session.setTimeout(H2_LIMITS.idleTimeoutMs, () => {
-      if (state.openStreams === 0) session.close();
+    // Node calls a time-out once per quiet period: one still in progress is looked at again a period later
+    session.setTimeout(timeouts.keepAliveTimeout);
+    session.on('timeout', () => {
+      if (state.open.size === 0) session.close();
+      else if (![...state.open].some(isServerBusy)) session.destroy();
+      else session.setTimeout(timeouts.keepAliveTimeout);
     });
-    session.on('stream', (stream) => {
-      state.openStreams++;
+    session.on('stream', (stream: ServerHttp2Stream) => {
+      state.open.add(stream);
+      let timedOut = false;
+      stream.setTimeout(timeouts.requestTimeout);
+      stream.on('timeout', () => {
+        if (stream.closed) return;
+        if (isServerBusy(stream)) return void stream.setTimeout(timeouts.requestTimeout);
+        timedOut = true;
+        stream.close(constants.NGHTTP2_CANCEL);
+      });
       stream.once('close', () => {
-        state.openStreams--;
-        if (stream.rstCode !== constants.NGHTTP2_NO_ERROR && !takeResetToken(state) && !session.destroyed) {
-          log.warn({ remote: session.socket?.remoteAddress }, 'HTTP/2 client reset streams too fast; connection closed');
+        state.open.delete(stream);
+        // a reset of ours is not the client's: only the client's count against its bucket
+        if (stream.rstCode !== constants.NGHTTP2_NO_ERROR && !timedOut && !takeResetToken(state) && !session.destroyed) {
+          tooFast.warn({ remote: session.socket?.remoteAddress });
           session.destroy(new Error('too many stream resets'), constants.NGHTTP2_ENHANCE_YOUR_CALM);
         }
       });
     });
   });
   server.on('sessionError', (err: Error & { code?: string }) => log.debug({ code: err.code }, 'HTTP/2 session error'));
+}
+
+/**
+ * The stream waits on the server, not on the client: its request has ended (RFC 9113 §5.1:
+ * half-closed remote) and nothing of its answer waits for the client to read it.
+ */
+function isServerBusy(stream: ServerHttp2Stream): boolean {
+  return !!stream.state?.remoteClose && stream.writableLength === 0;
 }
 
 /**

@@ -29,10 +29,10 @@ export class HttpListeners {
   private readonly plain: HttpServer;
   private readonly tls?: Http2SecureServer;
 
-  constructor(handle: RequestHandler, private readonly opts: ListenOptions, log: Logger, guards: ConnectionGuards) {
+  constructor(handle: RequestHandler, private readonly opts: ListenOptions, log: Logger, private readonly guards: ConnectionGuards) {
     this.plain = createPlainServer(handle, this.sessions, this.pending, log, guards);
     if (opts.tls) {
-      this.tls = createTlsServer(handle, opts.tls.identity, this.sessions, log, guards.limits.keepAliveTimeout);
+      this.tls = createTlsServer(handle, opts.tls.identity, this.sessions, log, guards.limits);
       guards.attachTls(this.tls);
     }
     for (const server of this.servers()) {
@@ -79,6 +79,7 @@ export class HttpListeners {
     return closed.then(() => {
       clearTimeout(force);
       clearInterval(idle);
+      this.guards.flushLogs();
     });
   }
 }

@@ -29,12 +29,13 @@ export function createPlainServer(handle: RequestHandler, sessions: H2Sessions, 
     res.end(`Expectation '${req.headers.expect ?? ''}' is not supported; only 100-continue is\n`);
   });
   const h2 = createH2Server(h2Options(), boundHandlers(handle));
-  trackSessions(h2, sessions, log);
+  trackSessions(h2, sessions, log, guards.limits);
 
   const serveHttp1 = http1.listeners('connection')[0] as (socket: Socket) => void;
   const serveH2 = (socket: Socket) => { h2.emit('connection', socket); };
   http1.removeListener('connection', serveHttp1);
   http1.on('connection', (socket: Socket) => {
+    if (socket.writableEnded) return; // refused by the connection caps (connection-guards.ts): already answered
     sniffPreface(socket, http1.headersTimeout, pending, (isH2) => (isH2 ? serveH2(socket) : serveHttp1.call(http1, socket)));
   });
   http1.on('upgrade', (req, socket: Socket, head: Buffer) => {

@@ -4,7 +4,7 @@ import type { SecureContextOptions } from 'node:tls';
 import type { Logger } from '../../util/logger';
 import { answerClientError, answerConnect } from '../client-errors';
 import { inRequestOrder } from './http1-order';
-import { boundHandlers, h2Options, type H2Sessions, type RequestHandler, trackSessions } from './h2-sessions';
+import { boundHandlers, h2Options, type H2Sessions, type H2Timeouts, type RequestHandler, trackSessions } from './h2-sessions';
 
 /** A TLS handshake not finished by then is dropped (Node's default is 120 s). */
 const HANDSHAKE_TIMEOUT_MS = 30_000;
@@ -14,7 +14,7 @@ const HANDSHAKE_TIMEOUT_MS = 30_000;
  * h2c` is not offered here (RFC 7540 §3.2: h2c is for cleartext), so such requests are plain
  * HTTP/1.1 requests.
  */
-export function createTlsServer(handle: RequestHandler, identity: SecureContextOptions, sessions: H2Sessions, log: Logger, keepAliveMs: number): Http2SecureServer {
+export function createTlsServer(handle: RequestHandler, identity: SecureContextOptions, sessions: H2Sessions, log: Logger, timeouts: H2Timeouts): Http2SecureServer {
   const server = createSecureServer({ ...h2Options(), ...identity, allowHTTP1: true, handshakeTimeout: HANDSHAKE_TIMEOUT_MS }, boundHandlers(inRequestOrder(handle)));
   server.on('connect', (_req: unknown, socket: Socket) => answerConnect(socket));
   // HTTP/1.1 parse errors get the same answers as on the plain port; TLS errors just close
@@ -22,7 +22,7 @@ export function createTlsServer(handle: RequestHandler, identity: SecureContextO
     if (err.code?.startsWith('HPE_')) answerClientError(err, socket, log);
     else socket.destroy();
   });
-  (server as Http2SecureServer & { keepAliveTimeout: number }).keepAliveTimeout = keepAliveMs;
-  trackSessions(server, sessions, log);
+  (server as Http2SecureServer & { keepAliveTimeout: number }).keepAliveTimeout = timeouts.keepAliveTimeout;
+  trackSessions(server, sessions, log, timeouts);
   return server;
 }

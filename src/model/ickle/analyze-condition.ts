@@ -2,6 +2,8 @@ import { FullTextNeedsIndexError, InvalidQueryError, QueryFeatureNotSupportedErr
 import type { Condition, FieldRef, Scalar, Target, TextMatch } from './analyzed-query';
 import type { Expr, FullTextQuery, LiteralExpr, Predicate } from './ast';
 import { convertLiteral, literalText, type LiteralTarget } from './literals';
+import { compileTermRegExp } from './lucene-regexp';
+import type { QueryPatterns } from './pattern-limits';
 import { compileWildcard } from './wildcard';
 import type { Scope } from './resolve-path';
 import { analyzeText } from './text-analyzers';
@@ -16,6 +18,8 @@ export interface ConditionContext {
   fullTextAvailable: boolean;
   /** Set when a full-text leaf is met. */
   usedFullText?: boolean;
+  /** The query's LIKE, wildcard and regexp patterns, counted against their caps. */
+  patterns: QueryPatterns;
 }
 
 /** A WHERE or HAVING predicate as a normalized condition, with the checks of query-notes §4. */
@@ -26,25 +30,26 @@ export function toCondition(p: Predicate, ctx: ConditionContext): Condition {
     case 'occur': return p.occur === 'mustNot' ? { kind: 'not', item: toCondition(p.operand, ctx) } : toCondition(p.operand, ctx);
     case 'compare': {
       const { target, type } = operand(p.left, ctx, p.op === '=' || p.op === '!=' ? 'equality' : 'relational');
-      const value = valueOf(p.right, type);
+      const value = valueOf(p.right, type, ctx);
       if (value === undefined) return p.op === '!=' ? { kind: 'not', item: { kind: 'isNull', target } } : { kind: 'isNull', target };
       if (p.op === '!=') return { kind: 'not', item: { kind: 'compare', target, op: '=', value } };
       return { kind: 'compare', target, op: p.op, value };
     }
     case 'between': {
       const { target, type } = operand(p.operand, ctx, 'relational');
-      const lower = required(valueOf(p.lower, type), p.lower);
-      const upper = required(valueOf(p.upper, type), p.upper);
+      const lower = required(valueOf(p.lower, type, ctx), p.lower);
+      const upper = required(valueOf(p.upper, type, ctx), p.upper);
       return { kind: 'and', items: [{ kind: 'compare', target, op: '>=', value: lower }, { kind: 'compare', target, op: '<=', value: upper }] };
     }
     case 'in': {
       const { target, type } = operand(p.operand, ctx, 'in');
-      return { kind: 'in', target, values: p.values.map((v) => required(valueOf(v, type), v)) };
+      return { kind: 'in', target, values: p.values.map((v) => required(valueOf(v, type, ctx), v)) };
     }
     case 'like': {
       const { target } = operand(p.operand, ctx, 'relational');
-      const pattern = String(required(valueOf(p.pattern, { kind: 'string' }), p.pattern));
-      return { kind: 'like', target, pattern, matches: compileWildcard(pattern, '%', '_') };
+      const pattern = String(required(valueOf(p.pattern, { kind: 'string' }, ctx), p.pattern));
+      const matches = ctx.patterns.add(pattern, 'LIKE', ['%', '_'], () => compileWildcard(pattern, '%', '_'));
+      return { kind: 'like', target, pattern, matches };
     }
     case 'isNull': return { kind: 'isNull', target: operand(p.operand, ctx, 'null').target };
     case 'value': return constant(p.operand);
@@ -59,9 +64,7 @@ type Use = 'equality' | 'relational' | 'in' | 'null';
 
 /** The left side: a property path (or, in HAVING, a group column); checks of query-notes §4. */
 function operand(e: Expr, ctx: ConditionContext, use: Use): { target: Target; type: LiteralTarget } {
-  if (e.kind === 'aggregate' && ctx.clause === 'WHERE') {
-    throw new InvalidQueryError(`ISPN028515: Cannot have aggregate functions in the WHERE clause : ${e.name}.`);
-  }
+  if (e.kind === 'aggregate' && ctx.clause === 'WHERE') throw aggregateInWhere(e);
   if (ctx.column && (e.kind === 'aggregate' || e.kind === 'path')) return ctx.column(e);
   if (e.kind !== 'path') throw new InvalidQueryError('ISPN028524: Left side argument must be a property path');
   const ref = ctx.scope.resolve(e);
@@ -80,11 +83,16 @@ function checkRelational(ref: FieldRef, ctx: ConditionContext, use: Use): void {
 }
 
 /** The right side: a literal converted to the field's type; undefined for NULL. */
-function valueOf(e: Expr, type: LiteralTarget): Scalar | undefined {
+function valueOf(e: Expr, type: LiteralTarget, ctx: ConditionContext): Scalar | undefined {
+  if (e.kind === 'aggregate' && ctx.clause === 'WHERE') throw aggregateInWhere(e); // on either side, as the original
   if (e.kind === 'path') throw new QueryFeatureNotSupportedError('Comparing a property with another property');
   if (e.kind === 'aggregate' || e.kind === 'function' || e.kind === 'vector') throw new QueryFeatureNotSupportedError('Expressions on the right side of a comparison');
   const text = literalText(e);
   return text === undefined ? undefined : convertLiteral(text, type);
+}
+
+function aggregateInWhere(e: Extract<Expr, { kind: 'aggregate' }>): InvalidQueryError {
+  return new InvalidQueryError(`ISPN028515: Cannot have aggregate functions in the WHERE clause : ${e.name}.`);
 }
 
 /** BETWEEN bounds, IN values and LIKE patterns cannot be NULL. */
@@ -137,10 +145,15 @@ function textMatch(q: Extract<FullTextQuery, { kind: 'term' | 'regexp' | 'range'
   if (!ref.leaf.flags.analyzed && !ref.leaf.flags.normalized) {
     throw new InvalidQueryError(`ISPN028521: Full-text queries cannot be applied to property '${ref.key}' in type ${type} unless the property is indexed and analyzed.`);
   }
-  if (q.kind === 'regexp') return { kind: 'regexp', pattern: q.pattern };
+  if (q.kind === 'regexp') {
+    const regexp = ctx.patterns.add(q.pattern, 'regexp', undefined, () => compileTermRegExp(q.pattern));
+    return { kind: 'regexp', pattern: q.pattern, regexp };
+  }
   const text = literalText(q.value) ?? 'null';
   if (/(^|[^\\])[*?]/.test(text)) {
     if (q.tilde) throw new InvalidQueryError(`ISPN014036: Prefix, wildcard or regexp queries cannot be fuzzy: ${text}`);
+    // compiled where the field's folding applies (text-match.ts, index-filter.ts); counted here
+    ctx.patterns.add(text, 'wildcard', ['*', '?'], () => compileWildcard(text, '*', '?'));
     return { kind: 'wildcard', pattern: text };
   }
   const phrase = ref.leaf.flags.analyzed && analyzeText(ref.leaf.analyzer, text).length > 1;

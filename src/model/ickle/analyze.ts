@@ -4,6 +4,7 @@ import type { Expr, SelectStatement, Statement } from './ast';
 import { toCondition, type ConditionContext } from './analyze-condition';
 import { analyzeGrouping, isGroupingQuery } from './analyze-grouping';
 import type { EntityModel } from './entity-model';
+import { QueryPatterns } from './pattern-limits';
 import { Scope } from './resolve-path';
 
 export interface AnalyzeOptions {
@@ -20,7 +21,7 @@ export function analyzeStatement(statement: Statement, text: string, opts: Analy
   const entity = opts.findEntity(from.entity);
   const scope = new Scope(entity, from.alias);
   for (const j of statement.joins) scope.addJoin(j.path, j.alias);
-  const ctx: ConditionContext = { scope, clause: 'WHERE', fullTextAvailable: opts.fullTextAvailable(entity) };
+  const ctx: ConditionContext = { scope, clause: 'WHERE', fullTextAvailable: opts.fullTextAvailable(entity), patterns: new QueryPatterns() };
   const where = statement.where ? toCondition(statement.where, ctx) : { kind: 'true' as const };
   const base = { text, entity, where, fullText: false };
   if (statement.kind === 'delete') return { ...base, kind: 'delete', projections: undefined, grouping: undefined, orderBy: [], fullText: ctx.usedFullText === true };

@@ -1,5 +1,6 @@
 import type { AggregateName } from './ast';
 import type { EntityModel, PropertyModel } from './entity-model';
+import type { TermRegExp } from './lucene-regexp';
 
 /**
  * A statement checked against its entity (query-notes §4) and ready to run: paths resolved to
@@ -7,8 +8,11 @@ import type { EntityModel, PropertyModel } from './entity-model';
  * occurrence groups turned into plain AND/OR/NOT. Both the scan and the index planner read it.
  */
 
-/** A value as the engine compares it: strings, numbers (ints, longs, floats, enums), booleans. */
-export type Scalar = string | number | boolean;
+/**
+ * A value as the engine compares it: strings, numbers (ints, floats, enums), longs (a number, or a
+ * bigint beyond 2^53: java-long.ts), booleans.
+ */
+export type Scalar = string | number | bigint | boolean;
 
 export interface FieldRef {
   /** Property names from the entity down, the alias removed. */
@@ -36,7 +40,8 @@ export type TextMatch =
   /** One word (`fuzzy` edits), or several words making a phrase (`slop`). */
   | { kind: 'term'; text: string; fuzzy: number | undefined; slop: number | undefined }
   | { kind: 'wildcard'; pattern: string }
-  | { kind: 'regexp'; pattern: string }
+  /** Compiled once, when the query is analyzed (a refused pattern fails the query there). */
+  | { kind: 'regexp'; pattern: string; regexp: TermRegExp }
   | { kind: 'range'; lower: Scalar | undefined; upper: Scalar | undefined; includeLower: boolean; includeUpper: boolean };
 
 export type Condition =

@@ -2,6 +2,7 @@ import { InvalidLiteralError, QueryFeatureNotSupportedError, QueryParameterNotSe
 import type { Scalar } from './analyzed-query';
 import type { LiteralExpr } from './ast';
 import type { ValueKind } from './entity-model';
+import { toJavaLong } from './java-long';
 
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
@@ -34,8 +35,8 @@ export function literalText(lit: LiteralExpr): string | undefined {
 export function convertLiteral(text: string, target: LiteralTarget): Scalar {
   switch (target.kind) {
     case 'string': case 'bytes': return text;
-    case 'int': return parseInteger(text, BigInt(INT_MIN), BigInt(INT_MAX));
-    case 'long': return parseInteger(text, LONG_MIN, LONG_MAX);
+    case 'int': return Number(parseInteger(text, BigInt(INT_MIN), BigInt(INT_MAX)));
+    case 'long': return toJavaLong(parseInteger(text, LONG_MIN, LONG_MAX)); // exact: 2^53 + 1 stays itself
     case 'float': return Math.fround(parseDouble(text)); // compared with the stored float32, as Java's Float
     case 'double': return parseDouble(text);
     case 'bool': return parseBoolean(text);
@@ -44,11 +45,11 @@ export function convertLiteral(text: string, target: LiteralTarget): Scalar {
   }
 }
 
-function parseInteger(text: string, min: bigint, max: bigint): number {
+function parseInteger(text: string, min: bigint, max: bigint): bigint {
   if (!/^[+-]?\d+$/.test(text)) throw invalidNumber(text);
   const v = BigInt(text);
   if (v < min || v > max) throw invalidNumber(text);
-  return Number(v);
+  return v;
 }
 
 /** Double.parseDouble: optional sign, decimal or exponent form, f/d suffix, NaN, Infinity. */

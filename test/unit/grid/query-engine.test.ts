@@ -157,6 +157,47 @@ describe('QueryEngine memo across schema changes', () => {
   });
 });
 
+describe('QueryEngine memo size', () => {
+  it('holds its compiled queries within a byte budget, and remembers the recent ones', async () => {
+    const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock(), LIMITS);
+    const cache = memoryCache();
+    const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
+    // ORs of comparisons hold the most per character (~60 bytes); 256 such 9.9 KB queries held ~150 MB
+    const query = (i: number): string => {
+      let q = `from shop.Item where price = ${i * 1000}`;
+      for (let j = 1; q.length < 9_900; j++) q += ` or price = ${i * 1000 + j}`;
+      return q;
+    };
+    await collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 256; i++) engine.prepare(cache, settings, query(i), 'protobuf');
+    await collectGarbage();
+    expect(process.memoryUsage().heapUsed - before, 'heap held (bytes)').to.be.below(64 * 1024 * 1024);
+    const recent = engine.prepare(cache, settings, query(255), 'protobuf');
+    expect(engine.prepare(cache, settings, query(255), 'protobuf'), 'remembered').to.equal(recent);
+    const long = `${query(1)} or ${query(2).slice('from shop.Item where '.length)}`;
+    expect(engine.prepare(cache, settings, long, 'protobuf'), 'texts over 10,000 characters are not remembered').to.not.equal(engine.prepare(cache, settings, long, 'protobuf'));
+  });
+});
+
+describe('QueryEngine memo contents', () => {
+  it('keeps no value a remembered query read while it ran', async () => {
+    const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock(), LIMITS);
+    const cache = memoryCache();
+    const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
+    put(cache, 'big', { name: 'n'.repeat(1_000_000), price: 1 });
+    await collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 8; i++) {
+      // the wire filter reads `name` once per condition: each once kept its own copy of the value
+      const query = `from shop.Item where ${Array.from({ length: 50 }, (_, j) => `name = 'q${i}v${j}'`).join(' or ')}`;
+      expect((await engine.search(cache, engine.prepare(cache, settings, query, 'protobuf'), { offset: 0, maxResults: 10 }, 10_000)).hitCount).to.equal(0);
+    }
+    await collectGarbage();
+    expect(process.memoryUsage().heapUsed - before, 'heap held (bytes)').to.be.below(64 * 1024 * 1024);
+  });
+});
+
 function prepareUnrelated(engine: QueryEngine, cache: Cache, settings: ReturnType<typeof querySettingsOf>): object {
   return engine.prepare(cache, settings, 'from shop.Item where category = "never asked again"', 'protobuf').type;
 }

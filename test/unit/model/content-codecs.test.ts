@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { EncodingError } from '../../../src/errors';
 import { decodeContent, decodeUrlForm, encodeContent, encodeUrlForm } from '../../../src/model/content-codecs';
 import { parseMediaType } from '../../../src/model/media-type';
@@ -37,11 +38,11 @@ describe('content codecs (commons MediaTypeCodecs: RFC4648Codec, UrlFormCodec)',
 
   describe('decodeUrlForm errors (400, java.net.URLDecoder messages)', () => {
     it('an escape without two characters after %', () => {
-      expect(() => decodeUrlForm('a%4')).to.throw(EncodingError, 'URLDecoder: Incomplete trailing escape (%) pattern');
+      expect(() => decodeUrlForm(Buffer.from('a%4'))).to.throw(EncodingError, 'URLDecoder: Incomplete trailing escape (%) pattern');
     });
 
     it('an escape that is not hex', () => {
-      expect(() => decodeUrlForm('%zz')).to.throw(EncodingError, 'URLDecoder: Illegal hex characters in escape (%) pattern - Error at index 0 in: "zz"');
+      expect(() => decodeUrlForm(Buffer.from('%zz'))).to.throw(EncodingError, 'URLDecoder: Illegal hex characters in escape (%) pattern - Error at index 0 in: "zz"');
     });
   });
 
@@ -57,7 +58,68 @@ describe('content codecs (commons MediaTypeCodecs: RFC4648Codec, UrlFormCodec)',
 
     it('round-trips form content', () => {
       const text = 'word1 word2 +%&é';
-      expect(decodeUrlForm(encodeUrlForm(Buffer.from(text)).toString()).toString()).to.equal(text);
+      expect(decodeUrlForm(encodeUrlForm(Buffer.from(text))).toString()).to.equal(text);
+    });
+  });
+
+  describe('form-urlencoded, byte for byte as java.net.URLEncoder and URLDecoder', () => {
+    // what the codecs compute, written one character at a time as the JDK does
+    const referenceEncode = (bytes: Buffer): string => {
+      let out = '';
+      for (const b of Buffer.from(bytes.toString('utf8'), 'utf8')) {
+        const c = String.fromCharCode(b);
+        out += /[A-Za-z0-9.\-*_]/.test(c) ? c : b === 0x20 ? '+' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+      }
+      return out;
+    };
+    const referenceDecode = (text: string): Buffer | string => {
+      const out: number[] = [];
+      for (let i = 0; i < text.length; i++) {
+        if (text[i] === '+') out.push(0x20);
+        else if (text[i] === '%') {
+          if (i + 2 >= text.length) return 'URLDecoder: Incomplete trailing escape (%) pattern';
+          const pair = text.slice(i + 1, i + 3);
+          const bad = /[^0-9a-fA-F]/.exec(pair);
+          if (bad) return `URLDecoder: Illegal hex characters in escape (%) pattern - Error at index ${bad.index} in: "${pair}"`;
+          out.push(parseInt(pair, 16));
+          i += 2;
+        } else {
+          const c = String.fromCodePoint(text.codePointAt(i)!);
+          out.push(...Buffer.from(c, 'utf8'));
+          i += c.length - 1;
+        }
+      }
+      return Buffer.from(out);
+    };
+    const decoded = (bytes: Buffer): Buffer | string => {
+      try {
+        return decodeUrlForm(bytes);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const formBytes = fc.oneof(
+      fc.uint8Array({ maxLength: 24 }).map((u) => Buffer.from(u)),
+      fc.array(fc.constantFrom('%', '+', '4', '1', 'z', 'F', 'é', '😀', ' ', 'a', '%C3%A9', '\0', '~', '!', '*'), { maxLength: 12 })
+        .map((parts) => Buffer.from(parts.join(''), 'utf8')),
+    );
+
+    it('encodes and decodes any bytes as the reference does, malformed UTF-8 and bad escapes included', () => {
+      fc.assert(fc.property(formBytes, (bytes) => {
+        expect(encodeUrlForm(bytes).toString('latin1')).to.equal(referenceEncode(bytes));
+        const expected = referenceDecode(bytes.toString('utf8'));
+        const actual = decoded(bytes);
+        expect(typeof actual === 'string' ? actual : actual.toString('hex')).to.equal(typeof expected === 'string' ? expected : expected.toString('hex'));
+      }), { numRuns: 20_000 });
+    });
+
+    it('keeps a character outside the BMP whole (it was written as two U+FFFD)', () => {
+      expect(decodeUrlForm(Buffer.from('a😀+b')).toString()).to.equal('a😀 b');
+    });
+
+    it('answers an empty body with an empty one', () => {
+      expect(decodeUrlForm(Buffer.alloc(0)).length).to.equal(0);
+      expect(encodeUrlForm(Buffer.alloc(0)).length).to.equal(0);
     });
   });
 });

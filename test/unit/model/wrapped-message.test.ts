@@ -45,4 +45,12 @@ describe('WrappedMessage (behavior-notes §4.6)', () => {
     expect(() => unwrap(hex('28 02 4a 01 61'))).to.throw('Invalid message encoding');
     expect(() => unwrap(hex('4a 05 61'))).to.throw('Invalid message encoding');
   });
+
+  it('refuses a scalar followed by a million more fields; of a repeated envelope field the last one holds', () => {
+    const crowded = Buffer.concat([hex('28 02'), Buffer.alloc(2_000_000, 0x28)]);
+    for (let i = 3; i < crowded.length; i += 2) crowded[i] = 0x01;
+    expect(() => unwrap(crowded)).to.throw('Invalid message encoding');
+    // a repeated singular field: the last one holds, as protobuf reads it
+    expect(unwrap(hex('82 01 01 61  82 01 03 61 2e 42  8a 01 00'))).to.deep.equal({ kind: 'message', type: 'a.B', body: Buffer.alloc(0) });
+  });
 });

@@ -48,4 +48,15 @@ describe('LoginThrottle', () => {
     expect(t.retryAfter('a', 'u'), 'trusted pair, cleared').to.equal(0);
     expect(t.retryAfter('a', 'someone-else')).to.be.greaterThan(0);
   });
+
+  it('knows an address where anybody logged in, for a day', () => {
+    expect(t.isKnownAddress('a')).to.equal(false);
+    t.failed('a', 'u');
+    expect(t.isKnownAddress('a'), 'a failure does not make it known').to.equal(false);
+    t.succeeded('a', 'u');
+    expect(t.isKnownAddress('a')).to.equal(true);
+    expect(t.isKnownAddress('b')).to.equal(false);
+    clock.advance(24 * 60 * 60_000 + 1);
+    expect(t.isKnownAddress('a')).to.equal(false);
+  });
 });

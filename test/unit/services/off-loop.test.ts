@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { NO_CONFIG_LIMITS } from '../../../src/model/cache-config';
+import { etagOf } from '../../../src/model/etag';
+import { parseMediaType } from '../../../src/model/media-type';
 import { OffLoop } from '../../../src/services/off-loop';
 
 describe('OffLoop', () => {
@@ -31,6 +33,19 @@ describe('OffLoop', () => {
     try {
       await Promise.all([offLoop.run('config.parse', job), offLoop.run('config.parse', job)]);
       expect(offLoop.threadStarted).to.equal(true);
+    } finally {
+      await offLoop.close();
+    }
+  });
+
+  it('converts a value of several MB on its thread: the bytes go over in slices and come back whole', async () => {
+    const offLoop = new OffLoop({ maxQueue: 4, deadlineMs: 30_000, log: pino({ level: 'silent' }) });
+    try {
+      const text = 'a & b '.repeat(500_000);
+      const r = await offLoop.run('value.convert', { bytes: Buffer.from(text), from: parseMediaType('text/plain'), to: parseMediaType('application/xml') });
+      const expected = `<string>${text.replace(/&/g, '&amp;')}</string>`;
+      expect(Buffer.from(r.body).toString() === expected, 'the escaped text in <string>').to.equal(true);
+      expect(r.etag).to.equal(etagOf(Buffer.from(expected)));
     } finally {
       await offLoop.close();
     }

@@ -76,6 +76,13 @@ describe('Ickle semantic checks (query-notes §4)', () => {
         .to.equal('(or (= active true) (= active false) (in author.name "a" "5"))');
     });
 
+    it('converts 64-bit literals exactly: a number within 2^53, a bigint beyond, up to Long.MIN_VALUE and Long.MAX_VALUE', () => {
+      const q = compile('from emp.Employee where position in (9007199254740991, 9007199254740993, -9223372036854775808, 9223372036854775807, \'-9007199254740993\')');
+      expect(q.where).to.include({ kind: 'in' });
+      expect((q.where as Extract<Condition, { kind: 'in' }>).values).to.deep.equal([9007199254740991, 9007199254740993n, -(2n ** 63n), 2n ** 63n - 1n, -9007199254740993n]);
+      expect((compile('from emp.Employee where salary = 9007199254740993').where as Extract<Condition, { kind: 'compare' }>).value).to.equal(9007199254740992);
+    });
+
     it('resolves join aliases and nested paths', () => {
       const q = compile(`from ${PERSON} p join p.phoneNumbers ph where ph.number = '1' and p.address.postCode = 'x'`);
       expect(cond(q.where)).to.equal('(and (= phoneNumbers.number "1") (= address.postCode "x"))');
@@ -132,6 +139,9 @@ describe('Ickle semantic checks (query-notes §4)', () => {
     ['select sum(name) from emp.Employee', 'Aggregation SUM cannot be applied to property of type java.lang.String'],
     ['select sum(e) from emp.Employee e', 'ISPN028514: SUM aggregation can only be applied to property references.'],
     ['from emp.Employee where min(position) > 1', 'ISPN028515: Cannot have aggregate functions in the WHERE clause : MIN.'],
+    ['from emp.Employee e where e.name = MIN(e.addresses.street)', 'ISPN028515: Cannot have aggregate functions in the WHERE clause : MIN.'],
+    ['from emp.Employee where position between 1 and max(position)', 'ISPN028515: Cannot have aggregate functions in the WHERE clause : MAX.'],
+    ['from emp.Employee where position = 9223372036854775808', "ISPN028505: Invalid numeric literal '9223372036854775808'"],
     ['select sum(position) from emp.Employee group by sum(position)', 'ISPN028516: Cannot have aggregate functions in the GROUP BY clause : SUM.'],
     ['from emp.Employee e where e = 1', 'ISPN028519: Cannot apply predicates directly to an entity alias: e'],
     ["select name from emp.Employee group by name having text : 'x'", 'ISPN028520: Full-text queries are not allowed in the HAVING clause'],
