@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { Cache } from '../../../src/grid/cache';
 import { Indexing } from '../../../src/grid/query/indexing';
 import { QueryEngine } from '../../../src/grid/query/query-engine';
@@ -11,6 +9,7 @@ import { checkProtoFiles, findType } from '../../../src/model/proto-files';
 import { jsonToProtostream, type ProtobufTypes } from '../../../src/model/protostream-json';
 import type { Store } from '../../../src/store/store';
 import { ManualClock } from '../../../src/util/clock';
+import { collectGarbage } from '../../support/gc';
 
 const LIMITS = { timeoutMs: 30_000, rows: 10_000, answerBytes: 32 * 1024 * 1024, expansionTerms: 1_000_000 };
 
@@ -200,14 +199,4 @@ describe('QueryEngine memo contents', () => {
 
 function prepareUnrelated(engine: QueryEngine, cache: Cache, settings: ReturnType<typeof querySettingsOf>): object {
   return engine.prepare(cache, settings, 'from shop.Item where category = "never asked again"', 'protobuf').type;
-}
-
-/** A full collection (Node's `gc`, enabled at run time); WeakRefs clear only after the current job. */
-async function collectGarbage(): Promise<void> {
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as () => void;
-  for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
 }
