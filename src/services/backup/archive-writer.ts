@@ -29,8 +29,27 @@ export interface WrittenArchive {
 export async function writeArchive(snapshot: ContainerSnapshot, container: string, target: string, signal?: AbortSignal): Promise<WrittenArchive> {
   await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
   const tmp = `${target}.tmp`;
-  const zip = new (loadYazl().ZipFile)();
   const counted = { entries: 0 };
+  try {
+    // the file is open before the zip is built: a page that fails at once must find the pipeline
+    // listening, or the zip's destroyed output would throw its error at nobody (an uncaught exception)
+    const out = await open(tmp, WRITE_FLAGS, PRIVATE_FILE_MODE);
+    const file = out.createWriteStream();
+    await pipeline(zipOf(snapshot, container, counted, signal).outputStream, file, { signal });
+    const bytes = await fsyncFile(tmp);
+    signal?.throwIfAborted();
+    await rename(tmp, target);
+    await fsyncFile(dirname(target));
+    return { entries: counted.entries, bytes };
+  } catch (e) {
+    await rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** The archive's files (behavior-notes §10.3); cache entries are read as the zip is written. */
+function zipOf(snapshot: ContainerSnapshot, container: string, counted: { entries: number }, signal: AbortSignal | undefined): import('yazl').ZipFile {
+  const zip = new (loadYazl().ZipFile)();
   const p = archivePaths;
   const text = (s: string) => Buffer.from(s, 'utf8');
   zip.addBuffer(text(formatProperties({ containers: formatNameList([container]), version: ARCHIVE_VERSION, [KEY_FORMAT]: KEYS_IN_STORAGE_TYPE })), MANIFEST);
@@ -54,18 +73,7 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   for (const s of snapshot.schemas) zip.addBuffer(text(s.content), p.schema(container, s.name));
   for (const t of snapshot.tasks) zip.addBuffer(text(t.script), p.task(container, t.name));
   zip.end();
-  try {
-    const out = await open(tmp, WRITE_FLAGS, PRIVATE_FILE_MODE);
-    await pipeline(zip.outputStream, out.createWriteStream(), { signal });
-    const bytes = await fsyncFile(tmp);
-    signal?.throwIfAborted();
-    await rename(tmp, target);
-    await fsyncFile(dirname(target));
-    return { entries: counted.entries, bytes };
-  } catch (e) {
-    await rm(tmp, { force: true });
-    throw e;
-  }
+  return zip;
 }
 
 /**
