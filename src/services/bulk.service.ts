@@ -1,11 +1,11 @@
-import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
 import { encodeHex } from '../model/content-codecs';
 import { fromStoredKey, storedKeyText } from '../model/key-codec';
 import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, JSON_TYPE, type MediaType, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN } from '../model/media-type';
 import { protostreamToJson, type ProtobufTypes } from '../model/protostream-json';
 import { isConvertible } from '../model/transcoding';
-import { expiresAt } from '../store/store';
+import { expiresAt, type StoredEntry } from '../store/store';
+import { inChunks } from '../util/slices';
 import { storageTypes } from './storage-types';
 
 export interface EntriesOptions {
@@ -17,9 +17,13 @@ export interface EntriesOptions {
 /** How keys or values are written into the entries listing (behavior-notes §6.11). */
 type Representation = 'json' | 'text' | 'hex';
 
-const CHUNK = 64 * 1024;
+/** Bytes of a value rendered at a time: a 10 MB value is written in pieces, never as one string. */
+const VALUE_PIECE = 64 * 1024;
 
-/** Whole-cache reads, produced as JSON text in chunks so a big cache never becomes one string. */
+/**
+ * Whole-cache reads, produced as text in chunks (src/util/slices.ts `inChunks`), so a big cache
+ * never becomes one string and no chunk holds the event loop for more than a slice.
+ */
 export class BulkService {
   /** `types`: the schema registry, to render protostream values as JSON. */
   constructor(private readonly types: ProtobufTypes) {}
@@ -28,13 +32,13 @@ export class BulkService {
   async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
     await h.cache.settled();
     const storage = storageTypes(h).key;
-    yield* chunked(['['], this.take(h, limit, (e, first) => (first ? '' : ',') + JSON.stringify(this.keyText(e.key, storage))), [']']);
+    yield* inChunks(listing(take(keysOf(h), limit), (key, first) => [(first ? '' : ',') + JSON.stringify(this.keyText(key, storage))]));
   }
 
-  /** Every live key as `target` (v1 key listing). */
-  async *keys(h: CacheHandle, target: MediaType): AsyncGenerator<Buffer> {
+  /** Every live key, once the cache's writes so far are durable (the v1 key listing renders them). */
+  async keys(h: CacheHandle): Promise<Iterable<Buffer>> {
     await h.cache.settled();
-    for (const e of entriesOf(h)) yield this.keyAs(h, e.key, target);
+    return keysOf(h);
   }
 
   /** One stored key as `target` (listings, entry events); ISPN000492 when it cannot convert. */
@@ -61,7 +65,7 @@ export class BulkService {
     }
   }
 
-  /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`. */
+  /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`; large values are written in pieces. */
   async *entriesJson(h: CacheHandle, opts: EntriesOptions): AsyncGenerator<string> {
     await h.cache.settled();
     const { key: keyRep, value: valueRep } = this.representations(h, opts.contentNegotiation);
@@ -69,12 +73,13 @@ export class BulkService {
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
     const valueProto = essence(t.value) === PROTOSTREAM ? this.types : undefined;
     const keyJava = essence(t.key) === JAVA_OBJECT;
-    yield* chunked(['['], this.take(h, opts.limit, (e, first) => {
-      const key = keyJava && keyRep === 'text' ? JSON.stringify(this.keyText(e.key, t.key)) : render(e.key, keyRep, keyProto);
-      let item = `{"key":${key},"value":${render(e.value, valueRep, valueProto)}`;
-      if (opts.metadata) item += metadataFields(e);
-      return (first ? '' : ',') + item + '}';
-    }), [']']);
+    yield* inChunks(listing(take(entriesOf(h), opts.limit), (e, first) => {
+      const key = keyJava && keyRep === 'text' ? JSON.stringify(this.keyText(e.key, t.key)) : [...render(e.key, keyRep, keyProto)].join('');
+      return [
+        `${first ? '' : ','}{"key":${key},"value":`, ...render(e.value, valueRep, valueProto),
+        opts.metadata ? metadataFields(e) + '}' : '}',
+      ];
+    }));
   }
 
   /** The media types the entries listing reports in `key-content-type` / `value-content-type`. */
@@ -91,19 +96,37 @@ export class BulkService {
     return { key: pick(essence(t.key), contentNegotiation), value: pick(essence(t.value), contentNegotiation) };
   }
 
-  private *take(h: CacheHandle, limit: number, format: (e: CacheEntry, first: boolean) => string): Generator<string> {
-    let n = 0;
-    for (const e of entriesOf(h)) {
-      if (limit >= 0 && n >= limit) return;
-      yield format(e, n === 0);
-      n++;
-    }
-  }
 }
 
 /** The live entries a listing shows: the cache's, or those of the contents kept outside it. */
-function entriesOf(h: CacheHandle): Iterable<CacheEntry> {
+function entriesOf(h: CacheHandle): Iterable<StoredEntry> {
   return h.contents ? h.contents.entries() : h.cache.entries();
+}
+
+/** The live keys a listing shows; a cache's are read without their values. */
+function keysOf(h: CacheHandle): Iterable<Buffer> {
+  return h.contents ? Array.from(h.contents.entries(), (e) => e.key) : h.cache.keys();
+}
+
+/** The first `limit` items (all when negative). */
+function* take<T>(items: Iterable<T>, limit: number): Generator<T> {
+  if (limit === 0) return;
+  let n = 0;
+  for (const item of items) {
+    yield item;
+    if (++n === limit) return;
+  }
+}
+
+/** A JSON array of the items, each written as the parts `format` gives. */
+function* listing<T>(items: Iterable<T>, format: (item: T, first: boolean) => Iterable<string>): Generator<string> {
+  yield '[';
+  let first = true;
+  for (const item of items) {
+    yield* format(item, first);
+    first = false;
+  }
+  yield ']';
 }
 
 /**
@@ -119,37 +142,52 @@ function pick(storage: string, contentNegotiation: boolean): Representation {
   return 'hex';
 }
 
-function render(bytes: Buffer, rep: Representation, protostream?: ProtobufTypes): string {
+/** A key or value as a JSON value, in pieces of at most `VALUE_PIECE` bytes of it. */
+function* render(bytes: Buffer, rep: Representation, protostream?: ProtobufTypes): Generator<string> {
   if (rep === 'json' && protostream) {
     try {
-      return protostreamToJson(bytes, protostream);
+      yield protostreamToJson(bytes, protostream);
     } catch {
-      return JSON.stringify(encodeHex(bytes));
+      yield JSON.stringify(encodeHex(bytes));
     }
+    return;
   }
-  if (rep === 'json') return bytes.length ? bytes.toString('utf8') : 'null';
-  if (rep === 'hex') return JSON.stringify(encodeHex(bytes));
-  return JSON.stringify(bytes.toString('utf8'));
+  if (rep === 'json') {
+    if (bytes.length === 0) return void (yield 'null');
+    for (const piece of textPieces(bytes)) yield piece.toString('utf8');
+    return;
+  }
+  if (rep === 'hex') {
+    yield '"0x';
+    for (let at = 0; at < bytes.length; at += VALUE_PIECE) yield bytes.toString('hex', at, Math.min(bytes.length, at + VALUE_PIECE));
+    return void (yield '"');
+  }
+  yield '"';
+  for (const piece of textPieces(bytes)) yield JSON.stringify(piece.toString('utf8')).slice(1, -1);
+  yield '"';
 }
 
-function metadataFields(e: CacheEntry): string {
+/**
+ * UTF-8 bytes cut before a character's first byte, so that the pieces decode to exactly the text
+ * the whole decodes to (malformed sequences included: none spans a lead byte, and none is longer
+ * than 4 bytes).
+ */
+function* textPieces(bytes: Buffer): Generator<Buffer> {
+  let at = 0;
+  while (bytes.length - at > VALUE_PIECE) {
+    let end = at + VALUE_PIECE;
+    for (let back = 0; back < 3 && (bytes[end] & 0xc0) === 0x80; back++) end--;
+    if ((bytes[end] & 0xc0) === 0x80) end = at + VALUE_PIECE;
+    yield bytes.subarray(at, end);
+    at = end;
+  }
+  yield bytes.subarray(at);
+}
+
+function metadataFields(e: StoredEntry): string {
   const mortal = e.lifespan >= 0 || e.maxIdle >= 0;
   const ttl = e.lifespan >= 0 ? Math.floor(e.lifespan / 1000) : -1;
   const idle = e.maxIdle >= 0 ? Math.floor(e.maxIdle / 1000) : -1;
   return `,"timeToLiveSeconds":${ttl},"maxIdleTimeSeconds":${idle},"created":${mortal ? e.created : -1},` +
     `"lastUsed":${mortal ? e.lastUsed : -1},"expireTime":${expiresAt(e) ?? -1}`;
-}
-
-/** Joins small strings into chunks of about 64 KiB, yielding to the event loop between chunks. */
-async function* chunked(head: string[], items: Iterable<string>, tail: string[]): AsyncGenerator<string> {
-  let buf = head.join('');
-  for (const s of items) {
-    buf += s;
-    if (buf.length >= CHUNK) {
-      yield buf;
-      buf = '';
-      await new Promise<void>((r) => setImmediate(r));
-    }
-  }
-  yield buf + tail.join('');
 }

@@ -1,0 +1,176 @@
+import { expect } from 'chai';
+import { DEFAULT_KEY_TYPE } from '../../src/model/key-codec';
+import type { Client, Reply } from '../support/client';
+import { until } from '../support/poll';
+import { startTestServer, type TestServer } from '../support/server';
+import { SseReader } from '../support/sse';
+import { longestLoopDelay, STALL_BOUND_MS, whileProbing, type ProbeReport } from '../support/stall-probe';
+
+// What a read-only user can make the server do grows with what the cache holds; each case sends
+// it against a cache as large as a deployment may have — 40 values of 10 MB (max-content-length)
+// in a persistent cache, 200,000 keys in memory, 400 MB to back up — while a health probe runs, and asserts the
+// probe kept answering (docs/security.md, Limits). The server runs in this process, so the longest
+// event-loop delay is measured too: a probe sees a stall only when one of its requests is waiting
+// as it begins, and its next request waits on the same loop.
+
+const MB10 = 10 * 1000 * 1000 - 64;
+const BIG_VALUES = 40;
+const MANY_KEYS = 200_000;
+const PERSISTENT = { 'local-cache': { encoding: { 'media-type': 'text/plain' }, memory: { 'max-count': '1' }, persistence: { 'file-store': {} } } };
+const PASSIVATING = { 'local-cache': { encoding: { 'media-type': 'text/plain' }, memory: { 'max-count': '1' }, persistence: { passivation: true, 'file-store': {} } } };
+
+function expectResponsive(probe: ProbeReport): void {
+  expect(probe.failures, 'health probes that failed').to.equal(0);
+  expect(probe.probes, 'health probes answered').to.be.greaterThan(0);
+  expect(probe.worstMs, 'slowest health probe (ms)').to.be.lessThan(STALL_BOUND_MS);
+}
+
+const basic = (role: string) => ({ Authorization: 'Basic ' + Buffer.from(`${role}:${role}-pw`).toString('base64') });
+
+describe('stored state: a large cache never stalls the server', function () {
+  this.timeout(180_000);
+  let server: TestServer;
+  let observer: Client;
+  let monitor: Client;
+  let admin: Client;
+
+  const probed = async <T>(send: () => Promise<T>): Promise<T> => {
+    const { result: { result, probe }, maxMs } = await longestLoopDelay(() => whileProbing(server.url, send));
+    expectResponsive(probe);
+    expect(maxMs, 'longest event-loop delay (ms)').to.be.lessThan(STALL_BOUND_MS);
+    return result;
+  };
+
+  /** `count` values of 10 MB, each distinct (`v<i>` at its start), two writes at a time. */
+  async function fillBig(cache: string, count: number): Promise<void> {
+    const value = Buffer.alloc(MB10, 'x');
+    for (let i = 0; i < count; i += 2) {
+      await Promise.all([i, i + 1].filter((n) => n < count).map(async (n) => {
+        const r = await admin.put(`/rest/v2/caches/${cache}/k${String(n).padStart(2, '0')}`, Buffer.concat([Buffer.from(`v${n}`), value]), { 'Content-Type': 'text/plain' });
+        expect(r.status).to.equal(204);
+      }));
+    }
+  }
+
+  before(async () => {
+    server = await startTestServer();
+    observer = server.as('observer');
+    monitor = server.as('monitor');
+    admin = server.as('admin');
+    await admin.createCache('big', PERSISTENT);
+    await fillBig('big', BIG_VALUES);
+    // 200,000 keys are written through the service: over HTTP that alone takes minutes here
+    await admin.createCache('many', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
+    const s = server.running.services;
+    const h = s.manager.require('many');
+    for (let i = 0; i < MANY_KEYS; i++) {
+      s.entries.put(h, { key: s.entries.storedKey(h, `key-${i}`, DEFAULT_KEY_TYPE), value: Buffer.from(`value-${i}`), contentType: undefined });
+    }
+  });
+  after(() => server.close());
+
+  describe('a persistent cache of 40 values of 10 MB', () => {
+    it('lists its keys (v2 and v1) to an observer without reading the values', async () => {
+      const keys = await probed(() => observer.get('/rest/v2/caches/big?action=keys'));
+      expect(keys.status).to.equal(200);
+      expect(keys.json<string[]>()).to.have.length(BIG_VALUES).and.include.members(['k00', 'k39']);
+      const one = await probed(() => observer.get('/rest/v2/caches/big?action=keys&limit=1'));
+      expect(one.json()).to.deep.equal(['k00']);
+      const v1 = await probed(() => observer.get('/rest/big'));
+      expect(v1.status).to.equal(200);
+      expect(v1.text.split('\n')).to.have.length(BIG_VALUES);
+    });
+
+    it('lists its first entry to an observer, reading one value', async () => {
+      const r = await probed(() => observer.get('/rest/v2/caches/big?action=entries&limit=1'));
+      expect(r.status).to.equal(200);
+      const [entry] = r.json<Array<{ key: string; value: string }>>();
+      expect(entry.key).to.equal('k00');
+      expect(entry.value).to.have.length(MB10 + 2);
+      expect(entry.value.startsWith('v0xxx')).to.equal(true);
+    });
+
+    it('counts it for a monitor: size, details, statistics, container statistics', async () => {
+      expect((await probed(() => observer.get('/rest/v2/caches/big?action=size'))).text).to.equal(String(BIG_VALUES));
+      const details = await probed(() => monitor.get('/rest/v2/caches/big'));
+      expect(details.json<{ size: number }>().size).to.equal(BIG_VALUES);
+      expect((await probed(() => monitor.get('/rest/v2/caches/big?action=stats'))).status).to.equal(200);
+      const container = await probed(() => monitor.get('/rest/v2/container/stats'));
+      expect(container.json<{ number_of_entries: number }>().number_of_entries).to.be.at.least(BIG_VALUES);
+    });
+
+    it('counts it for a monitor asking eight times at once', async () => {
+      const details = await probed(() => Promise.all(Array.from({ length: 8 }, () => monitor.get('/rest/v2/caches/big'))));
+      expect(details.map((r) => r.json<{ size: number }>().size)).to.deep.equal(Array(8).fill(BIG_VALUES));
+    });
+
+    it('sends its current state to a listener (LISTEN) without reading the values', async () => {
+      const events = await probed(async () => {
+        const sse = await SseReader.open(`${server.url}/rest/v2/caches/big?action=listen&includeCurrentState=true`, { ...basic('application'), Accept: 'text/plain' });
+        try {
+          return await sse.next(BIG_VALUES, 30_000);
+        } finally {
+          sse.close();
+        }
+      });
+      expect(events.map((e) => e.data)).to.include.members(['k00', 'k39']);
+      expect(events.every((e) => e.event === 'cache-entry-created')).to.equal(true);
+    });
+  });
+
+  describe('200,000 keys in memory', () => {
+    it('lists them in v1 form to an observer, streamed: text, XML, JSON and hex', async () => {
+      const text = await probed(() => observer.get('/rest/many'));
+      expect(text.status).to.equal(200);
+      expect(text.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+      const lines = text.text.split('\n');
+      expect(lines).to.have.length(MANY_KEYS);
+      expect(new Set(lines).size).to.equal(MANY_KEYS);
+      const xml = await probed(() => observer.get('/rest/many', { Accept: 'application/xml' }));
+      expect(xml.text.startsWith('<?xml version="1.0" encoding="UTF-8"?><keys><key>')).to.equal(true);
+      expect(xml.text.endsWith('</key></keys>')).to.equal(true);
+      expect(xml.text.split('<key>')).to.have.length(MANY_KEYS + 1);
+      const json = await probed(() => observer.get('/rest/many', { Accept: 'application/json' }));
+      expect(json.text.startsWith('keys=[key-')).to.equal(true);
+      expect(json.text.split(',')).to.have.length(MANY_KEYS);
+      const hex = await probed(() => observer.get('/rest/many', { Accept: 'application/octet-stream' }));
+      expect(hex.text.split('\n').every((l) => /^0x[0-9a-f]+$/.test(l))).to.equal(true);
+    });
+
+    it('lists them in v1 form in a charset with a byte order mark once', async () => {
+      const r = await probed(() => observer.get('/rest/many', { Accept: 'text/plain; charset=UTF-16' }));
+      expect(r.headers.get('content-type')).to.equal('text/plain; charset=UTF-16');
+      expect([...r.bytes.subarray(0, 2)]).to.deep.equal([0xfe, 0xff]);
+      const text = Buffer.from(r.bytes.subarray(2)).swap16().toString('utf16le');
+      expect(text.split('\n')).to.have.length(MANY_KEYS);
+      expect(text.includes('\ufeff')).to.equal(false);
+    });
+
+    it('lists their keys and entries to an observer', async () => {
+      const keys = await probed(() => observer.get('/rest/v2/caches/many?action=keys'));
+      expect(keys.json<string[]>()).to.have.length(MANY_KEYS);
+      const entries = await probed(() => observer.get('/rest/v2/caches/many?action=entries&metadata=true'));
+      expect(entries.json<unknown[]>()).to.have.length(MANY_KEYS);
+    });
+  });
+
+  describe('backups (ADMIN)', () => {
+    it('back up a passivating cache of 400 values of 1 MB', async () => {
+      await admin.createCache('passivated', PASSIVATING);
+      const s = server.running.services;
+      const h = s.manager.require('passivated');
+      const value = Buffer.alloc(1_000_000, 'x');
+      for (let i = 0; i < 400; i++) {
+        await s.entries.put(h, { key: s.entries.storedKey(h, `k${i}`, DEFAULT_KEY_TYPE), value: Buffer.concat([Buffer.from(`v${i}`), value]), contentType: undefined });
+      }
+      const r = await probed(async () => {
+        expect((await admin.post('/rest/v2/container/backups/all', JSON.stringify({ resources: { caches: ['passivated'] } }), { 'Content-Type': 'application/json' })).status).to.equal(202);
+        return until(() => admin.head('/rest/v2/container/backups/all'));
+      });
+      expect(r.status).to.equal(200);
+      const zip: Reply = await admin.get('/rest/v2/container/backups/all');
+      expect(zip.status).to.equal(200);
+      expect(zip.bytes.length).to.be.greaterThan(0);
+    });
+  });
+});
