@@ -154,6 +154,55 @@ describe('stored state: a large cache never stalls the server', function () {
     });
   });
 
+  describe('80 caches of 1 MiB configurations (a deployer made them)', () => {
+    const CACHES = 80;
+
+    /** Reads an answer to its end without keeping it (the client's own work stays small): status, bytes and its start. */
+    async function drain(path: string, role: string): Promise<{ status: number; bytes: number; head: string }> {
+      const res = await fetch(server.url + path, { headers: basic(role) });
+      let bytes = 0;
+      let head = '';
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        if (head.length < 64) head += Buffer.from(chunk).toString('utf8', 0, 64);
+        bytes += chunk.length;
+      }
+      return { status: res.status, bytes, head };
+    }
+
+    before(async () => {
+      const deployer = server.as('deployer');
+      for (let i = 0; i < CACHES; i++) {
+        const aliases = Array.from({ length: 3900 }, (_, j) => `c${i}-alias-${j}-${'x'.repeat(230)}`);
+        await deployer.createCache(`configured-${i}`, { 'local-cache': { aliases } });
+      }
+    });
+
+    it('lists their configurations and details to a monitor, streamed', async () => {
+      const configs = await probed(() => drain('/rest/v2/container/cache-configs', 'monitor'));
+      expect(configs.status).to.equal(200);
+      expect(configs.bytes).to.be.greaterThan(CACHES * 900_000);
+      expect(configs.head.startsWith('[{"name":"big","configuration":{"big":{"local-cache":')).to.equal(true);
+      const detailed = await probed(() => drain('/rest/v2/caches?action=detailed', 'monitor'));
+      expect(detailed.status).to.equal(200);
+      expect(detailed.bytes).to.be.greaterThan(CACHES * 900_000);
+    });
+
+    it('writes the JSON it always wrote, pretty or not, empty or not', async () => {
+      const empty = await monitor.get('/rest/v2/cache-configs/templates?pretty=true');
+      expect(empty.text).to.equal('[]');
+      for (const name of ['tmpl-a', 'tmpl-b']) {
+        const r = await admin.post(`/rest/v2/caches/${name}`, '{"distributed-cache-configuration":{"mode":"ASYNC","statistics":true}}', { 'Content-Type': 'application/json' });
+        expect(r.status).to.equal(200);
+      }
+      for (const pretty of [true, false]) {
+        const r = await monitor.get(`/rest/v2/cache-configs/templates${pretty ? '?pretty=true' : ''}`);
+        const parsed = r.json<Array<{ name: string }>>();
+        expect(parsed.map((t) => t.name)).to.deep.equal(['tmpl-a', 'tmpl-b']);
+        expect(r.text).to.equal(JSON.stringify(parsed, null, pretty ? 2 : undefined));
+      }
+    });
+  });
+
   describe('backups (ADMIN)', () => {
     it('back up a passivating cache of 400 values of 1 MB', async () => {
       await admin.createCache('passivated', PASSIVATING);
