@@ -73,12 +73,12 @@ export class BulkService {
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
     const valueProto = essence(t.value) === PROTOSTREAM ? this.types : undefined;
     const keyJava = essence(t.key) === JAVA_OBJECT;
-    yield* inChunks(listing(take(entriesOf(h), opts.limit), (e, first) => {
-      const key = keyJava && keyRep === 'text' ? JSON.stringify(this.keyText(e.key, t.key)) : [...render(e.key, keyRep, keyProto)].join('');
-      return [
-        `${first ? '' : ','}{"key":${key},"value":`, ...render(e.value, valueRep, valueProto),
-        opts.metadata ? metadataFields(e) + '}' : '}',
-      ];
+    const keyText = (key: Buffer) => this.keyText(key, t.key);
+    yield* inChunks(listing(take(entriesOf(h), opts.limit), function* (e, first) {
+      const key = keyJava && keyRep === 'text' ? JSON.stringify(keyText(e.key)) : [...render(e.key, keyRep, keyProto)].join('');
+      yield `${first ? '' : ','}{"key":${key},"value":`;
+      yield* render(e.value, valueRep, valueProto); // a piece at a time: inChunks may pause between them
+      yield opts.metadata ? metadataFields(e) + '}' : '}';
     }));
   }
 

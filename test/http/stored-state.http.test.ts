@@ -203,6 +203,37 @@ describe('stored state: a large cache never stalls the server', function () {
     });
   });
 
+  describe('a value of 64 MB (max-content-length raised)', () => {
+    let large: TestServer;
+
+    before(async () => {
+      large = await startTestServer({ maxContentLength: 64 * 1024 * 1024 });
+      await large.as('admin').createCache('octets', { 'local-cache': {} });
+      const s = large.running.services;
+      const h = s.manager.require('octets');
+      s.entries.put(h, { key: s.entries.storedKey(h, 'huge', DEFAULT_KEY_TYPE), value: Buffer.alloc(64 * 1000 * 1000, 0xab), contentType: undefined });
+    });
+    after(() => large.close());
+
+    it('lists it to an observer in hex, a piece at a time', async () => {
+      const { result: { result, probe }, maxMs } = await longestLoopDelay(() => whileProbing(large.url, async () => {
+        const res = await fetch(`${large.url}/rest/v2/caches/octets?action=entries&content-negotiation=true`, { headers: basic('observer') });
+        let bytes = 0;
+        let tail = '';
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          bytes += chunk.length;
+          tail = (tail + Buffer.from(chunk).toString('latin1')).slice(-16);
+        }
+        return { status: res.status, bytes, tail };
+      }));
+      expectResponsive(probe);
+      expect(maxMs, 'longest event-loop delay (ms)').to.be.lessThan(STALL_BOUND_MS);
+      expect(result.status).to.equal(200);
+      expect(result.bytes).to.equal('[{"key":"0x68756765","value":"0x"}]'.length + 128 * 1000 * 1000);
+      expect(result.tail).to.equal(`${'ab'.repeat(8)}"}]`.slice(-16));
+    });
+  });
+
   describe('backups (ADMIN)', () => {
     it('back up a passivating cache of 400 values of 1 MB', async () => {
       await admin.createCache('passivated', PASSIVATING);
