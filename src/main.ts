@@ -6,6 +6,7 @@ import { type Container, createContainer } from './container';
 import { createApp } from './http/app';
 import { HttpListeners } from './http/transport/listeners';
 import { ConnectionGuards } from './http/connection-guards';
+import { BodyBudget } from './http/body-budget';
 import { generatePassword } from './model/passwords';
 import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
@@ -40,6 +41,8 @@ export interface RunningServer {
   services: Services;
   /** Each tenant's services, by tenant name. */
   tenants: ReadonlyMap<string, Services>;
+  /** What request bodies being received hold (src/http/body-budget.ts). */
+  bodies: BodyBudget;
   /** Stops accepting, lets in-flight requests finish, passivates, closes the store. */
   close(): Promise<void>;
 }
@@ -89,7 +92,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   const httpLog = logs.get('grid.http');
   const guards = new ConnectionGuards(config.limits, httpLog);
-  const app = createApp(services, { http: httpLog, access: logs.get(REST_ACCESS_LOG) }, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)), guards);
+  const bodies = new BodyBudget(config.limits.requestBodyMemory);
+  const app = createApp(services, { http: httpLog, access: logs.get(REST_ACCESS_LOG) }, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)), guards, bodies);
   const tls = config.tls && identity ? { port: config.tls.port, identity: identity.options } : undefined;
   const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog, guards);
   await usersReady;
@@ -115,7 +119,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   })());
   const host = config.host.includes(':') ? `[${config.host}]` : config.host;
   return {
-    url: `http://${host}:${port}`, port, host: config.host, services, tenants, close,
+    url: `http://${host}:${port}`, port, host: config.host, services, tenants, bodies, close,
     tls: identity && tlsPort !== undefined ? { url: `https://${host}:${tlsPort}`, port: tlsPort, fingerprint: identity.fingerprint } : undefined,
   };
 }

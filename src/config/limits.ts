@@ -34,6 +34,8 @@ export interface Limits {
   listenersPerUser: number;
   /** Open event streams of the whole server. */
   listeners: number;
+  /** Bytes of request bodies held in memory at once, all requests together (a body is read whole before it is used). */
+  requestBodyMemory: number;
   /** Milliseconds a client has to send the request line and headers (slowloris). */
   headersTimeout: number;
   /** Milliseconds a client has to send the whole request, body included (over HTTP/2: without a frame on its stream). */
@@ -66,6 +68,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   connectionsPerUser: 1024,
   listenersPerUser: 32,
   listeners: 256,
+  requestBodyMemory: 256 * 1024 * 1024,
   headersTimeout: 20_000,
   requestTimeout: 120_000,
   keepAliveTimeout: 65_000,
@@ -79,7 +82,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
 export const LIMIT_NAMES: ReadonlyArray<readonly [string, keyof Limits]> = (Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>)
   .map((key) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), key] as const);
 
-const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes', 'schemaTotalBytes', 'queryAnswerBytes']);
+const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes', 'schemaTotalBytes', 'queryAnswerBytes', 'requestBodyMemory']);
 
 export class LimitError extends Error {}
 

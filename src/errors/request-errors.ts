@@ -141,6 +141,13 @@ export class TooManyOpenError extends GridError {
   }
 }
 
+/** Request bodies being received already hold the server's budget for them (503: retry once they are in). */
+export class BodyMemoryFullError extends GridError {
+  constructor(limit: number) {
+    super(503, 'BODY_MEMORY_FULL', `Request bodies being received hold ${limit} bytes already (limit request-body-memory); retry later`, { 'Retry-After': '1' });
+  }
+}
+
 /** A name with a control character, a slash or `..` (src/model/resource-name.ts). */
 export class InvalidNameError extends GridError {
   constructor(kind: string, name: string) {

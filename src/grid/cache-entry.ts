@@ -8,12 +8,12 @@ export interface CacheEntry extends StoredEntry {
   etag: string;
 }
 
-export function isExpired(e: CacheEntry, now: number): boolean {
+export function isExpired(e: StoredEntry, now: number): boolean {
   return (e.lifespan >= 0 && e.created + e.lifespan <= now) || (e.maxIdle >= 0 && e.lastUsed + e.maxIdle <= now);
 }
 
 /** Mortal entries carry Last-Modified / Expires on reads (behavior-notes §5.3). */
-export function isMortal(e: CacheEntry): boolean {
+export function isMortal(e: StoredEntry): boolean {
   return e.lifespan >= 0 || e.maxIdle >= 0;
 }
 

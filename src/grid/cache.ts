@@ -6,7 +6,7 @@ import type { Expiry } from '../model/expiration';
 import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
-import { type Commit, EntryPageCursor, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
+import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
 import { type CacheEntry, type Inflight, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
 import type { ContentChange, ContentIndex } from './content-index';
@@ -36,7 +36,8 @@ export interface RemoveResult {
   commit: Commit | undefined;
 }
 
-const PAGE = 1000;
+/** Keys read from the keys index per statement (keys are small: at most a URL's length). */
+const KEY_PAGE = 512;
 /**
  * Expired store rows the reaper reads per step when listeners must hear of each (one indexed
  * statement; the next step waits for this one's deletions to commit).
@@ -295,7 +296,7 @@ export class Cache {
       // a large cache is counted in slices, so the count never holds other requests up
       await inSlices(this.memory.entries(), ([, e]) => { if (!isExpired(e, now)) n++; });
     }
-    if (this.currentSettings.persistent) n += this.deps.store.entries.count(this.id, now);
+    if (this.currentSettings.persistent) n += await this.deps.store.entries.count(this.id, now);
     return n;
   }
 
@@ -306,26 +307,57 @@ export class Cache {
   }
 
   /**
-   * Every live entry, a page at a time (call `settled()` first). Memory first for caches whose
-   * memory is not a copy of the store, then the store in key order.
+   * Every live entry (call `settled()` first), for listings, event streams, backups and reindexing,
+   * which may take many turns to go through it. Memory is walked in place, without a copy (see
+   * `MemoryTier.walk`), first for caches whose memory is not a copy of the store; then the store in
+   * key order, its keys a page at a time from the keys index and each value read on its own, so no
+   * step reads more than one value, however large the values (a page of 1,000 rows of 1 MB once
+   * held the event loop for 10 s).
    */
-  *entries(): Generator<CacheEntry> {
+  *entries(): Generator<StoredEntry> {
     const now = this.deps.clock.now();
     const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
     if (memoryIsTruth) {
-      const snapshot = [...this.memory.entries()];
-      for (const [, e] of snapshot) if (!isExpired(e, now)) yield e;
+      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e;
     }
     if (!this.currentSettings.persistent) return;
-    let after: Buffer | undefined;
+    for (const row of this.storeKeys(now, memoryIsTruth)) {
+      const e = this.memory.peek(idOf(row.key)) ?? this.deps.store.entries.find(this.id, row.key);
+      if (e && !isExpired(e, now)) yield e;
+    }
+  }
+
+  /** The live entries memory holds, walked in place (for a copy at one instant: backups). */
+  *memoryEntries(): Generator<StoredEntry> {
+    const now = this.deps.clock.now();
+    for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e;
+  }
+
+  /** Every live key (call `settled()` first), as `entries` gives them, without reading a value of the store. */
+  *keys(): Generator<Buffer> {
+    const now = this.deps.clock.now();
+    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
+    if (memoryIsTruth) {
+      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e.key;
+    }
+    if (!this.currentSettings.persistent) return;
+    for (const row of this.storeKeys(now, memoryIsTruth)) yield row.key;
+  }
+
+  /**
+   * The store's keys of live entries: by their stored expiry, or by memory's copy, whose max-idle
+   * may have been refreshed since the write; `skipHeld` leaves out keys memory holds (already walked).
+   */
+  private *storeKeys(now: number, skipHeld: boolean): Generator<KeyRow> {
+    let after: Buffer = Buffer.alloc(0);
     for (;;) {
-      const page = this.deps.store.entries.list(this.id, after, PAGE);
+      const page = this.deps.store.entries.listKeys(this.id, after, KEY_PAGE);
       for (const row of page) {
-        if (memoryIsTruth && this.memory.peek(idOf(row.key))) continue;
-        const e = this.memory.peek(idOf(row.key)) ?? toEntry(row);
-        if (!isExpired(e, now)) yield e;
+        const held = this.memory.peek(idOf(row.key));
+        if (held ? skipHeld || isExpired(held, now) : row.expiresAt !== null && row.expiresAt <= now) continue;
+        yield row;
       }
-      if (page.length < PAGE) return;
+      if (page.length < KEY_PAGE) return;
       after = page[page.length - 1].key;
     }
   }

@@ -5,6 +5,7 @@ import { ANONYMOUS, ANONYMOUS_ADMIN, type Subject } from '../services/auth.servi
 import { authorize } from '../services/authorization';
 import type { Logger } from '../util/logger';
 import { AccessLog } from './access-log';
+import { BodyBudget } from './body-budget';
 import { browserHeaders } from './browser-headers';
 import { compressResponse } from './compression';
 import { corsRules, type CorsSettings } from './cors.middleware';
@@ -94,7 +95,7 @@ export interface HttpLogs {
  */
 export function createApp(
   defaults: Services, logs: HttpLogs, tenants: ReadonlyMap<string, Services> = new Map(), browsers: BrowserSettings = {},
-  guards = new ConnectionGuards(defaults.limits, logs.http),
+  guards = new ConnectionGuards(defaults.limits, logs.http), bodies = new BodyBudget(defaults.limits.requestBodyMemory),
 ): Koa {
   const app = new Koa();
   app.proxy = false;
@@ -149,6 +150,7 @@ export function createApp(
     const started = performance.now();
     ctx.state.log = log;
     ctx.state.guards = guards;
+    ctx.state.bodies = bodies;
     if (ctx.req.headers['user-agent']?.startsWith('Mozilla')) ctx.set(browserHeaders(ctx.path, ctx.secure));
     try {
       try {

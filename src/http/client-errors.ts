@@ -35,7 +35,7 @@ function refusalOf(code: string | undefined): [string, string] {
  * request ran. A client that went away is logged at debug.
  */
 export function answerClientError(err: Error & { code?: string }, socket: Socket, log?: Logger): void {
-  if (isClientGone(err) || !socket.writable) {
+  if (isClientGone(err) || !socket.writable || endedInBodyInProgress(err, socket)) {
     log?.debug({ code: err.code }, 'client connection ended');
     socket.destroy();
     return;
@@ -52,6 +52,17 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     return;
   }
   afterAnswerInProgress(socket, () => refuse(socket, status, reason));
+}
+
+/**
+ * The client ended its side of the connection (half-closed) while the request in progress was
+ * still sending its body: that body cannot complete, so nothing is waited for. Waiting for the
+ * answer in progress, which waits for that body, held the request and what it had read for 10 s.
+ */
+function endedInBodyInProgress(err: Error & { code?: string }, socket: Socket): boolean {
+  if (err.code !== 'HPE_INVALID_EOF_STATE') return false;
+  const current = (socket as Socket & { _httpMessage?: { req?: { complete: boolean } } | null })._httpMessage;
+  return current?.req !== undefined && !current.req.complete;
 }
 
 /** A CONNECT request (Node hands it over as a `connect` event, not a request): 403 as any unknown verb (behavior-notes §1.1). */

@@ -38,9 +38,19 @@ async function withCurrentState(stream: EventStream, current: Iterable<[string, 
     held.push([event, data]);
   }));
   if (!current) return;
-  await inSlices(current, ([event, data]) => stream.send(event, data));
+  let open = true;
+  stream.onClose(() => { open = false; });
+  await inSlices(whileOpen(current, () => open), ([event, data]) => stream.send(event, data));
   for (const [event, data] of held!) stream.send(event, data);
   held = undefined;
+}
+
+/** The items of `items` while `open()` holds: a dropped stream stops reading the cache at once. */
+function* whileOpen<T>(items: Iterable<T>, open: () => boolean): Generator<T> {
+  for (const item of items) {
+    if (!open()) return;
+    yield item;
+  }
 }
 
 /**
@@ -82,7 +92,7 @@ export async function listenEntries(ctx: GridContext, s: Services): Promise<void
   const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);
   const stream = openContainerStream(ctx, s);
   function* current(): Generator<[string, string]> {
-    for (const e of cache.entries()) yield ['cache-entry-created', keyOf(e.key)];
+    for (const key of cache.keys()) yield ['cache-entry-created', keyOf(key)];
   }
   void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined,
     (deliver) => cache.listeners.add((e) => deliver(e.type, keyOf(e.key))))

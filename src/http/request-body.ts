@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { IncomingMessage } from 'node:http';
 import { finished, type Readable, Transform, type TransformCallback } from 'node:stream';
 import { BadRequestError, CorruptContentEncodingError, type GridError, isGridError, PayloadTooLargeError } from '../errors';
+import type { BodyBudget } from './body-budget';
 import { type Coding, createDecoder, requestCoding } from './content-coding';
 
 type TooLarge = () => GridError;
@@ -12,7 +13,8 @@ const tooLargeFor = (limit: number): TooLarge => () => new PayloadTooLargeError(
 /**
  * Reads the whole request body, decoded from its `Content-Encoding` (gzip or deflate), refusing
  * more than `limit` decoded bytes with 413 (behavior-notes §1.3): a small compressed body that
- * inflates past the limit is stopped there, never held whole.
+ * inflates past the limit is stopped there, never held whole. While it arrives it counts against
+ * the server's budget for bodies (`ctx.state.bodies`, src/http/body-budget.ts): 503 past it.
  */
 export function readBody(ctx: Context, limit: number): Promise<Buffer> {
   refuseIfBroken(ctx);
@@ -116,7 +118,13 @@ function forwardAbort(req: Readable, to: Transform): void {
   });
 }
 
+/** The server's budget for bodies being received, when the app set one. */
+function budgetOf(ctx: Context): BodyBudget | undefined {
+  return (ctx.state as { bodies?: BodyBudget }).bodies;
+}
+
 function collect(ctx: Context, source: Readable, limit: number, coding: Coding | undefined): Promise<Buffer> {
+  const budget = budgetOf(ctx);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
@@ -124,6 +132,7 @@ function collect(ctx: Context, source: Readable, limit: number, coding: Coding |
     const settle = (err?: unknown) => {
       if (settled) return;
       settled = true;
+      budget?.give(total);
       source.off('data', onData);
       stopWatching();
       if (err === undefined) return resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
@@ -132,8 +141,13 @@ function collect(ctx: Context, source: Readable, limit: number, coding: Coding |
       reject(toGridError(err, coding));
     };
     const onData = (chunk: Buffer) => {
+      if (total + chunk.length > limit) return settle(new PayloadTooLargeError());
+      try {
+        budget?.take(chunk.length);
+      } catch (err) {
+        return settle(err);
+      }
       total += chunk.length;
-      if (total > limit) return settle(new PayloadTooLargeError());
       chunks.push(chunk);
     };
     source.on('data', onData);
@@ -148,11 +162,13 @@ function collect(ctx: Context, source: Readable, limit: number, coding: Coding |
  */
 function collectPlain(ctx: Context, req: IncomingMessage, limit: number): Promise<Buffer> {
   if (req.readableEnded) return Promise.resolve(EMPTY); // read already: nothing more comes
+  const budget = budgetOf(ctx);
   return new Promise((resolve, reject) => {
     let first: Buffer | undefined;
     let chunks: Buffer[] | undefined;
     let total = 0;
     const stop = () => {
+      budget?.give(total);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -164,8 +180,13 @@ function collectPlain(ctx: Context, req: IncomingMessage, limit: number): Promis
       reject(toGridError(err, undefined));
     };
     const onData = (chunk: Buffer) => {
+      if (total + chunk.length > limit) return fail(new PayloadTooLargeError());
+      try {
+        budget?.take(chunk.length);
+      } catch (err) {
+        return fail(err);
+      }
       total += chunk.length;
-      if (total > limit) return fail(new PayloadTooLargeError());
       if (first === undefined) first = chunk;
       else (chunks ??= [first]).push(chunk);
     };

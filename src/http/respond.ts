@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { Readable } from 'node:stream';
+import { inChunks } from '../util/slices';
 
 const TEXT = 'text/plain; charset=utf-8';
 
@@ -13,6 +14,28 @@ export function sendJson(ctx: Context, value: unknown, status = 200): void {
   ctx.status = status;
   setJsonType(ctx);
   ctx.body = JSON.stringify(value);
+}
+
+/**
+ * A JSON array streamed a few items at a time (src/util/slices.ts `inChunks`): for lists whose
+ * items grow with stored state (every cache with its configuration or aliases). The text is what
+ * `JSON.stringify(items, null, pretty ? 2 : undefined)` gives.
+ */
+export function sendJsonArray(ctx: Context, items: Iterable<unknown>, pretty = false): void {
+  ctx.status = 200;
+  setJsonType(ctx);
+  ctx.body = Readable.from(inChunks(jsonArray(items, pretty)));
+}
+
+function* jsonArray(items: Iterable<unknown>, pretty: boolean): Generator<string> {
+  let first = true;
+  for (const item of items) {
+    const text = JSON.stringify(item, null, pretty ? 2 : undefined);
+    if (!pretty) yield `${first ? '[' : ','}${text}`;
+    else yield `${first ? '[\n  ' : ',\n  '}${text.replace(/\n/g, '\n  ')}`;
+    first = false;
+  }
+  yield first ? '[]' : pretty ? '\n]' : ']';
 }
 
 /** `application/json` as the original writes it: Koa's `ctx.type` would add `; charset=utf-8`. */

@@ -5,6 +5,7 @@ import type { Subject } from '../services/auth.service';
 import type { RoutePermission } from '../services/authorization';
 import type { Logger } from '../util/logger';
 import type { RouteDoc } from './route-doc';
+import type { BodyBudget } from './body-budget';
 import type { ConnectionGuards } from './connection-guards';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
@@ -16,6 +17,8 @@ export interface GridState {
   log: Logger;
   /** Per-user and server-wide caps on connections and event streams. */
   guards: ConnectionGuards;
+  /** The server's budget for request bodies being received (src/http/body-budget.ts). */
+  bodies: BodyBudget;
   /** The tenant whose container the request reaches; undefined for the default container. */
   tenant?: string;
 }

@@ -23,8 +23,6 @@ const DEFAULT_EXTENSION = 'js';
 const DEFAULT_DATA_TYPE = 'text/plain; charset=utf-8';
 /** A metadata line: `//`, `#` or `;;`, optional blanks, then at least one character. */
 const METADATA_LINE = /^(?:#|\/\/|;;)\s*(.+)$/;
-/** One `key=value` pair: value double- or single-quoted, a `[…]` array, a `{…}` object or a bare word. */
-const KEY_VALUE = /\s*(\w+)\s*=\s*("[^"]*"|'[^']*'|\[[\w,\s]*\]|\{[^}]*\}|[^,=\s"]+)\s*,?/g;
 
 /** Names under which the original's JavaScript engine (Nashorn) is found, and its extension. */
 const JS_LANGUAGES = new Set(['nashorn', 'Nashorn', 'js', 'JS', 'JavaScript', 'javascript', 'ECMAScript', 'ecmascript']);
@@ -46,12 +44,106 @@ export function parseScriptMetadata(name: string, script: string): ScriptMetadat
     dataType: DEFAULT_DATA_TYPE,
     properties: {},
   };
-  for (const line of script.split(/\r\n|\r|\n/)) {
+  for (const line of lines(script)) {
     const m = METADATA_LINE.exec(line);
     if (!m) break;
-    for (const [, rawKey, rawValue] of m[1].matchAll(KEY_VALUE)) apply(meta, rawKey.toLowerCase(), unquote(rawValue));
+    for (const [rawKey, rawValue] of metadataPairs(m[1])) apply(meta, rawKey.toLowerCase(), unquote(rawValue));
   }
   return meta;
+}
+
+/** The lines of a text (CRLF, CR or LF), one at a time: the header is read, not the whole script. */
+function* lines(text: string): Generator<string> {
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== '\n' && c !== '\r') continue;
+    yield text.slice(start, i);
+    if (c === '\r' && text[i + 1] === '\n') i++;
+    start = i + 1;
+  }
+  yield text.slice(start);
+}
+
+/** `\s` of a regular expression, by char code (ASCII first: the common case). */
+function isSpace(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return /\s/.test(String.fromCharCode(c));
+}
+
+/** `\w`: ASCII letters, digits and `_`. */
+function isWord(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f;
+}
+
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+const COMMA = 0x2c;
+const EQUALS = 0x3d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+
+/**
+ * The `key=value` pairs of a metadata line, in order: a word, `=`, and a value double- or
+ * single-quoted, a `[…]` array of words, a `{…}` object or a bare word — what the regular expression
+ * `\s*(\w+)\s*=\s*("[^"]*"|'[^']*'|\[[\w,\s]*\]|\{[^}]*\}|[^,=\s"]+)\s*,?` finds with
+ * `matchAll`, in linear time: that expression, tried again at every character of a long word, took
+ * 0.9 s for a 40 KB line (and hours for a 10 MB one). A try inside a word or a run of blanks ends as
+ * the try at its start does, so the scan goes on after the word or run; each closing quote or brace
+ * is looked for once.
+ */
+export function* metadataPairs(line: string): Generator<[string, string]> {
+  const closing = new NextIndex(line);
+  let at = 0;
+  while (at < line.length) {
+    const c = line.charCodeAt(at);
+    if (isSpace(c)) { at = skip(line, at, isSpace); continue; }
+    if (!isWord(c)) { at++; continue; }
+    const keyEnd = skip(line, at, isWord);
+    const value = valueAfterKey(line, keyEnd, closing);
+    if (!value) { at = keyEnd; continue; }
+    yield [line.slice(at, keyEnd), line.slice(value.start, value.end)];
+    at = skip(line, value.end, isSpace);
+    if (line.charCodeAt(at) === COMMA) at++;
+  }
+}
+
+/** `\s*=\s*` and a value after a key ending at `at`, as [start, end) of the line; undefined when none. */
+function valueAfterKey(line: string, at: number, closing: NextIndex): { start: number; end: number } | undefined {
+  let i = skip(line, at, isSpace);
+  if (line.charCodeAt(i) !== EQUALS) return undefined;
+  i = skip(line, i + 1, isSpace);
+  const c = line.charCodeAt(i);
+  if (c === QUOTE || c === APOSTROPHE || c === OPEN_BRACE) {
+    const close = closing.after(c === OPEN_BRACE ? '}' : line[i], i + 1);
+    if (close >= 0) return { start: i, end: close + 1 };
+  } else if (c === OPEN_BRACKET) {
+    const end = skip(line, i + 1, (ch) => isWord(ch) || ch === COMMA || isSpace(ch));
+    if (line.charCodeAt(end) === CLOSE_BRACKET) return { start: i, end: end + 1 };
+  }
+  const end = skip(line, i, (ch) => ch !== COMMA && ch !== EQUALS && ch !== QUOTE && !isSpace(ch));
+  return end > i ? { start: i, end } : undefined;
+}
+
+function skip(line: string, at: number, test: (c: number) => boolean): number {
+  while (at < line.length && test(line.charCodeAt(at))) at++;
+  return at;
+}
+
+/** `indexOf(char, from)` for ascending `from`, remembered per character: each is looked for once per stretch. */
+class NextIndex {
+  private readonly found = new Map<string, number>();
+
+  constructor(private readonly text: string) {}
+
+  after(char: string, from: number): number {
+    const known = this.found.get(char);
+    if (known !== undefined && (known === -1 || known >= from)) return known;
+    const at = this.text.indexOf(char, from);
+    this.found.set(char, at);
+    return at;
+  }
 }
 
 function apply(meta: ScriptMetadata, key: string, value: string): void {
@@ -90,7 +182,7 @@ function toMode(value: string): ScriptMode {
 
 function toArray(value: string): string[] {
   if (!value.startsWith('[')) throw new ScriptParametersNotArrayError();
-  const names = value.slice(1, -1).split(/\s*,\s*/).map((p) => p.trim()).filter((p) => p !== '');
+  const names = value.slice(1, -1).split(',').map((p) => p.trim()).filter((p) => p !== '');
   return [...new Set(names)];
 }
 

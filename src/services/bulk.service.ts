@@ -1,12 +1,12 @@
-import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
 import { encodeHex } from '../model/content-codecs';
 import { fromStoredKey, storedKeyText } from '../model/key-codec';
-import { listingJson, type Representation } from '../model/listing-json';
 import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, JSON_TYPE, type MediaType, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN } from '../model/media-type';
+import { listingJson, listingPieces, type Representation } from '../model/listing-json';
 import type { ProtobufTypes } from '../model/protostream-json';
 import { isConvertible } from '../model/transcoding';
-import { expiresAt } from '../store/store';
+import { expiresAt, type StoredEntry } from '../store/store';
+import { inChunks } from '../util/slices';
 import { storageTypes } from './storage-types';
 import type { ValueConverter } from './value-converter';
 
@@ -16,24 +16,25 @@ export interface EntriesOptions {
   contentNegotiation: boolean;
 }
 
-const CHUNK = 64 * 1024;
-
-/** Whole-cache reads, produced as JSON text in chunks so a big cache never becomes one string. */
+/**
+ * Whole-cache reads, produced as text in chunks (src/util/slices.ts `inChunks`), so a big cache
+ * never becomes one string and no chunk holds the event loop for more than a slice.
+ */
 export class BulkService {
-  /** `types`: the schema registry, for keys; `values` writes each value (on the worker when large). */
+  /** `types`: the schema registry, for keys; `values` writes protostream values (on the worker when large). */
   constructor(private readonly types: ProtobufTypes, private readonly values: ValueConverter) {}
 
   /** `?action=keys`: a JSON array of the keys as text (the key storage type converted to text/plain). */
   async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
     await h.cache.settled();
     const storage = storageTypes(h).key;
-    yield* chunked(['['], this.take(h, limit, (e, first) => (first ? '' : ',') + JSON.stringify(this.keyText(e.key, storage))), [']']);
+    yield* inChunks(listing(take(keysOf(h), limit), (key, first) => [(first ? '' : ',') + JSON.stringify(this.keyText(key, storage))]));
   }
 
-  /** Every live key as `target` (v1 key listing). */
-  async *keys(h: CacheHandle, target: MediaType): AsyncGenerator<Buffer> {
+  /** Every live key, once the cache's writes so far are durable (the v1 key listing renders them). */
+  async keys(h: CacheHandle): Promise<Iterable<Buffer>> {
     await h.cache.settled();
-    for (const e of entriesOf(h)) yield this.keyAs(h, e.key, target);
+    return keysOf(h);
   }
 
   /** One stored key as `target` (listings, entry events); ISPN000492 when it cannot convert. */
@@ -60,7 +61,7 @@ export class BulkService {
     }
   }
 
-  /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`. */
+  /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`; large values are written in pieces. */
   async *entriesJson(h: CacheHandle, opts: EntriesOptions): AsyncGenerator<string> {
     await h.cache.settled();
     const { key: keyRep, value: valueRep } = this.representations(h, opts.contentNegotiation);
@@ -68,12 +69,16 @@ export class BulkService {
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
     const valueProto = essence(t.value) === PROTOSTREAM;
     const keyJava = essence(t.key) === JAVA_OBJECT;
-    yield* chunked(['['], this.take(h, opts.limit, (e, first) => {
-      const key = keyJava && keyRep === 'text' ? JSON.stringify(this.keyText(e.key, t.key)) : listingJson(e.key, keyRep, keyProto);
-      const item = (value: string) => `${first ? '' : ','}{"key":${key},"value":${value}${opts.metadata ? metadataFields(e) : ''}}`;
-      const value = this.values.listing(e.value, valueRep, valueProto);
-      return typeof value === 'string' ? item(value) : value.then(item);
-    }), [']']);
+    const keyText = (key: Buffer) => this.keyText(key, t.key);
+    const values = this.values;
+    yield* inChunks(listing(take(entriesOf(h), opts.limit), function* (e, first) {
+      const key = keyJava && keyRep === 'text' ? JSON.stringify(keyText(e.key)) : listingJson(e.key, keyRep, keyProto);
+      yield `${first ? '' : ','}{"key":${key},"value":`;
+      // protostream as a whole (on the worker when large), any other value a piece at a time: inChunks may pause between them
+      if (valueProto) yield values.listing(e.value, valueRep, true);
+      else yield* listingPieces(e.value, valueRep);
+      yield opts.metadata ? metadataFields(e) + '}' : '}';
+    }));
   }
 
   /** The media types the entries listing reports in `key-content-type` / `value-content-type`. */
@@ -90,19 +95,37 @@ export class BulkService {
     return { key: pick(essence(t.key), contentNegotiation), value: pick(essence(t.value), contentNegotiation) };
   }
 
-  private *take<T>(h: CacheHandle, limit: number, format: (e: CacheEntry, first: boolean) => T): Generator<T> {
-    let n = 0;
-    for (const e of entriesOf(h)) {
-      if (limit >= 0 && n >= limit) return;
-      yield format(e, n === 0);
-      n++;
-    }
-  }
 }
 
 /** The live entries a listing shows: the cache's, or those of the contents kept outside it. */
-function entriesOf(h: CacheHandle): Iterable<CacheEntry> {
+function entriesOf(h: CacheHandle): Iterable<StoredEntry> {
   return h.contents ? h.contents.entries() : h.cache.entries();
+}
+
+/** The live keys a listing shows; a cache's are read without their values. */
+function keysOf(h: CacheHandle): Iterable<Buffer> {
+  return h.contents ? Array.from(h.contents.entries(), (e) => e.key) : h.cache.keys();
+}
+
+/** The first `limit` items (all when negative). */
+function* take<T>(items: Iterable<T>, limit: number): Generator<T> {
+  if (limit === 0) return;
+  let n = 0;
+  for (const item of items) {
+    yield item;
+    if (++n === limit) return;
+  }
+}
+
+/** A JSON array of the items, each written as the parts `format` gives. */
+function* listing<T, P>(items: Iterable<T>, format: (item: T, first: boolean) => Iterable<P>): Generator<P | string> {
+  yield '[';
+  let first = true;
+  for (const item of items) {
+    yield* format(item, first);
+    first = false;
+  }
+  yield ']';
 }
 
 /**
@@ -118,27 +141,10 @@ function pick(storage: string, contentNegotiation: boolean): Representation {
   return 'hex';
 }
 
-function metadataFields(e: CacheEntry): string {
+function metadataFields(e: StoredEntry): string {
   const mortal = e.lifespan >= 0 || e.maxIdle >= 0;
   const ttl = e.lifespan >= 0 ? Math.floor(e.lifespan / 1000) : -1;
   const idle = e.maxIdle >= 0 ? Math.floor(e.maxIdle / 1000) : -1;
   return `,"timeToLiveSeconds":${ttl},"maxIdleTimeSeconds":${idle},"created":${mortal ? e.created : -1},` +
     `"lastUsed":${mortal ? e.lastUsed : -1},"expireTime":${expiresAt(e) ?? -1}`;
-}
-
-/**
- * Joins small strings into chunks of about 64 KiB, yielding to the event loop between chunks; an
- * item still being converted (a large value, on the worker) is waited for in its place.
- */
-async function* chunked(head: string[], items: Iterable<string | Promise<string>>, tail: string[]): AsyncGenerator<string> {
-  let buf = head.join('');
-  for (const item of items) {
-    buf += typeof item === 'string' ? item : await item;
-    if (buf.length >= CHUNK) {
-      yield buf;
-      buf = '';
-      await new Promise<void>((r) => setImmediate(r));
-    }
-  }
-  yield buf + tail.join('');
 }

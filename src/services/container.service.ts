@@ -49,15 +49,19 @@ export class ContainerService {
     return 'HEALTHY';
   }
 
-  /** Cache and template configurations the caller may see, sorted by name, internal ones excluded. */
-  cacheConfigs(subject: Subject, templatesOnly: boolean): CacheConfigView[] {
-    const views: CacheConfigView[] = this.manager.templateDefinitions().map(([name, def]) => view(name, def));
+  /**
+   * Cache and template configurations the caller may see, sorted by name, internal ones excluded;
+   * each formatted as it is reached (one may be 1 MiB: config-bytes), so a listing can go in chunks.
+   */
+  *cacheConfigs(subject: Subject, templatesOnly: boolean): Generator<CacheConfigView> {
+    const defs: Array<[string, CacheDefinition]> = [...this.manager.templateDefinitions()];
     if (!templatesOnly) {
       for (const h of this.manager.handles()) {
-        if (!h.internal && canAccess(subject, h)) views.push(view(h.cache.name, h.definition));
+        if (!h.internal && canAccess(subject, h)) defs.push([h.cache.name, h.definition]);
       }
     }
-    return views.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    defs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [name, def] of defs) yield view(name, def);
   }
 
   /** The names `cacheConfigs` would list, without formatting every definition. */

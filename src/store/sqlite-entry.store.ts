@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
+import type { SqliteReader } from './sqlite-reader';
 import { type EntryPage, INLINE_VALUE_BYTES, ROW_EXPIRED, ROW_VALUE_OMITTED } from './entry-page';
-import { expiresAt, type StoredEntry } from './records';
+import { expiresAt, type KeyRow, type StoredEntry } from './records';
 
 interface EntryRow {
   key: Buffer;
@@ -21,6 +22,15 @@ function toStoredEntry(row: EntryRow): StoredEntry {
 
 const COLUMNS = 'key, value, value_type, created_at, last_used_at, lifespan, max_idle';
 
+/** Live rows of a cache: its keys less its expired ones, each counted on an index (migration 0013), never on the rows. */
+const COUNT_LIVE = `SELECT (SELECT count(*) FROM entries INDEXED BY entries_keys WHERE cache_id = ?)
+  - (SELECT count(*) FROM entries INDEXED BY entries_expiry WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?) AS n`;
+
+/** Keys in key order with the expiry of the mortal ones, from two indexes (migration 0013): no row is read. */
+export const KEY_PAGE_SQL = `SELECT k.key, m.expires_at FROM entries AS k INDEXED BY entries_keys
+  LEFT JOIN entries AS m INDEXED BY entries_mortal ON m.cache_id = k.cache_id AND m.key = k.key AND m.expires_at IS NOT NULL
+  WHERE k.cache_id = ? AND k.key > ?`;
+
 /** A row read by its key, as an array (no row object, no second copy of the key the caller has). */
 type KeyedRow = [value: Buffer, valueType: string | null, created: number, lastUsed: number, lifespan: number, maxIdle: number];
 
@@ -28,8 +38,8 @@ type KeyedRow = [value: Buffer, valueType: string | null, created: number, lastU
 export class SqliteEntryStore {
   private readonly byKey: Statement;
   private readonly countLive: Statement;
-  private readonly pageAfter: Statement;
-  private readonly pageFirst: Statement;
+  private readonly keyPage: Statement;
+  private readonly anyRow: Statement;
   private readonly packedPage: Statement;
   private readonly byKeys = new Map<number, Statement>();
   private readonly upsertStmt: Statement;
@@ -38,11 +48,12 @@ export class SqliteEntryStore {
   private readonly purgeStmt: Statement;
   private readonly expiredKeys: Statement;
 
-  constructor(private readonly db: Database) {
+  /** `reader`: the thread that counts large caches (src/store/sqlite-reader.ts); without one, counted here. */
+  constructor(private readonly db: Database, private readonly reader?: SqliteReader) {
     this.byKey = db.prepare('SELECT value, value_type, created_at, last_used_at, lifespan, max_idle FROM entries WHERE cache_id = ? AND key = ?').raw();
-    this.countLive = db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ? AND (expires_at IS NULL OR expires_at > ?)');
-    this.pageFirst = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? ORDER BY key LIMIT ?`);
-    this.pageAfter = db.prepare(`SELECT ${COLUMNS} FROM entries WHERE cache_id = ? AND key > ? ORDER BY key LIMIT ?`);
+    this.countLive = db.prepare(COUNT_LIVE);
+    this.keyPage = db.prepare(`${KEY_PAGE_SQL} ORDER BY k.key LIMIT ?`).raw();
+    this.anyRow = db.prepare('SELECT 1 FROM entries INDEXED BY entries_keys WHERE cache_id = ? LIMIT 1').pluck();
     // the `||` of BLOBs keeps their bytes (the database is UTF-8, so text and blob bytes are the
     // same); `max(key)` gives the cursor whatever order group_concat saw the rows in
     this.packedPage = db.prepare(`SELECT CAST(group_concat(
@@ -68,15 +79,27 @@ export class SqliteEntryStore {
     return row && { key, value: row[0], valueType: row[1], created: row[2], lastUsed: row[3], lifespan: row[4], maxIdle: row[5] };
   }
 
-  /** Entries that have not expired at `now`. */
-  count(cacheId: number, now: number): number {
-    return (this.countLive.get(cacheId, now) as { n: number }).n;
+  /**
+   * Entries that have not expired at `now`, counted on the reader thread: the work grows with the
+   * cache (a million keys take ~100 ms); indexes are read, never a value.
+   */
+  async count(cacheId: number, now: number): Promise<number> {
+    if (!this.reader) return (this.countLive.get(cacheId, cacheId, now) as { n: number }).n;
+    const [row] = await this.reader.all<{ n: number }>(COUNT_LIVE, [cacheId, cacheId, now]);
+    return row.n;
   }
 
-  /** One page in key order, after `afterKey` (exclusive) when given: lets callers stream a cache. */
-  list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[] {
-    const rows = (afterKey ? this.pageAfter.all(cacheId, afterKey, limit) : this.pageFirst.all(cacheId, limit)) as EntryRow[];
-    return rows.map(toStoredEntry);
+  /** Whether the cache has any row, expired or not. */
+  hasRows(cacheId: number): boolean {
+    return this.anyRow.get(cacheId) !== undefined;
+  }
+
+  /**
+   * Up to `limit` keys after `afterKey` (empty = from the start) in key byte order, with their
+   * stored expiry, read from indexes: what listings page through, without reading a value.
+   */
+  listKeys(cacheId: number, afterKey: Buffer, limit: number): KeyRow[] {
+    return (this.keyPage.all(cacheId, afterKey, limit) as Array<[Buffer, number | null]>).map(([key, expiresAt]) => ({ key, expiresAt }));
   }
 
   /** The rows of these keys that exist, in no particular order (query hits are read a batch at a time). */

@@ -74,7 +74,7 @@ export class SqliteStore implements Store {
   readonly xsite: SqliteXSiteStore;
   readonly indexes: SqliteIndexStore;
   private readonly committer: GroupCommitter;
-  /** Long index reads run on their own thread (src/store/sqlite-reader.ts). */
+  /** Long reads (index statements, counting a cache) run on their own thread (src/store/sqlite-reader.ts). */
   readonly reader: SqliteReader;
   private readonly volatiles: SqliteVolatileIndexStore[] = [];
   private readonly walSyncer: WalSyncer | undefined;
@@ -87,7 +87,8 @@ export class SqliteStore implements Store {
     this.dataDir = opts.dataDir;
     this.db = openDatabase(opts.dataDir, opts.durability);
     migrate(this.db, migrationsDir());
-    this.entries = new SqliteEntryStore(this.db);
+    this.reader = new SqliteReader(join(opts.dataDir, DATABASE_FILE));
+    this.entries = new SqliteEntryStore(this.db, this.reader);
     this.definitions = new SqliteDefinitionStore(this.db);
     this.users = new SqliteUserStore(this.db);
     this.settings = new SqliteSettingStore(this.db);
@@ -98,7 +99,6 @@ export class SqliteStore implements Store {
     this.tasks = new SqliteTaskStore(this.db);
     this.operations = new SqliteOperationStore(this.db);
     this.xsite = new SqliteXSiteStore(this.db);
-    this.reader = new SqliteReader(join(opts.dataDir, DATABASE_FILE));
     this.indexes = new SqliteIndexStore(this.db, this.reader);
     this.failureListener = opts.onCommitFailure ?? (() => undefined);
     const transaction = this.db.transaction((ops: WriteOp[]) => { for (const op of ops) this.apply(op); });

@@ -1,6 +1,6 @@
 import type { Commit } from './group-commit';
 import type {
-  CacheRecord, CounterRecord, DigestUpdate, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
+  CacheRecord, CounterRecord, DigestUpdate, KeyRow, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
 } from './records';
 import type { WriteOp } from './write-ops';
 import type { EntryPage } from './entry-page';
@@ -47,16 +47,22 @@ export interface VolatileIndexStore extends IndexStore {
  */
 /** A read-only view of the store frozen at one instant (point-in-time backups). */
 export interface StoreSnapshot {
-  /** Live entries of one cache after `afterKey` (empty buffer = from the start), in key order. */
-  entries(cacheId: number, afterKey: Buffer, now: number, limit: number): StoredEntry[];
+  /**
+   * Live entries of one cache after `afterKey` (empty buffer = from the start), in key order: up to
+   * `limit`, fewer once they hold `maxBytes` of keys and values (at least one); none past the last.
+   */
+  entries(cacheId: number, afterKey: Buffer, now: number, limit: number, maxBytes: number): StoredEntry[];
   close(): void;
 }
 
 export interface Store {
   readonly entries: {
     find(cacheId: number, key: Buffer): StoredEntry | undefined;
-    count(cacheId: number, now: number): number;
-    list(cacheId: number, afterKey: Buffer | undefined, limit: number): StoredEntry[];
+    /** Live entries at `now`; counted off the event loop. */
+    count(cacheId: number, now: number): Promise<number>;
+    hasRows(cacheId: number): boolean;
+    /** Keys after `afterKey` (empty = from the start) in key order, with their stored expiry; no value is read. */
+    listKeys(cacheId: number, afterKey: Buffer, limit: number): KeyRow[];
     scanPage(cacheId: number, afterKey: Buffer, now: number, limit: number): EntryPage | undefined;
     findMany(cacheId: number, keys: Buffer[]): StoredEntry[];
     /** Keys of up to `limit` rows expired at `now` (by their stored times), soonest expired first. */

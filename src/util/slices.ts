@@ -17,3 +17,27 @@ export async function inSlices<T>(items: Iterable<T>, each: (item: T) => void): 
     }
   }
 }
+
+/** Characters gathered into one chunk of a long answer before it is passed on (about 64 KiB). */
+const CHUNK_CHARS = 64 * 1024;
+
+/**
+ * The strings of `parts` joined into chunks of about 64 KiB, the event loop given a turn after each
+ * chunk and whenever a slice's time is up: for answers that grow with stored state (listings),
+ * which then never become one string, nor hold the loop for more than a slice. A part still being
+ * made elsewhere (a large value converted on the worker) is a promise, waited for in its place.
+ */
+export async function* inChunks(parts: Iterable<string | Promise<string>>): AsyncGenerator<string> {
+  let chunk = '';
+  let sliceStart = performance.now();
+  for (const part of parts) {
+    chunk += typeof part === 'string' ? part : await part;
+    if (chunk.length >= CHUNK_CHARS || performance.now() - sliceStart > SLICE_MS) {
+      if (chunk !== '') yield chunk;
+      chunk = '';
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+  if (chunk !== '') yield chunk;
+}

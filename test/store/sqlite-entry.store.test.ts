@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Commit, GroupCommitter, type Syncer } from '../../src/store/group-commit';
 import { migrate } from '../../src/store/migrate';
 import type { StoredEntry } from '../../src/store/records';
-import { SqliteEntryStore } from '../../src/store/sqlite-entry.store';
+import { KEY_PAGE_SQL, SqliteEntryStore } from '../../src/store/sqlite-entry.store';
 import { migrationsDir, openDatabase, SqliteStore } from '../../src/store/sqlite-store';
 import type { WriteOp } from '../../src/store/write-ops';
 
@@ -74,11 +74,11 @@ describe('SqliteEntryStore', () => {
       expect(entries.find(OTHER_CACHE, key('k'))).to.equal(undefined);
     });
 
-    it('replaces the value of an existing key', () => {
+    it('replaces the value of an existing key', async () => {
       entries.upsert(CACHE, entry('k', 'first'));
       entries.upsert(CACHE, entry('k', 'second', { created: 2000 }));
       expect(entries.find(CACHE, key('k'))).to.deep.include({ value: Buffer.from('second'), created: 2000 });
-      expect(entries.count(CACHE, 0)).to.equal(1);
+      expect(await entries.count(CACHE, 0)).to.equal(1);
     });
   });
 
@@ -91,52 +91,68 @@ describe('SqliteEntryStore', () => {
       entries.upsert(OTHER_CACHE, entry('elsewhere', 'v'));
     });
 
-    it('counts every entry of the cache before anything expires', () => {
-      expect(entries.count(CACHE, 1499)).to.equal(4);
+    it('counts every entry of the cache before anything expires', async () => {
+      expect(await entries.count(CACHE, 1499)).to.equal(4);
     });
 
-    it('leaves out an entry from the moment its lifespan has elapsed', () => {
-      expect(entries.count(CACHE, 1500)).to.equal(3);
+    it('leaves out an entry from the moment its lifespan has elapsed', async () => {
+      expect(await entries.count(CACHE, 1500)).to.equal(3);
     });
 
-    it('leaves out an entry idle for longer than its max idle, whichever limit comes first', () => {
-      expect(entries.count(CACHE, 2499)).to.equal(3);
-      expect(entries.count(CACHE, 2500)).to.equal(2);
-      expect(entries.count(CACHE, 3000)).to.equal(1);
+    it('leaves out an entry idle for longer than its max idle, whichever limit comes first', async () => {
+      expect(await entries.count(CACHE, 2499)).to.equal(3);
+      expect(await entries.count(CACHE, 2500)).to.equal(2);
+      expect(await entries.count(CACHE, 3000)).to.equal(1);
     });
 
-    it('counts only the given cache', () => {
-      expect(entries.count(OTHER_CACHE, 10_000)).to.equal(1);
-      expect(entries.count(3, 0)).to.equal(0);
+    it('counts only the given cache', async () => {
+      expect(await entries.count(OTHER_CACHE, 10_000)).to.equal(1);
+      expect(await entries.count(3, 0)).to.equal(0);
     });
   });
 
-  describe('list', () => {
+  describe('listKeys', () => {
     beforeEach(() => {
       for (const k of ['b', 'a', [0xff], 'ab', [0x00]]) entries.upsert(CACHE, entry(k, 'v'));
       entries.upsert(OTHER_CACHE, entry('aa', 'v'));
     });
 
-    it('pages through the cache in key byte order', () => {
-      const first = entries.list(CACHE, undefined, 2);
-      expect(keysOf(first)).to.deep.equal(hex([0x00], 'a'));
-      const second = entries.list(CACHE, first[1].key, 2);
-      expect(keysOf(second)).to.deep.equal(hex('ab', 'b'));
-      const third = entries.list(CACHE, second[1].key, 2);
-      expect(keysOf(third)).to.deep.equal(hex([0xff]));
-      expect(entries.list(CACHE, third[0].key, 2)).to.deep.equal([]);
+    const keysAfter = (cacheId: number, after: Buffer, limit: number) => entries.listKeys(cacheId, after, limit).map((r) => r.key.toString('hex'));
+
+    it('pages through the keys of the cache in key byte order', () => {
+      const first = entries.listKeys(CACHE, Buffer.alloc(0), 2);
+      expect(first.map((r) => r.key.toString('hex'))).to.deep.equal(hex([0x00], 'a'));
+      const second = entries.listKeys(CACHE, first[1].key, 2);
+      expect(second.map((r) => r.key.toString('hex'))).to.deep.equal(hex('ab', 'b'));
+      expect(keysAfter(CACHE, second[1].key, 2)).to.deep.equal(hex([0xff]));
+      expect(keysAfter(CACHE, key([0xff]), 2)).to.deep.equal([]);
     });
 
-    it('returns whole entries', () => {
-      expect(entries.list(CACHE, undefined, 1)[0]).to.deep.equal(entry([0x00], 'v'));
+    it('gives each key with its stored expiry', () => {
+      entries.upsert(CACHE, entry('mortal', 'v', { created: 1000, lifespan: 500 }));
+      expect(entries.listKeys(CACHE, key('m'), 1)).to.deep.equal([{ key: key('mortal'), expiresAt: 1500 }]);
+      expect(entries.listKeys(CACHE, Buffer.alloc(0), 1)).to.deep.equal([{ key: key([0x00]), expiresAt: null }]);
     });
 
     it('starts after a key that is not stored', () => {
-      expect(keysOf(entries.list(CACHE, key('aa'), 10))).to.deep.equal(hex('ab', 'b', [0xff]));
+      expect(keysAfter(CACHE, key('aa'), 10)).to.deep.equal(hex('ab', 'b', [0xff]));
     });
 
     it('lists only the given cache', () => {
-      expect(keysOf(entries.list(OTHER_CACHE, undefined, 10))).to.deep.equal(hex('aa'));
+      expect(keysAfter(OTHER_CACHE, Buffer.alloc(0), 10)).to.deep.equal(hex('aa'));
+    });
+
+    it('reads indexes only, never the rows that hold the values', () => {
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${KEY_PAGE_SQL} ORDER BY k.key LIMIT ?`).all(CACHE, Buffer.alloc(0), 1) as Array<{ detail: string }>).map((p) => p.detail);
+      expect(plan).to.have.length(2);
+      expect(plan.every((p) => p.includes('COVERING INDEX'))).to.equal(true);
+    });
+
+    it('follows an entry that becomes mortal, and immortal again', () => {
+      entries.upsert(CACHE, entry('a', 'v', { lifespan: 500 }));
+      expect(entries.listKeys(CACHE, key([0x00]), 1)).to.deep.equal([{ key: key('a'), expiresAt: 1500 }]);
+      entries.upsert(CACHE, entry('a', 'v'));
+      expect(entries.listKeys(CACHE, key([0x00]), 1)).to.deep.equal([{ key: key('a'), expiresAt: null }]);
     });
   });
 
@@ -155,12 +171,12 @@ describe('SqliteEntryStore', () => {
       expect(entries.find(OTHER_CACHE, key('k'))).to.not.equal(undefined);
     });
 
-    it('clear removes every entry of the cache, returns how many, and leaves other caches', () => {
+    it('clear removes every entry of the cache, returns how many, and leaves other caches', async () => {
       for (const k of ['a', 'b', 'c']) entries.upsert(CACHE, entry(k, 'v'));
       entries.upsert(OTHER_CACHE, entry('a', 'v'));
       expect(entries.clear(CACHE)).to.equal(3);
-      expect(entries.count(CACHE, 0)).to.equal(0);
-      expect(entries.count(OTHER_CACHE, 0)).to.equal(1);
+      expect(await entries.count(CACHE, 0)).to.equal(0);
+      expect(await entries.count(OTHER_CACHE, 0)).to.equal(1);
       expect(entries.clear(CACHE)).to.equal(0);
     });
 
@@ -171,7 +187,7 @@ describe('SqliteEntryStore', () => {
       entries.upsert(CACHE, entry('later', 'v', { maxIdle: 5000 }));      // 6000
       entries.upsert(OTHER_CACHE, entry('expired', 'v', { lifespan: 500 }));
       expect(entries.deleteExpired(CACHE, 2000)).to.equal(2);
-      expect(keysOf(entries.list(CACHE, undefined, 10))).to.deep.equal(hex('immortal', 'later'));
+      expect(entries.listKeys(CACHE, Buffer.alloc(0), 10).map((r) => r.key.toString('hex'))).to.deep.equal(hex('immortal', 'later'));
       expect(entries.find(OTHER_CACHE, key('expired'))).to.not.equal(undefined);
       expect(entries.deleteExpired(CACHE, 2000)).to.equal(0);
     });
@@ -427,7 +443,7 @@ describe('SqliteStore write path', () => {
       expect(two).to.equal(one);
       expect(store.pendingCommit).to.equal(one);
       await one.promise;
-      expect(store.entries.count(CACHE, 0)).to.equal(2);
+      expect(await store.entries.count(CACHE, 0)).to.equal(2);
     } finally {
       store.close();
     }

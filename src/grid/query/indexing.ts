@@ -41,7 +41,7 @@ export class Indexing {
    * register their type, so a cleared index (types kept) is not mistaken for one never built.
    */
   private neverIndexed(cache: Cache): boolean {
-    return !this.store.indexes.hasTypes(cache.id) && this.store.entries.count(cache.id, Date.now()) > 0;
+    return !this.store.indexes.hasTypes(cache.id) && this.store.entries.hasRows(cache.id);
   }
 
   private rebuildInBackground(index: CacheIndex): void {

@@ -7,7 +7,8 @@ import { parseResources, selectNames } from '../../model/backup-resources';
 import type { Services } from '../../services';
 import { authorize, canAdminister } from '../../services/authorization';
 import { contentTypeIs } from '../negotiate';
-import { openBody, readText } from '../request-body';
+import { checkJsonShape, readJsonText } from '../json-body';
+import { openBody } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import { json, M, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -73,7 +74,7 @@ function checkManager(ctx: GridContext, s: Services): void {
 
 /** Body optional: `{"directory": …, "resources": {…}}`. */
 async function createBackup(ctx: GridContext, s: Services): Promise<void> {
-  const body = parseObject(await readText(ctx, s.bodyLimit));
+  const body = parseObject(await readJsonText(ctx, s, invalidRequest));
   const directory = body.directory;
   if (directory !== undefined && directory !== null && typeof directory !== 'string') throw new InvalidBackupRequestError("'directory' must be a string");
   const resources = parseResources(body.resources);
@@ -114,7 +115,7 @@ async function createRestore(ctx: GridContext, s: Services): Promise<void> {
     return sendStatus(ctx, 202);
   }
   if (!contentTypeIs(ctx.get('content-type'), 'application/json')) throw new UnsupportedMediaTypeError();
-  const body = parseObject(await readText(ctx, s.bodyLimit));
+  const body = parseObject(await readJsonText(ctx, s, invalidRequest));
   if (body.location === undefined || body.location === null) throw new MissingArgumentError('backup-location');
   if (typeof body.location !== 'string') throw new InvalidBackupRequestError("'location' must be a string");
   await s.backups.startRestore(name, body.location, parseResources(body.resources), false, mayWriteCache(ctx, s));
@@ -137,6 +138,8 @@ function mayWriteCache(ctx: GridContext, s: Services): (cache: string) => boolea
     return !h || canAdminister(subject, h);
   };
 }
+
+const invalidRequest = (reason: string) => new InvalidBackupRequestError(reason);
 
 function parseObject(text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
@@ -196,10 +199,11 @@ async function receiveUpload(ctx: GridContext, s: Services): Promise<{ path: str
   }
   let resources: unknown;
   try {
+    if (resourcesText !== undefined) checkJsonShape(resourcesText, s, invalidRequest);
     resources = resourcesText === undefined || resourcesText.trim() === '' ? undefined : JSON.parse(resourcesText);
-  } catch {
+  } catch (e) {
     await s.backups.discardUpload(path);
-    throw new InvalidBackupRequestError("The 'resources' part is not valid JSON");
+    throw e instanceof InvalidBackupRequestError ? e : new InvalidBackupRequestError("The 'resources' part is not valid JSON");
   }
   return { path, resources };
 }

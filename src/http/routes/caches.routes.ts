@@ -13,7 +13,7 @@ import { intParam, isTrue, query } from '../params';
 import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '../presenters/cache.presenter';
 import { readFormParts } from '../form-parts';
 import { readText, refuseBody } from '../request-body';
-import { sendJson, sendStatus, sendText, setJsonType } from '../respond';
+import { sendJson, sendJsonArray, sendStatus, sendText, setJsonType } from '../respond';
 import { BAD_CONFIG, CONFIG_BODY, DONE, H, json, M, OK_EMPTY, param, Q, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listenEntries } from '../event-streams';
@@ -83,9 +83,14 @@ function listNames(ctx: GridContext, s: Services): void {
   sendJson(ctx, s.manager.handles().filter((h) => canAccess(ctx.state.subject, h)).map((h) => h.cache.name));
 }
 
+/** Streamed: each item carries the cache's aliases, which a configuration may list by the thousand. */
 export function listDetailed(ctx: GridContext, s: Services): void {
   const visible = s.manager.handles().filter((h) => !h.internal && canAccess(ctx.state.subject, h));
-  sendJson(ctx, visible.map((h) => presentCacheListItem(h, s.container.isIgnored(h.cache.name), s.container.rebalancingEnabled)));
+  sendJsonArray(ctx, lazyMap(visible, (h) => presentCacheListItem(h, s.container.isIgnored(h.cache.name), s.container.rebalancingEnabled)));
+}
+
+function* lazyMap<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }
 
 /** Configuration bodies are refused past `config-bytes` (413) before they are read in full. */

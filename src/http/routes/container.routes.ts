@@ -5,7 +5,7 @@ import { isTrue, query } from '../params';
 import {
   containerConfigJson, containerConfigXml, presentContainerInfo, presentContainerStats, presentHealth,
 } from '../presenters/container.presenter';
-import { sendJson, sendStatus, sendText, setJsonType } from '../respond';
+import { sendJson, sendJsonArray, sendStatus, sendText } from '../respond';
 import { DONE, json, M, Q, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listDetailed } from './caches.routes';
@@ -83,10 +83,7 @@ function config(ctx: GridContext, s: Services): void {
 }
 
 function cacheConfigs(ctx: GridContext, s: Services, templatesOnly: boolean): void {
-  const views = s.container.cacheConfigs(ctx.state.subject, templatesOnly);
-  ctx.status = 200;
-  setJsonType(ctx);
-  ctx.body = JSON.stringify(views, null, isTrue(query(ctx, 'pretty')) ? 2 : undefined);
+  sendJsonArray(ctx, s.container.cacheConfigs(ctx.state.subject, templatesOnly), isTrue(query(ctx, 'pretty')));
 }
 
 async function stats(ctx: GridContext, s: Services): Promise<void> {

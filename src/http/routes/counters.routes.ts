@@ -1,10 +1,10 @@
-import { IllegalArgumentValueError, MissingArgumentError } from '../../errors';
+import { IllegalArgumentValueError, InvalidCounterConfigurationError, MissingArgumentError } from '../../errors';
 import { LONG_MAX, LONG_MIN } from '../../model/counter-config';
 import type { Services } from '../../services';
 import type { UpdateOutcome } from '../../services/counter.service';
 import { negotiateAmong } from '../negotiate';
 import { isTrue, query } from '../params';
-import { readText } from '../request-body';
+import { readJsonText } from '../json-body';
 import { noContent, sendJson, sendStatus, sendText } from '../respond';
 import { DONE, json, M, OK_EMPTY, param, Q, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -59,7 +59,7 @@ export function counterRoutes(): RouteSpec[] {
 }
 
 async function define(ctx: GridContext, s: Services): Promise<void> {
-  await s.counters.define(ctx.params.counter, await readText(ctx, s.bodyLimit));
+  await s.counters.define(ctx.params.counter, await readJsonText(ctx, s, (reason) => new InvalidCounterConfigurationError(reason)));
   sendStatus(ctx, 200);
 }
 

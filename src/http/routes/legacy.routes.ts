@@ -1,11 +1,13 @@
-import { resolveCharset } from '../../model/charsets';
+import { Readable } from 'node:stream';
+import { type Charset, resolveCharset } from '../../model/charsets';
 import { encodeHex } from '../../model/content-codecs';
 import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../model/media-type';
 import type { Services } from '../../services';
 import { pickAmong } from '../negotiate';
-import { sendBytes, sendStatus, sendText } from '../respond';
+import { sendStatus } from '../respond';
 import { M, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
+import { inChunks } from '../../util/slices';
 import { escapeXml } from '../xml-escape';
 
 type KeyFormat = 'text' | 'json' | 'xml' | 'hex';
@@ -36,28 +38,59 @@ const KEY_TARGETS: Record<KeyFormat, MediaType> = {
   text: parseMediaType(TEXT_PLAIN), json: parseMediaType(TEXT_PLAIN), xml: parseMediaType(TEXT_PLAIN), hex: parseMediaType(OCTET_STREAM),
 };
 
+/**
+ * Streamed in chunks (src/util/slices.ts): a listing of a million keys once held the event loop for
+ * seconds as one string. The first chunk is made before the answer starts, so a cache whose keys do
+ * not convert is still answered with its error.
+ */
 async function listKeys(ctx: GridContext, s: Services): Promise<void> {
   const { format, accepted } = pickAmong(ctx.get('accept') || undefined, KEY_FORMATS);
   // text in the charset Accept names, echoed in Content-Type (behavior-notes §18); unknown → 400
   const charsetName = format === 'text' ? accepted?.params.charset : undefined;
   const charset = charsetName === undefined ? undefined : resolveCharset(charsetName);
-  const keys: Buffer[] = [];
-  for await (const key of s.bulk.keys(ctx.state.cache, KEY_TARGETS[format])) keys.push(key);
+  const h = ctx.state.cache;
+  const target = KEY_TARGETS[format];
+  const keys = await s.bulk.keys(h);
+  const text = inChunks(renderKeys(keys, format, (key) => s.bulk.keyAs(h, key, target)));
+  const chunks = charset === undefined ? text : encoded(text, charset);
+  const first = await chunks.next();
   ctx.set('Cache-Control', 'no-cache');
-  const text = renderKeys(keys, format);
-  if (charset === undefined) return sendText(ctx, text, CONTENT_TYPES[format]);
-  sendBytes(ctx, charset.encode(text), `${TEXT_PLAIN}; charset=${charsetName}`);
+  ctx.status = 200;
+  if (charset === undefined) ctx.type = CONTENT_TYPES[format]; // Koa adds `; charset=utf-8` to text types
+  else ctx.set('Content-Type', `${TEXT_PLAIN}; charset=${charsetName}`);
+  ctx.body = Readable.from(first.done ? [] : prepend(first.value, chunks));
 }
 
-/** The original's renderings: lines of text or hex, XML elements, and the non-JSON `keys=[a,b]`. */
-function renderKeys(keys: Buffer[], format: KeyFormat): string {
-  const text = keys.map((k) => k.toString('utf8'));
-  switch (format) {
-    case 'text': return text.join('\n');
-    case 'hex': return keys.map(encodeHex).join('\n');
-    case 'json': return `keys=[${text.join(',')}]`;
-    case 'xml': return '<?xml version="1.0" encoding="UTF-8"?><keys>' + text.map((k) => `<key>${escapeXml(k)}</key>`).join('') + '</keys>';
+/** The original's renderings, a key at a time: lines of text or hex, XML elements, and the non-JSON `keys=[a,b]`. */
+function* renderKeys(keys: Iterable<Buffer>, format: KeyFormat, convert: (key: Buffer) => Buffer): Generator<string> {
+  if (format === 'json') yield 'keys=[';
+  if (format === 'xml') yield '<?xml version="1.0" encoding="UTF-8"?><keys>';
+  let first = true;
+  for (const stored of keys) {
+    const key = convert(stored);
+    const separator = first ? '' : format === 'json' ? ',' : '\n';
+    first = false;
+    if (format === 'xml') yield `<key>${escapeXml(key.toString('utf8'))}</key>`;
+    else yield separator + (format === 'hex' ? encodeHex(key) : key.toString('utf8'));
   }
+  if (format === 'json') yield ']';
+  if (format === 'xml') yield '</keys>';
+}
+
+/** Chunks of text in `charset`; a byte order mark, what it writes for no text, leads the first chunk only. */
+async function* encoded(chunks: AsyncIterable<string>, charset: Charset): AsyncGenerator<Buffer> {
+  const mark = charset.encode('').length;
+  let first = true;
+  for await (const chunk of chunks) {
+    const bytes = charset.encode(chunk);
+    yield first ? bytes : bytes.subarray(mark);
+    first = false;
+  }
+}
+
+async function* prepend<T>(first: T, rest: AsyncIterator<T>): AsyncGenerator<T> {
+  yield first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
 }
 
 async function clear(ctx: GridContext, s: Services): Promise<void> {

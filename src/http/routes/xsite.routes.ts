@@ -3,7 +3,7 @@ import type { CacheHandle, Services } from '../../services';
 import type { XSiteService } from '../../services/xsite.service';
 import { canAdminister } from '../../services/authorization';
 import { query } from '../params';
-import { readText } from '../request-body';
+import { readJsonText } from '../json-body';
 import { sendJson, sendStatus } from '../respond';
 import { json, M, OK_EMPTY, param } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -83,7 +83,7 @@ function takeOfflineConfig(ctx: GridContext, s: Services): void {
 
 async function setTakeOfflineConfig(ctx: GridContext, s: Services): Promise<void> {
   s.xsite.site(ctx.params.cache, ctx.params.site);
-  const text = await readText(ctx, s.bodyLimit);
+  const text = await readJsonText(ctx, s, (reason) => new BadRequestError(reason, 'INVALID_CONTENT'));
   let body: unknown;
   try {
     body = JSON.parse(text);

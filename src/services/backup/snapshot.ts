@@ -5,6 +5,8 @@ import type { Store, StoredEntry, StoreSnapshot } from '../../store/store';
 import { type BackupSources, OperationFailure } from './sources';
 
 const PAGE = 1000;
+/** A page of entries stops at this many bytes (or one entry, if larger): one page is one step of the event loop. */
+const PAGE_BYTES = 1024 * 1024;
 /** Waiting for a quiet instant gives up after this many group commits in a row (a write storm). */
 const MAX_COMMIT_WAITS = 10_000;
 
@@ -61,9 +63,13 @@ export async function captureSnapshot(src: BackupSources, store: Store, resource
       const cacheId = h.cache.id;
       return { name, configXml, pages: () => pagesFromStore(db, cacheId, at) };
     }
-    // memory caches, and passivating ones (memory plus the passivated rows), are copied now
-    const entries = [...h.cache.entries()];
-    return { name, configXml, pages: () => pagesOf(entries) };
+    // memory is copied now (a write replaces an entry's object, so the copy keeps what it held)
+    const held = [...h.cache.memoryEntries()];
+    if (!persistent) return { name, configXml, pages: () => pagesOf(held) };
+    // passivating: memory, then the passivated rows it does not hold, paged from the snapshot
+    const ids = new Set(held.map((e) => e.key.toString('latin1')));
+    const cacheId = h.cache.id;
+    return { name, configXml, pages: () => concat(pagesOf(held), pagesFromStore(db, cacheId, at, (e) => !ids.has(e.key.toString('latin1')))) };
   });
   const counterValues = counters.names.map((name) => ({ name, configuration: src.counters.config(name, false), value: src.counters.value(name) }));
   const snapshot = {
@@ -85,16 +91,33 @@ export async function captureSnapshot(src: BackupSources, store: Store, resource
   }
 }
 
-function* pagesFromStore(db: StoreSnapshot, cacheId: number, now: number): Generator<StoredEntry[]> {
+function* pagesFromStore(db: StoreSnapshot, cacheId: number, now: number, keep?: (e: StoredEntry) => boolean): Generator<StoredEntry[]> {
   let after: Buffer = Buffer.alloc(0);
   for (;;) {
-    const page = db.entries(cacheId, after, now, PAGE);
-    if (page.length) yield page;
-    if (page.length < PAGE) return;
+    const page = db.entries(cacheId, after, now, PAGE, PAGE_BYTES);
+    if (page.length === 0) return;
     after = page[page.length - 1].key;
+    const kept = keep ? page.filter(keep) : page;
+    if (kept.length) yield kept;
   }
 }
 
+/** Copied entries in pages as the store's: up to `PAGE` entries and about `PAGE_BYTES`. */
 function* pagesOf(entries: StoredEntry[]): Generator<StoredEntry[]> {
-  for (let i = 0; i < entries.length; i += PAGE) yield entries.slice(i, i + PAGE);
+  let page: StoredEntry[] = [];
+  let bytes = 0;
+  for (const e of entries) {
+    page.push(e);
+    bytes += e.key.length + e.value.length;
+    if (page.length === PAGE || bytes >= PAGE_BYTES) {
+      yield page;
+      page = [];
+      bytes = 0;
+    }
+  }
+  if (page.length) yield page;
+}
+
+function* concat<T>(...parts: Array<Iterable<T>>): Generator<T> {
+  for (const part of parts) yield* part;
 }
