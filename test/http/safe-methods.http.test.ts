@@ -1,9 +1,7 @@
 import { expect } from 'chai';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
 import { allRoutes } from '../../src/http/app';
 import type { Client } from '../support/client';
+import { fingerprint } from '../support/data-dir';
 import { until } from '../support/poll';
 import { PERSON, PERSON_PROTO, people } from '../support/query-fixtures';
 import { putJson, registerSchema } from '../support/search';
@@ -94,18 +92,4 @@ async function apiState(client: Client): Promise<Record<string, unknown>> {
     state[list] = (await client.get(list)).text;
   }
   return state;
-}
-
-/** Each file of the data directory and a hash of its bytes; SQLite's shared-memory index is not data. */
-function fingerprint(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const path = join(d, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (!name.endsWith('-shm')) out[relative(dir, path)] = createHash('sha256').update(readFileSync(path)).digest('hex');
-    }
-  };
-  walk(dir);
-  return out;
 }
