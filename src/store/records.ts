@@ -3,7 +3,7 @@ import type { StoredEntry } from '../model/stored-entry';
 /** Row shapes the store hands out: plain values, no behaviour. Times are epoch ms, -1 = not set. */
 export type { StoredEntry };
 
-/** A key as the keys index holds it (migration 0013), with when its row expires; null: never. */
+/** A key as the keys index holds it (migration 0014), with when its row expires; null: never. */
 export interface KeyRow {
   key: Buffer;
   expiresAt: number | null;

@@ -22,11 +22,11 @@ function toStoredEntry(row: EntryRow): StoredEntry {
 
 const COLUMNS = 'key, value, value_type, created_at, last_used_at, lifespan, max_idle';
 
-/** Live rows of a cache: its keys less its expired ones, each counted on an index (migration 0013), never on the rows. */
+/** Live rows of a cache: its keys less its expired ones, each counted on an index (migration 0014), never on the rows. */
 const COUNT_LIVE = `SELECT (SELECT count(*) FROM entries INDEXED BY entries_keys WHERE cache_id = ?)
   - (SELECT count(*) FROM entries INDEXED BY entries_expiry WHERE cache_id = ? AND expires_at IS NOT NULL AND expires_at <= ?) AS n`;
 
-/** Keys in key order with the expiry of the mortal ones, from two indexes (migration 0013): no row is read. */
+/** Keys in key order with the expiry of the mortal ones, from two indexes (migration 0014): no row is read. */
 export const KEY_PAGE_SQL = `SELECT k.key, m.expires_at FROM entries AS k INDEXED BY entries_keys
   LEFT JOIN entries AS m INDEXED BY entries_mortal ON m.cache_id = k.cache_id AND m.key = k.key AND m.expires_at IS NOT NULL
   WHERE k.cache_id = ? AND k.key > ?`;

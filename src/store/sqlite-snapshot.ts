@@ -19,7 +19,7 @@ export class SqliteSnapshot implements StoreSnapshot {
 
   constructor(file: string) {
     this.db = new Sqlite(file, { readonly: true, fileMustExist: true });
-    // keys from the indexes (migration 0013), then each row on its own: a page of rows read at
+    // keys from the indexes (migration 0014), then each row on its own: a page of rows read at
     // once was bounded by its count, not its bytes (1,000 values of 10 MB in one statement)
     this.keys = this.db.prepare(`${KEY_PAGE_SQL} AND (m.expires_at IS NULL OR m.expires_at > ?) ORDER BY k.key LIMIT ?`).pluck();
     this.row = this.db.prepare('SELECT value, value_type, created_at, last_used_at, lifespan, max_idle FROM entries WHERE cache_id = ? AND key = ?').raw();
