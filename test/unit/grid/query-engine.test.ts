@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { InvalidQueryError } from '../../../src/errors';
 import { Cache } from '../../../src/grid/cache';
+import { MAX_GROUPS } from '../../../src/grid/query/group-table';
 import { Indexing } from '../../../src/grid/query/indexing';
 import { QueryEngine } from '../../../src/grid/query/query-engine';
 import { RawJson } from '../../../src/grid/query/query-result';
@@ -99,6 +101,23 @@ describe('QueryEngine over a non-indexed cache (scan)', () => {
     const exec = engine.prepare(cache, settings, 'delete from shop.Item where price >= 99', 'protobuf');
     expect(await engine.remove(cache, exec)).to.equal(200);
     expect((await run('from shop.Item where price >= 99', 0, 0)).hitCount).to.equal(0);
+  });
+});
+
+describe('QueryEngine grouping budget', () => {
+  it('refuses a GROUP BY of more than 100,000 groups with a 400-kind error instead of holding them', async function () {
+    this.timeout(60_000);
+    const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock(), LIMITS);
+    const cache = memoryCache();
+    const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
+    for (let i = 0; i <= MAX_GROUPS; i++) put(cache, `k${i}`, { price: i });
+    const group = (q: string) => engine.search(cache, engine.prepare(cache, settings, q, 'protobuf'), { offset: 0, maxResults: 1 }, 10_000);
+
+    const err = await group('select price, count(*) from shop.Item group by price').catch((e: unknown) => e);
+    expect(err).to.be.instanceOf(InvalidQueryError);
+    expect((err as Error).message).to.equal('The query makes more than 100000 groups; narrow it with a WHERE clause');
+    const fewer = await group(`select price, count(*) from shop.Item where price < ${MAX_GROUPS} group by price`);
+    expect(fewer.hitCount).to.equal(MAX_GROUPS);
   });
 });
 
