@@ -1,5 +1,5 @@
 import type { Context } from 'koa';
-import type { CacheHandle } from '../grid/cache-manager';
+import type { CacheHandle } from '../services';
 import type { Services } from '../services';
 import type { Subject } from '../services/auth.service';
 import type { RoutePermission } from '../services/authorization';

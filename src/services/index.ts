@@ -17,22 +17,16 @@ import type { SchemaService } from './schema.service';
 import type { ServerService } from './server.service';
 import type { TaskService } from './task.service';
 import type { XSiteService } from './xsite.service';
+import type { NodeInfo } from './node-info';
 import type { UserService } from './user.service';
 
 export type { CacheEntry } from '../grid/cache-entry';
 export type { CacheHandle } from '../grid/cache-manager';
 export type { Subject } from './auth.service';
 export type { CacheStats } from '../grid/cache-stats';
+export type { NodeInfo } from './node-info';
 
 /** This node's identity as reported in extended headers and container information. */
-export interface NodeInfo {
-  name: string;
-  /** host:port the server listens on */
-  address: string;
-  /** host:port of the TLS listener, when there is one */
-  tlsAddress?: string;
-}
-
 /**
  * Everything a handler talks to: the process-wide services and those of the container the request
  * reached (the default one or a tenant's). main.ts builds the process-wide part once and

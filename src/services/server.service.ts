@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import type { NodeInfo } from './index';
+import type { NodeInfo } from './node-info';
 import { Listeners } from '../util/listeners';
 import { RuntimeInfo } from './runtime-info';
 import type { Report } from './server-report';
