@@ -75,10 +75,6 @@ function serialize(def: CacheDefinition): string {
   return formatCacheConfig(def, undefined, 'json', false);
 }
 
-/**
- * The container: caches and templates, their definitions and lifecycle. Definitions persist
- * through the store (unless VOLATILE); entries of persistent caches are never loaded at start.
- */
 export type ContainerStatus = 'RUNNING' | 'STOPPING';
 
 /** A change of the container's configuration (behavior-notes §9.5); removals carry no definition. */
@@ -88,6 +84,10 @@ export interface ConfigEvent {
   definition?: CacheDefinition;
 }
 
+/**
+ * The container: caches and templates, their definitions and lifecycle. Definitions persist
+ * through the store (unless VOLATILE); entries of persistent caches are never loaded at start.
+ */
 export class CacheManager {
   readonly startedAt: number;
   /** Container-level statistics: every cache reports to them too (`/container/stats`). */

@@ -40,11 +40,6 @@ export interface VolatileIndexStore extends IndexStore {
   dropCache(cacheId: number): void;
 }
 
-/**
- * What the engine needs from a storage engine. Reads are synchronous and see committed data only;
- * every write goes through `write`, ordered, and is durable once its commit's promise resolves.
- * SQLite implements it today; a distributed engine can tomorrow.
- */
 /** A read-only view of the store frozen at one instant (point-in-time backups). */
 export interface StoreSnapshot {
   /**
@@ -55,6 +50,11 @@ export interface StoreSnapshot {
   close(): void;
 }
 
+/**
+ * What the engine needs from a storage engine. Reads are synchronous and see committed data only;
+ * every write goes through `write`, ordered, and is durable once its commit's promise resolves.
+ * SQLite implements it today; a distributed engine can tomorrow.
+ */
 export interface Store {
   readonly entries: {
     find(cacheId: number, key: Buffer): StoredEntry | undefined;

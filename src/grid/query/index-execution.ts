@@ -21,18 +21,18 @@ type IndexBatch = { hits: IndexHit[]; next: number | undefined };
 /** Entries read and decoded together while streaming candidates. */
 const LOAD = 100;
 
-/**
- * Runs a query on an indexed cache (query-notes §2, §5): `indexed` when the whole condition is
- * in the index (counts and, for indexed sort fields, the page come from SQLite), `hybrid` when only
- * part is (the index gives candidates, the entries are checked in memory, and — as the original —
- * hit_count is the candidates' count). Undefined when nothing is indexed: the caller scans.
- */
 /** Entities a query loaded for its hits, and the time it took (search statistics, entity_load). */
 export interface EntityLoading {
   loaded: number;
   ns: number;
 }
 
+/**
+ * Runs a query on an indexed cache (query-notes §2, §5): `indexed` when the whole condition is
+ * in the index (counts and, for indexed sort fields, the page come from SQLite), `hybrid` when only
+ * part is (the index gives candidates, the entries are checked in memory, and — as the original —
+ * hit_count is the candidates' count). Undefined when nothing is indexed: the caller scans.
+ */
 export async function runIndexQuery(exec: ExecutableQuery, index: CacheIndex, paging: Paging, accuracy: number, now: number, loading: EntityLoading, budget: QueryBudget): Promise<QueryResult | undefined> {
   const q = exec.query;
   const layout = indexLayoutOf(q.entity);
