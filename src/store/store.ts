@@ -5,7 +5,7 @@ import type {
 import type { WriteOp } from './write-ops';
 import type { EntryPage } from './entry-page';
 import type { KeyRewrite, KeyRewriteOutcome } from './sqlite-key-rewrite';
-import type { HitCount, IndexDocument, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
+import type { HitCount, IndexHit, IndexSelection, IndexSortKey, IndexTypeStats, IndexValue, IndexWriteOp } from './index-records';
 
 export type { Commit } from './group-commit';
 export type { WriteOp } from './write-ops';

@@ -10,7 +10,6 @@ import { startTestServer, type TestServer } from '../support/server';
  * CVE-2024-6875 lives with the compare endpoint, CVE-2023-44487 with HTTP/2.
  */
 
-const JSON_TYPE = { 'Content-Type': 'application/json' };
 const SECURED = { 'local-cache': { security: { authorization: { enabled: true, roles: ['admin', 'deployer'] } } } };
 const hex = (s: string) => Buffer.from(s.replace(/\s+/g, ''), 'hex');
 const utf = (s: string) => Buffer.concat([Buffer.from([0, s.length]), Buffer.from(s)]).toString('hex');

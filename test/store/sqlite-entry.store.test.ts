@@ -22,10 +22,6 @@ function entry(k: string | number[], value: string, more: Partial<StoredEntry> =
   return { key: key(k), value: Buffer.from(value), valueType: null, created: 1000, lastUsed: 1000, lifespan: -1, maxIdle: -1, ...more };
 }
 
-function keysOf(entries: StoredEntry[]): string[] {
-  return entries.map((e) => e.key.toString('hex'));
-}
-
 function hex(...keys: Array<string | number[]>): string[] {
   return keys.map((k) => key(k).toString('hex'));
 }

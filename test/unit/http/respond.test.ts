@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import { sendParts } from '../../../src/http/respond';
 
 describe('sendParts (answers written in parts)', () => {
-  const MiB = 1024 * 1024;
 
   it('sends one part as it is, and several as a stream with their whole length', () => {
     const one = {} as Context;

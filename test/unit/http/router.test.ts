@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { GridError } from '../../../src/errors';
 import type { HttpMethod, RouteSpec } from '../../../src/http/route-spec';
 import { Router, splitPath } from '../../../src/http/router';
 import { thrown } from '../../support/thrown';

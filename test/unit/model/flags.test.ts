@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import { GridError } from '../../../src/errors';
 import {
   NO_FLAGS, parseAdminFlags, parseEntryFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS,
 } from '../../../src/model/flags';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { GridError, InvalidMediaTypeError } from '../../../src/errors';
+import { InvalidMediaTypeError } from '../../../src/errors';
 import { formatMediaType, matches, parseMediaType, parseMediaTypeList, type MediaType } from '../../../src/model/media-type';
 import { thrown } from '../../support/thrown';
 
