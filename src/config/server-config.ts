@@ -10,7 +10,8 @@ import { readTlsSetting, resolveTls, type TlsConfig, type TlsOverrides, withoutT
 import { DEFAULT_LIMITS, LimitError, type Limits, parseLimits } from './limits';
 
 export type Durability = 'power' | 'process';
-export type AuthMechanismName = 'basic' | 'digest';
+/** How a user may prove who they are (`auth-mechanisms`). */
+export type AuthMechanism = 'basic' | 'digest';
 
 /** Everything the server needs to start, validated once. */
 export interface ServerConfig {
@@ -20,7 +21,7 @@ export interface ServerConfig {
   durability: Durability;
   authEnabled: boolean;
   /** HTTP mechanisms offered; without `digest` no Digest HA1 is stored (docs/security.md). */
-  authMechanisms: AuthMechanismName[];
+  authMechanisms: AuthMechanism[];
   /** Accept Digest responses without qop (RFC 2069); refused by default. */
   digestWithoutQop: boolean;
   /** Request bodies above this many bytes get 413. */
@@ -105,12 +106,12 @@ export function parseDurability(text: string): Durability {
 }
 
 /** `basic`, `digest` or both, separated by commas or spaces (a YAML/JSON list works too). */
-export function parseAuthMechanisms(value: unknown, what = 'auth-mechanisms'): AuthMechanismName[] {
+export function parseAuthMechanisms(value: unknown, what = 'auth-mechanisms'): AuthMechanism[] {
   const items = (Array.isArray(value) ? value.map(String) : String(value).split(/[\s,]+/)).map((m) => m.trim().toLowerCase()).filter(Boolean);
   const bad = items.find((m) => m !== 'basic' && m !== 'digest');
   if (bad !== undefined) throw new ConfigError(`${what}: '${bad}' is not a mechanism (basic, digest)`);
   if (!items.length) throw new ConfigError(`${what}: name at least one mechanism (basic, digest)`);
-  return [...new Set(items as AuthMechanismName[])];
+  return [...new Set(items as AuthMechanism[])];
 }
 
 /** Reads a server configuration file (YAML, JSON or XML) into overrides; unknown keys are errors. */

@@ -3,10 +3,6 @@ import { type DigestAlgorithm, digestHa1 } from '../model/passwords';
 import { isSealed, openSecret, sealSecret } from '../model/sealed-secret';
 import type { DigestUpdate, UserRecord } from '../store/store';
 
-/** How a user may prove who they are; `auth-mechanisms` in the configuration. */
-export type AuthMechanism = 'basic' | 'digest';
-export const AUTH_MECHANISMS: readonly AuthMechanism[] = ['basic', 'digest'];
-
 /** The name under which the server records its mechanisms for `grid user` (settings table). */
 export const AUTH_MECHANISMS_SETTING = 'auth-mechanisms';
 

@@ -6,7 +6,7 @@ import { DEFAULT_SANDBOX_LIMITS, ExecutionBudget, limitMessages, type SandboxLim
 // a native module of its own: loaded when the first script runs
 const loadIvm = lazy(() => require('isolated-vm') as typeof import('isolated-vm'));
 
-export { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from './script-limits';
+export type { SandboxLimits } from './script-limits';
 
 /**
  * The host side of the bindings: `op` with string arguments, answered with JSON text (or

@@ -27,6 +27,8 @@ export interface Report {
  * `GET /server/report` (behavior-notes §11): a tar.gz of the configuration, log files, memory and
  * CPU figures, open files, network listeners and a thread dump, written to a temp folder first and
  * streamed; the folder goes once the stream ends.
+ *
+ * @public loaded on first use, through `lazy(() => require(…))`, which the dead-export check cannot follow
  */
 export async function buildReport(input: ReportInput): Promise<Report> {
   const dir = await mkdtemp(join(tmpdir(), 'grid-report-'));

@@ -4,9 +4,7 @@ import {
 } from '../../src/http/transport/h2-frames';
 
 export const GOAWAY = 7;
-export const PING = 6;
 export const ENHANCE_YOUR_CALM = 11;
-export const REFUSED_STREAM = 7;
 export const CANCEL = 8;
 
 export interface ReceivedFrame extends FrameHeader {

@@ -71,10 +71,6 @@ export function analyzeText(analyzer: string | undefined, text: string): string[
   return (ANALYZERS[analyzer ?? 'standard'] ?? ANALYZERS.standard)(text);
 }
 
-export function isKnownAnalyzer(name: string): boolean {
-  return name in ANALYZERS;
-}
-
 /** A `@Keyword` normalizer: `lowercase`, else the value unchanged. */
 export function normalizeKeyword(normalizer: string | undefined, value: string): string {
   return normalizer === 'lowercase' ? value.toLowerCase() : value;

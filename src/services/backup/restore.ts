@@ -31,6 +31,8 @@ export interface RestoreOutcome {
  * every selected part is read and checked (manifest, container name, names, configurations, entry
  * records), then — only if all is well — applied, schemas first, then templates, caches (existing
  * caches kept, entries added with their times), counters and tasks.
+ *
+ * @public loaded on first use, through `lazy(() => require(…))`, which the dead-export check cannot follow
  */
 export async function restoreArchive(
   zip: ArchiveReader, src: BackupSources, container: string, resources: Resources, textLimit: number,

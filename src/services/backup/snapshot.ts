@@ -32,6 +32,8 @@ export interface ContainerSnapshot {
  * commit is pending, everything is read in the same synchronous turn of the event loop — memory
  * caches copied, a SQLite read transaction opened on a second connection, small resources read —
  * so no write can fall between two of them. Persistent entries are then paged from that snapshot.
+ *
+ * @public loaded on first use, through `lazy(() => require(…))`, which the dead-export check cannot follow
  */
 export async function captureSnapshot(src: BackupSources, store: Store, resources: Resources, now: () => number): Promise<ContainerSnapshot> {
   const cacheNames = src.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name);
