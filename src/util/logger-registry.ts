@@ -84,7 +84,7 @@ export class LoggerRegistry {
   /** Flushes and closes the appenders that own a file (standard output stays open). */
   async close(): Promise<void> {
     this.flush();
-    await Promise.all(Object.values(this.appenders).map((a) => (a as { end?: () => Promise<void> }).end?.()));
+    await Promise.all(Object.values(this.appenders).map((a) => (a as { end?: () => Promise<void> }).end?.() ?? Promise.resolve()));
   }
 
   private effective<K extends keyof LoggerSetting>(name: string, key: K): NonNullable<LoggerSetting[K]> {

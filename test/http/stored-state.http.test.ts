@@ -63,9 +63,11 @@ describe('stored state: a large cache never stalls the server', function () {
     await admin.createCache('many', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
     const s = server.running.services;
     const h = s.manager.require('many');
+    const writes: Array<Promise<unknown>> = [];
     for (let i = 0; i < MANY_KEYS; i++) {
-      s.entries.put(h, { key: s.entries.storedKey(h, `key-${i}`, DEFAULT_KEY_TYPE), value: Buffer.from(`value-${i}`), contentType: undefined });
+      writes.push(Promise.resolve(s.entries.put(h, { key: s.entries.storedKey(h, `key-${i}`, DEFAULT_KEY_TYPE), value: Buffer.from(`value-${i}`), contentType: undefined })));
     }
+    await Promise.all(writes);
   });
   after(() => server.close());
 
@@ -211,7 +213,7 @@ describe('stored state: a large cache never stalls the server', function () {
       await large.as('admin').createCache('octets', { 'local-cache': {} });
       const s = large.running.services;
       const h = s.manager.require('octets');
-      s.entries.put(h, { key: s.entries.storedKey(h, 'huge', DEFAULT_KEY_TYPE), value: Buffer.alloc(64 * 1000 * 1000, 0xab), contentType: undefined });
+      await s.entries.put(h, { key: s.entries.storedKey(h, 'huge', DEFAULT_KEY_TYPE), value: Buffer.alloc(64 * 1000 * 1000, 0xab), contentType: undefined });
     });
     after(() => large.close());
 

@@ -28,7 +28,7 @@ describe('FairGate', () => {
       expect(order[order.length - 1]).to.equal(id);
       blockers.get(id)!.resolve();
     }
-    await Promise.all(runs);
+    await Promise.all(runs.map((r) => r!));
     expect(order).to.deep.equal(['a1', 'a2', 'b1', 'a3']);
   });
 
@@ -46,7 +46,7 @@ describe('FairGate', () => {
       await new Promise((r) => setImmediate(r));
       blockers[i]();
     }
-    await Promise.all(runs);
+    await Promise.all(runs.map((r) => r!));
     expect(order).to.deep.equal(['first', 'a-u1', 'b-v', 'a-u2', 'a-u3']);
   });
 
@@ -64,7 +64,7 @@ describe('FairGate', () => {
 
   it('makes room for a newcomer by refusing the newest task of the group that has most', async () => {
     const gate = new FairGate(1, 4);
-    gate.run(at(4, 'busy'), never, refusal);
+    void gate.run(at(4, 'busy'), never, refusal);
     const flood = [0, 1, 2, 3].map(() => gate.run(at(4, 'flood'), never, refusal)!);
     const outcomes = flood.map((p) => p.then(() => 'ran', (err: Error) => err.message));
     expect(gate.waiting).to.equal(4);
@@ -76,9 +76,9 @@ describe('FairGate', () => {
 
   it('evicts inside the newcomer\'s own group when that group is the full one', () => {
     const gate = new FairGate(1, 100);
-    gate.run(at(100, 'busy'), never, refusal);
-    for (let i = 0; i < 3; i++) gate.run([{ key: 'site', cap: 4 }, { key: 'host1', cap: 4 }], never, refusal);
-    gate.run([{ key: 'site', cap: 4 }, { key: 'host2', cap: 4 }], never, refusal);
+    void gate.run(at(100, 'busy'), never, refusal);
+    for (let i = 0; i < 3; i++) void gate.run([{ key: 'site', cap: 4 }, { key: 'host1', cap: 4 }], never, refusal);
+    void gate.run([{ key: 'site', cap: 4 }, { key: 'host2', cap: 4 }], never, refusal);
     expect(gate.run([{ key: 'site', cap: 4 }, { key: 'host3', cap: 4 }], never, refusal), 'host1 gives up its newest').to.not.equal(undefined);
     expect(gate.run([{ key: 'site', cap: 4 }, { key: 'host1', cap: 4 }], never, refusal), 'host1 has most: refused').to.equal(undefined);
     expect(gate.waiting).to.equal(4);
