@@ -77,32 +77,47 @@ const condition: fc.Arbitrary<string> = fc.letrec((tie) => ({
 
 describe('compileWireFilter', () => {
   it('never rejects a message that the decoded entity matches (random messages and conditions)', () => {
+    const seen = { compiled: 0, matched: 0 };
     fc.assert(fc.property(condition, fc.array(entity, { minLength: 1, maxLength: 8 }), (where, objects) => {
       const { exact, wire } = compile(where);
       if (!wire) return;
+      seen.compiled++;
       for (const o of objects) {
         const bytes = Buffer.from(M.encode(M.fromObject(o)).finish());
-        if (matches(exact, bytes)) expect(wire(bytes, 0, bytes.length), `${where} over ${JSON.stringify(o)}`).to.equal(true);
+        if (!matches(exact, bytes)) continue;
+        seen.matched++;
+        expect(wire(bytes, 0, bytes.length), `${where} over ${JSON.stringify(o)}`).to.equal(true);
       }
     }), { numRuns: 400 });
+    // a property that returns early everywhere proves nothing: most runs must have compiled and matched
+    expect(seen.compiled, 'runs whose condition compiled to a wire filter').to.be.above(200);
+    expect(seen.matched, 'messages the decoded entity matched').to.be.above(200);
   });
 
   it('reads the last occurrence of a repeated scalar field, as decoding does', () => {
+    let matched = 0;
     fc.assert(fc.property(condition, entity, entity, (where, a, b) => {
       const { exact, wire } = compile(where);
       if (!wire) return;
       const bytes = Buffer.concat([M.encode(M.fromObject(a)).finish(), M.encode(M.fromObject(b)).finish()]);
-      if (matches(exact, bytes)) expect(wire(bytes, 0, bytes.length), where).to.equal(true);
+      if (!matches(exact, bytes)) return;
+      matched++;
+      expect(wire(bytes, 0, bytes.length), where).to.equal(true);
     }), { numRuns: 300 });
+    expect(matched, 'runs whose concatenated message matched').to.be.above(50);
   });
 
   it('accepts whatever a decoder could still match in malformed bytes, and reads within [start, end)', () => {
+    let matched = 0;
     fc.assert(fc.property(condition, fc.uint8Array({ maxLength: 40 }), fc.uint8Array({ maxLength: 4 }), (where, junk, pad) => {
       const { exact, wire } = compile(where);
       if (!wire) return;
       const framed = Buffer.concat([pad, junk, pad]);
-      if (matches(exact, junk)) expect(wire(framed, pad.length, pad.length + junk.length), where).to.equal(true);
+      if (!matches(exact, junk)) return;
+      matched++;
+      expect(wire(framed, pad.length, pad.length + junk.length), where).to.equal(true);
     }), { numRuns: 400 });
+    expect(matched, 'runs whose junk bytes a decoder still matched').to.be.above(5); // about 20 of 400
   });
 
   it('rejects messages a readable condition excludes, and is absent when nothing is readable', () => {
