@@ -5,7 +5,8 @@ import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/server';
-import { basic, curlTransport, hasTool, http1Transport } from '../support/transports';
+import { basic, curlTransport, http1Transport } from '../support/transports';
+import { needTool } from '../support/tools';
 
 const ENTRY = '/rest/v2/caches/upgrade/k';
 
@@ -49,7 +50,7 @@ describe('Upgrade: h2c on the plain port (RFC 7540 §3.2)', () => {
 
   describe('with curl --http2', () => {
     before(function () {
-      if (!hasTool('curl')) this.skip();
+      needTool(this, 'curl', 'h2c upgrade with curl --http2');
     });
 
     it('answers 101 Switching Protocols, then the request over HTTP/2 on stream 1', async () => {
@@ -80,10 +81,7 @@ describe('Upgrade: h2c on the plain port (RFC 7540 §3.2)', () => {
 
   describe('with nghttp', () => {
     before(function () {
-      if (!hasTool('nghttp')) {
-        console.log('      skipped: nghttp is not installed (CI installs nghttp2-client)');
-        this.skip();
-      }
+      needTool(this, 'nghttp', 'h2c upgrade with nghttp -u, package nghttp2-client');
     });
 
     it('nghttp -u upgrades and gets the answer on stream 1', async () => {

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/server';
 import { challengeFor, digestAuthorization } from '../support/digest';
-import { basic, curlTransport, eventually, h2Transport, hasTool, http1Transport, type Transport } from '../support/transports';
+import { basic, curlTransport, eventually, h2Transport, http1Transport, type Transport } from '../support/transports';
+import { needTool } from '../support/tools';
 
 /**
  * The same requests over every way a client can reach grid (spec 1 "What the service does" 3):
@@ -48,10 +49,7 @@ describe('every route over every protocol: HTTP/1.1, h2c (prior knowledge, Upgra
       const key = `key-${i}`;
 
       before(function () {
-        if (way.tool && !hasTool(way.tool)) {
-          console.log(`      skipped: ${way.tool} is not installed (CI installs it)`);
-          this.skip();
-        }
+        if (way.tool) needTool(this, way.tool, way.name);
         t = way.make(ports);
       });
       after(() => t?.close());

@@ -7,7 +7,8 @@ import { gunzipSync } from 'node:zlib';
 import { runGrid } from '../support/cli';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
-import { basic, h2Transport, hasTool, http1Transport } from '../support/transports';
+import { basic, h2Transport, http1Transport } from '../support/transports';
+import { needTool } from '../support/tools';
 
 const BROWSER = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' };
 const HSTS = 'max-age=31536000 ; includeSubDomains';
@@ -103,10 +104,7 @@ describe('the TLS port (--tls-port)', () => {
     let certPem: string;
 
     before(async function () {
-      if (!hasTool('openssl', 'version')) {
-        console.log('      skipped: openssl is not installed (needed to make the PKCS#12 fixture)');
-        this.skip();
-      }
+      needTool(this, 'openssl', 'making the PKCS#12 fixture', 'version');
       dir = tempDir('grid-p12-');
       const pair = await pemPair(dir);
       certPem = pair.certPem;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { tempDir } from '../support/server';
+import { needTool } from '../support/tools';
 
 const PUTS = 20;
 
@@ -104,8 +105,9 @@ describe('--durability power: the WAL is fsynced before each acknowledgement (st
   this.timeout(120_000);
 
   before(function () {
+    needTool(this, 'strace', 'watching the WAL being fsynced', '-V');
     if (!straceWorks()) {
-      console.log('      strace is missing or may not trace here (.ci/run installs it when it can): skipped');
+      console.log('      strace may not trace processes here (no ptrace permission): skipped');
       this.skip();
     }
   });

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect, type ClientHttp2Session, constants } from 'node:http2';
@@ -39,14 +39,6 @@ export interface Transport {
   close(): void;
 }
 
-export function hasTool(command: string, versionFlag = '--version'): boolean {
-  try {
-    execFileSync(command, [versionFlag], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export function basic(user: string, password = `${user}-pw`): Record<string, string> {
   return { Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') };
