@@ -9,6 +9,13 @@ const KEY_LENGTH = 32;
 
 export const REALM = 'default';
 
+/**
+ * The scrypt hash (PARAMS, as every user's) of 32 random bytes that were thrown away: no password
+ * matches it, and verifying against it costs what a real verification costs, so unknown users are
+ * answered in the time known ones are. A constant, so that the start does not spend a hash on it.
+ */
+export const UNKNOWN_USER_HASH = 'scrypt$16384$8$1$r5/QnMDDerItcumtYRWeMA==$Obdf1G1j3O8aWbC4mudiHnBzFT2rpUebkKWCuywVuqM=';
+
 /** `scrypt$N$r$p$salt$hash` (base64 parts); hashed on the thread pool, off the event loop. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);

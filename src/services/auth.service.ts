@@ -4,7 +4,7 @@ import {
 } from '../errors';
 import { clientAddressKey, clientAddressPrefixes } from '../model/client-address';
 import { parseDigestFields } from '../model/digest-header';
-import { type DigestAlgorithm, digestHash, REALM, verifyPassword } from '../model/passwords';
+import { type DigestAlgorithm, digestHash, REALM, UNKNOWN_USER_HASH, verifyPassword } from '../model/passwords';
 import { PERMISSION_MASKS } from '../model/permissions';
 import type { Store, UserRecord } from '../store/store';
 import { BoundedMap } from '../util/bounded-map';
@@ -55,12 +55,6 @@ const VERIFY_WAITING_PER_LANE = 64;
 const VERIFY_WAITING_PER_ADDRESS = 16;
 const VERIFY_WAITING_PER_USER = 4;
 
-/**
- * The scrypt hash (same parameters as every user's) of 32 random bytes that were thrown away: no
- * password matches it, and verifying against it costs what a real verification costs. A constant,
- * so that the start does not spend a hash on it.
- */
-const UNKNOWN_USER_HASH = 'scrypt$16384$8$1$r5/QnMDDerItcumtYRWeMA==$Obdf1G1j3O8aWbC4mudiHnBzFT2rpUebkKWCuywVuqM=';
 
 interface Remembered { subject: Subject; until: number }
 /** What a connection last authenticated with: its exact Basic header, while `generation` is current. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { digestHa1, hashPassword, REALM, verifyPassword } from '../../../src/model/passwords';
+import { digestHa1, hashPassword, REALM, UNKNOWN_USER_HASH, verifyPassword } from '../../../src/model/passwords';
 
 const md5 = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -19,6 +19,14 @@ describe('hashPassword / verifyPassword', () => {
   it('refuses a wrong password', async () => {
     expect(await verifyPassword('correct horse battery stapler', stored)).to.equal(false);
     expect(await verifyPassword('', stored)).to.equal(false);
+  });
+
+  it('verifies unknown users against a hash made as every user\'s is, which no password matches', async () => {
+    // the same scheme, cost parameters and part lengths: the verification costs what a real one does
+    const shape = (hash: string) => hash.split('$').map((part, i) => (i >= 4 ? Buffer.from(part, 'base64').length : part));
+    expect(shape(UNKNOWN_USER_HASH)).to.deep.equal(shape(stored));
+    expect(await verifyPassword(password, UNKNOWN_USER_HASH)).to.equal(false);
+    expect(await verifyPassword('', UNKNOWN_USER_HASH)).to.equal(false);
   });
 
   it('never contains the password, in clear or in Base64', () => {
