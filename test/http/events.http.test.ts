@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/util/clock';
 import type { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 import { SseReader } from '../support/sse';
+import { waitUntil } from '../support/poll';
 
 const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
 
@@ -104,9 +105,7 @@ describe('server-sent events', () => {
         const sse = await SseReader.open(`${server.url}/rest/v2/caches/existing?action=listen`, basic('admin'));
         sse.close();
       }
-      await new Promise((r) => setTimeout(r, 200));
-      expect(cache.listeners.size).to.equal(0);
-      expect(server.running.services.manager.events.size).to.equal(0);
+      await waitUntil(() => cache.listeners.size === 0 && server.running.services.manager.events.size === 0, 'the closed streams to be dropped');
       expect((await admin.put('/rest/v2/caches/existing/k', 'still writes')).status).to.equal(204);
     });
   });

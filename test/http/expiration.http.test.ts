@@ -5,6 +5,7 @@ import { ManualClock } from '../../src/util/clock';
 import type { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 import { type SseEvent, SseReader } from '../support/sse';
+import { waitUntil } from '../support/poll';
 
 const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -92,11 +93,11 @@ describe('entry expiration', () => {
       for (const key of ['r1', 'g1']) await admin.put(`/rest/v2/caches/${cache}/${key}`, 'v', { timeToLiveSeconds: '1' });
       await admin.put(`/rest/v2/caches/${cache}/z`, 'v');
       clock.advance(2000);
-      await sleep(100);
       const db = new Database(join(server.dataDir, 'grid.db'), { readonly: true });
       try {
         const id = server.running.services.manager.require(cache).cache.id;
-        expect((db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ?').get(id) as { n: number }).n).to.equal(1);
+        const rows = () => (db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ?').get(id) as { n: number }).n;
+        await waitUntil(() => rows() === 1, 'the expired rows to be deleted');
       } finally {
         db.close();
       }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/util/clock';
 import type { Client } from '../support/client';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { waitUntil } from '../support/poll';
 
 const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
 
@@ -134,13 +135,13 @@ describe('expiration reaper', () => {
         await admin.put(`/rest/v2/caches/${c}/long`, 'v');
       }
       clock.advance(1_500);
-      await new Promise((r) => setTimeout(r, 100));
       const mem = server.running.services.manager.require('mem').cache;
-      expect(mem.memoryEntryCount).to.equal(1);
       const db = new Database(join(server.dataDir, 'grid.db'), { readonly: true });
       try {
-        const rows = db.prepare('SELECT key FROM entries WHERE cache_id = ?').all(server.running.services.manager.require('disk').cache.id) as Array<{ key: Buffer }>;
-        expect(rows.map((r) => r.key.toString())).to.deep.equal(['long']);
+        const stored = () => (db.prepare('SELECT key FROM entries WHERE cache_id = ?').all(server.running.services.manager.require('disk').cache.id) as Array<{ key: Buffer }>)
+          .map((r) => r.key.toString());
+        await waitUntil(() => mem.memoryEntryCount === 1 && stored().length === 1, 'the reaper to remove the expired entries');
+        expect(stored()).to.deep.equal(['long']);
       } finally {
         db.close();
       }

@@ -9,3 +9,17 @@ export async function until(probe: () => Promise<Reply>, not = 202): Promise<Rep
   }
   throw new Error('still in progress');
 }
+
+/**
+ * Asks `probe` every 20 ms until it holds (10 s at most, then fails naming `what`): for a state the
+ * server reaches on its own time (a closed stream noticed, a change made by another process seen,
+ * a batch of log lines written), instead of a fixed sleep that is too short on a loaded machine
+ * and too long everywhere else.
+ */
+export async function waitUntil(probe: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
