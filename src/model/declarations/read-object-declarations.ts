@@ -4,6 +4,7 @@
 import { DeclarationError } from '../../errors';
 import { isCacheKind } from '../cache-config';
 import { readElement, readNamed, type ReadContext } from '../cache-config/read-object-config';
+import type { TextLocation } from '../cache-config/text-location';
 import { type Declarations, emptyDeclarations, within } from './declarations';
 import { COUNTER_KINDS, toDeclaredCache, toDeclaredCounter, toDeclaredRole } from './declared-values';
 import { ignoredPart } from './ignored-parts';
@@ -35,10 +36,10 @@ class ObjectReader {
   constructor(private readonly ctx: ReadContext, private readonly source: string, private readonly files: FileReader) {}
 
   /** Visits the entries in document order, so each key's place is found after the previous one. */
-  private entries(value: Mapping): Array<[string, string, unknown]> {
+  private entries(value: Mapping): Array<[string, string, unknown, TextLocation]> {
     return Object.entries(value).map(([key, v]) => {
-      this.ctx.locator.next(key);
-      return [key, this.ctx.toName(key), v];
+      const location = this.ctx.locator.next(key);
+      return [key, this.ctx.toName(key), v, location];
     });
   }
 
@@ -68,11 +69,11 @@ class ObjectReader {
   }
 
   private container(body: unknown): void {
-    for (const [key, name, value] of this.entries(mapping(body, 'cache-container'))) {
+    for (const [, name, value, location] of this.entries(mapping(body, 'cache-container'))) {
       if (name === 'caches') this.caches(value, false);
       else if (name === 'counters') this.counters(value, ['cache-container', 'counters']);
       else if (name === 'security') this.security(value);
-      else if (isCacheKind(name)) this.cacheElements(key, value);
+      else if (isCacheKind(name)) this.cacheElements(name, value, location);
       else if (!ACCEPTED.get(name)?.(value)) this.ignore(['cache-container', name]);
     }
   }
@@ -87,11 +88,10 @@ class ObjectReader {
   }
 
   /** `"distributed-cache": {"name": "c", ..}` (one, or a list) straight under the container. */
-  private cacheElements(key: string, value: unknown): void {
-    const kind = this.ctx.toName(key);
+  private cacheElements(kind: string, value: unknown, location: TextLocation): void {
     const items = Array.isArray(value) ? value : [value];
     for (const item of items) {
-      const raw = { root: readElement(kind, item, this.ctx.locator.next(kind), this.ctx, 1) };
+      const raw = { root: readElement(kind, item, location, this.ctx, 1) };
       this.out.caches.push(toDeclaredCache(raw, this.source));
     }
   }

@@ -52,6 +52,14 @@ describe('readDeclarations', () => {
     expect(d.counters.map((c) => [c.name, c.config.kind])).to.deep.equal([['n', 'strong-counter']]);
   });
 
+  it('reads a cache kind straight under the container, named by its name attribute (one, or a list)', () => {
+    const d = read(['a.json', JSON.stringify({ infinispan: { 'cache-container': {
+      'distributed-cache-configuration': { name: 'base', owners: 1 },
+      'local-cache': [{ name: 'x' }, { name: 'y', statistics: true }],
+    } } })]);
+    expect(d.caches.map((c) => [c.name, c.template])).to.deep.equal([['base', true], ['x', false], ['y', false]]);
+  });
+
   it('makes the kinds under templates template kinds', () => {
     const d = read(['g.yaml', 'server:\n  templates:\n    t: { distributedCache: { owners: 1 } }']);
     expect(d.caches.map((c) => [c.name, c.template, c.definition.root.name])).to.deep.equal([['t', true, 'distributed-cache-configuration']]);
