@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { browserSettingsOf } from './config/browser-settings';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { tenantDataDir } from './config/tenants';
@@ -7,7 +9,10 @@ import { createApp } from './http/app';
 import { HttpListeners } from './http/transport/listeners';
 import { ConnectionGuards } from './http/connection-guards';
 import { BodyBudget } from './http/body-budget';
+import { DeclarationError, GridError } from './errors';
+import { readDeclarations } from './model/declarations/read-declarations';
 import { generatePassword } from './model/passwords';
+import { applyDeclarations } from './services/declared-resources';
 import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
 import { OffLoop } from './services/off-loop';
@@ -66,6 +71,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
   const containers = await openContainers(config, clock, logs, offLoop).catch(async (err: unknown) => { await offLoop.close(); throw err; });
   const main = containers[0];
+  await applyDeclared(config, main, logs.get('grid.config')).catch(async (err: unknown) => {
+    await Promise.all(containers.map((c) => c.close()));
+    await offLoop.close();
+    throw err;
+  });
 
   const node: NodeInfo = { name: config.nodeName, address: '' };
   const version = packageVersion();
@@ -145,6 +155,34 @@ async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRe
   } catch (err) {
     await Promise.all(opened.map((c) => c.close()));
     throw err;
+  }
+}
+
+/**
+ * What the `--config` files declare, brought into the default container before the server listens
+ * (docs/configuration.md, Declared resources). A part of the original's format grid does not
+ * implement is a warning naming it; a declaration that cannot be applied stops the start (exit 2).
+ */
+async function applyDeclared(config: ServerConfig, c: Container, log: Logger): Promise<void> {
+  if (config.declarations.length === 0) return;
+  try {
+    const declared = readDeclarations(config.declarations, readSchemaFile);
+    for (const part of declared.ignored) log.warn({ file: part.source, element: part.element, reason: part.reason }, 'configuration element not implemented; ignored');
+    const { manager, counters, schemas, roles } = c.services;
+    const report = await applyDeclarations({ manager, counters, schemas, roles }, declared, config.updateDeclared === 'mutable');
+    log.info({ created: report.created, updated: report.updated, unchanged: report.unchanged.length }, 'declared resources in place');
+  } catch (err) {
+    if (err instanceof GridError) throw new ConfigError(err.message);
+    throw err;
+  }
+}
+
+/** A schema file named by a declaration; relative paths are taken from where grid was started, as every path of the file. */
+function readSchemaFile(path: string): string {
+  try {
+    return readFileSync(resolve(path), 'utf8');
+  } catch (err) {
+    throw new DeclarationError(`cannot read ${path}: ${(err as Error).message}`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFile, readLimits, resolveConfig } from '../config/server-config';
+import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
 import { compileCacheStartupDone } from '../util/compile-cache';
 import { packageVersion } from '../util/package-info';
@@ -8,7 +8,7 @@ import { USAGE } from './usage';
 /** `grid start`: serves until SIGINT/SIGTERM, then shuts down cleanly. */
 export async function runStart(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
-    data: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string' },
+    data: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string', multiple: true },
     durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' },
     'no-auth': { type: 'boolean' }, 'allow-remote-no-auth': { type: 'boolean' }, 'auth-mechanisms': { type: 'string' }, console: { type: 'string' },
     limit: { type: 'string', multiple: true }, D: { type: 'string', short: 'D', multiple: true },
@@ -40,7 +40,8 @@ export async function runStart(args: string[]): Promise<number> {
     tlsKeystorePasswordFile: values['tls-keystore-password-file'] as string | undefined,
     limits: readLimits(parseProperties((values.limit as string[] | undefined) ?? [], '--limit '), '--limit'),
   };
-  const file = values.config ? readConfigFile(values.config as string) : {};
+  // several --config files merge in order (docs/configuration.md)
+  const file = readConfigFiles((values.config as string[] | undefined) ?? []);
   const config = resolveConfig(file, flags);
   if (!config.authEnabled) {
     process.stderr.write('\n  WARNING: authentication is OFF (--no-auth). Anyone who can reach this port has full admin access.\n\n');

@@ -16,7 +16,10 @@ Options:
   --data DIR            data directory (default ./data)
   --host H              address to listen on (default 127.0.0.1)
   --port P              port to listen on, 0 picks a free one (default 11222)
-  --config FILE         server configuration file (YAML, JSON or XML); flags win over it
+  --config FILE         server configuration file (YAML, JSON or XML), grid's own or the
+                        original's infinispan.xml/.yaml/.json; repeatable, later files win;
+                        flags win over them. Declared caches, templates, counters, schemas
+                        and roles are created at start (docs/configuration.md)
   --durability MODE     power (default): every acknowledged write survives power loss;
                         process: it survives a crash of the process (kill -9)
   --max-content-length SIZE   largest request body (default 10MB); larger ones get 413

@@ -8,6 +8,7 @@ import { type LoggerConfig, parseLoggers } from './logger-config';
 import { parseTenants, type TenantConfig } from './tenants';
 import { readTlsSetting, resolveTls, type TlsConfig, type TlsOverrides, withoutTls } from './tls-config';
 import { DEFAULT_LIMITS, LimitError, type Limits, parseLimits } from './limits';
+import { DECLARATION_KEYS, type DeclarationSource, fileFormatOf, INFINISPAN_ROOT, parseUpdateDeclared, type UpdateDeclared } from './declaration-sources';
 
 export type Durability = 'power' | 'process';
 /** How a user may prove who they are (`auth-mechanisms`). */
@@ -64,6 +65,10 @@ export interface ServerConfig {
   tls?: TlsConfig;
   /** Caps on sizes, counts, connections and time-outs (src/config/limits.ts). */
   limits: Limits;
+  /** Files declaring caches, templates, counters, schemas or roles, in `--config` order (docs/configuration.md, Declared resources). */
+  declarations: DeclarationSource[];
+  /** `mutable`: a declared resource differing from the data dir in what may change on it is updated at start. */
+  updateDeclared: UpdateDeclared;
 }
 
 /** What the command line may set; undefined = not given. */
@@ -76,7 +81,7 @@ const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties' | 'limits'> = {
   authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
   loggers: [], corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
   taskTimeout: 5_000, taskMemoryLimit: 64 * 1024 * 1024, taskMaxHostCalls: 100_000, taskMaxWrite: 16 * 1024 * 1024, taskConcurrency: 4,
-  backupRoots: [], backupTimeout: 3_600_000,
+  backupRoots: [], backupTimeout: 3_600_000, declarations: [], updateDeclared: 'never',
 };
 
 /** isolated-vm refuses smaller isolates. */
@@ -114,7 +119,28 @@ export function parseAuthMechanisms(value: unknown, what = 'auth-mechanisms'): A
   return [...new Set(items as AuthMechanism[])];
 }
 
-/** Reads a server configuration file (YAML, JSON or XML) into overrides; unknown keys are errors. */
+/**
+ * Reads the `--config` files in order into one set of overrides: a later file's settings win over
+ * an earlier one's (`properties` and `limits` key by key), and their declarations add up.
+ */
+export function readConfigFiles(paths: readonly string[]): ConfigOverrides {
+  let merged: ConfigOverrides = {};
+  for (const path of paths) {
+    const next = readConfigFile(path);
+    merged = {
+      ...merged, ...dropUndefined(next),
+      properties: next.properties || merged.properties ? { ...merged.properties, ...next.properties } : undefined,
+      limits: next.limits || merged.limits ? { ...merged.limits, ...next.limits } : undefined,
+      declarations: [...merged.declarations ?? [], ...next.declarations ?? []],
+    };
+  }
+  return merged;
+}
+
+/**
+ * Reads a server configuration file (YAML, JSON or XML) into overrides; unknown keys are errors.
+ * A file of the original's format (an `infinispan` root) sets no server setting: it only declares.
+ */
 export function readConfigFile(path: string): ConfigOverrides {
   let text: string;
   try {
@@ -122,14 +148,21 @@ export function readConfigFile(path: string): ConfigOverrides {
   } catch (err) {
     throw new ConfigError(`cannot read configuration file ${path}: ${(err as Error).message}`);
   }
+  const format = fileFormatOf(path);
   const raw = parseDocument(text, extname(path).toLowerCase(), path);
-  if (raw && typeof raw === 'object' && 'server' in raw) {
-    const others = Object.keys(raw).filter((k) => k !== 'server');
-    if (others.length) throw new ConfigError(`${path}: unknown setting '${others[0]}' beside 'server'`);
+  const source: DeclarationSource = { path, format, text };
+  for (const rootKey of ['server', INFINISPAN_ROOT]) {
+    if (raw && typeof raw === 'object' && rootKey in raw) {
+      const others = Object.keys(raw).filter((k) => k !== rootKey);
+      if (others.length) throw new ConfigError(`${path}: unknown setting '${others[0]}' beside '${rootKey}'`);
+    }
   }
+  if (raw && typeof raw === 'object' && INFINISPAN_ROOT in raw) return { declarations: [source] };
   const root = (raw && typeof raw === 'object' && 'server' in raw ? (raw as { server: unknown }).server : raw) ?? {};
   if (typeof root !== 'object' || Array.isArray(root)) throw new ConfigError(`${path}: expected a mapping of settings`);
-  return fromObject(root as Record<string, unknown>, path);
+  const out = fromObject(root as Record<string, unknown>, path);
+  if (Object.keys(root).some((k) => DECLARATION_KEYS.has(k))) out.declarations = [source];
+  return out;
 }
 
 function parseDocument(text: string, ext: string, path: string): unknown {
@@ -190,6 +223,7 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'task-concurrency': out.taskConcurrency = parsePositiveInt(text, `${where}: task-concurrency`); break;
       case 'backup-roots': out.backupRoots = parsePathList(value, `${where}: backup-roots`); break;
       case 'backup-timeout': out.backupTimeout = parsePositiveInt(text, `${where}: backup-timeout`); break;
+      case 'update-declared': out.updateDeclared = parseUpdateDeclared(text, `${where}: update-declared`); break;
       case 'properties':
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
@@ -199,6 +233,7 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
         out.limits = readLimits(value as Record<string, unknown>, where);
         break;
       default:
+        if (DECLARATION_KEYS.has(key)) break; // read by src/model/declarations, with their locations in the file
         if (!readTlsSetting(out, key, text, (t) => parsePort(t, `${where}: ${key}`))) throw new ConfigError(`${where}: unknown setting '${key}'`);
     }
   }
@@ -267,6 +302,7 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     properties: { ...file.properties, ...flags.properties },
     tls: resolveTls(file, flags, env, merged.port),
     limits: { ...DEFAULT_LIMITS, ...file.limits, ...flags.limits },
+    declarations: [...file.declarations ?? [], ...flags.declarations ?? []],
   };
   const hostsProperty = config.properties[ALLOWED_HOSTS_PROPERTY];
   if (hostsProperty !== undefined) config.allowedHosts = [...config.allowedHosts, ...readAllowedHosts(hostsProperty, `-D${ALLOWED_HOSTS_PROPERTY}`)];

@@ -15,3 +15,4 @@ export * from './xsite-errors';
 export * from './backup-errors';
 export * from './browser-errors';
 export * from './query-errors';
+export * from './declaration-errors';

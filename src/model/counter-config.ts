@@ -1,4 +1,5 @@
 import { InvalidCounterConfigurationError, MethodRequiresContentError, NoCounterElementError } from '../errors';
+import type { AttributeDifference } from './cache-config';
 import { parseJsonExact } from './exact-json';
 
 export type CounterKind = 'weak-counter' | 'strong-counter';
@@ -105,4 +106,13 @@ export function formatCounterConfig(c: CounterConfig, pretty: boolean): string {
     attrs.lifespan = String(c.lifespan);
   }
   return JSON.stringify({ [c.kind]: attrs }, null, pretty ? 2 : undefined);
+}
+
+/** The attributes whose values differ, named as `GET /counters/{name}/config` writes them (`strong-counter.initial-value`). */
+export function counterDifferences(a: CounterConfig, b: CounterConfig): AttributeDifference[] {
+  if (a.kind !== b.kind) return [{ attribute: 'kind', existing: a.kind, updated: b.kind }];
+  const [before, after] = [a, b].map((c) => (JSON.parse(formatCounterConfig(c, false)) as Record<string, Record<string, string>>)[c.kind]);
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+    .filter((name) => before[name] !== after[name])
+    .map((name) => ({ attribute: `${a.kind}.${name}`, existing: before[name] ?? 'null', updated: after[name] ?? 'null' }));
 }

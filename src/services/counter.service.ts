@@ -2,7 +2,7 @@ import { checkResourceName } from '../model/resource-name';
 import { InvalidCounterTypeError } from '../errors';
 import type { Counter } from '../grid/counter';
 import type { CounterManager } from '../grid/counter-manager';
-import { formatCounterConfig, parseCounterConfig } from '../model/counter-config';
+import { type CounterConfig, formatCounterConfig, parseCounterConfig } from '../model/counter-config';
 
 /** What an update answers: WEAK counters 204, STRONG ones 200 with the new value (spec 1 "Counters"). */
 export type UpdateOutcome = { kind: 'WEAK' } | { kind: 'STRONG'; value: bigint };
@@ -13,8 +13,18 @@ export class CounterService {
 
   /** POST /counters/{name}: the body is JSON whatever its Content-Type said. */
   async define(name: string, body: string): Promise<void> {
+    return this.defineAs(name, parseCounterConfig(body));
+  }
+
+  /** Defines a counter from a definition already read (a declared one: docs/configuration.md). */
+  async defineAs(name: string, config: CounterConfig): Promise<void> {
     checkResourceName('counter', name);
-    return this.manager.define(name, parseCounterConfig(body));
+    return this.manager.define(name, config);
+  }
+
+  /** The counter's definition, undefined when there is no such counter. */
+  find(name: string): CounterConfig | undefined {
+    return this.manager.names().includes(name) ? this.manager.require(name).config : undefined;
   }
 
   remove(name: string): Promise<void> {

@@ -12,8 +12,19 @@ type Effective = ConfigValue | null;
 // template the definition was resolved from, and `mode` is part of the cache mode compared first.
 const ROOT_IGNORED = new Set(['name', 'configuration', 'mode']);
 
-function incompatible(kind: string, path: readonly string[], existing: string, updated: string): string {
-  return `ISPN000961: Incompatible attribute '${[kind, ...path].join('.')}' existing value='${existing}', new value='${updated}'`;
+/** One attribute whose effective value differs: `attribute` is the dotted path from the kind (`local-cache.memory.max-count`). */
+export interface AttributeDifference {
+  attribute: string;
+  existing: string;
+  updated: string;
+}
+
+function difference(kind: string, path: readonly string[], existing: string, updated: string): AttributeDifference {
+  return { attribute: [kind, ...path].join('.'), existing, updated };
+}
+
+function incompatible(d: AttributeDifference): string {
+  return `ISPN000961: Incompatible attribute '${d.attribute}' existing value='${d.existing}', new value='${d.updated}'`;
 }
 
 function display(value: Effective): string {
@@ -44,7 +55,7 @@ function sameValue(kind: ValueKind | undefined, a: Effective, b: Effective): boo
 }
 
 class Comparison {
-  readonly problems: string[] = [];
+  readonly problems: AttributeDifference[] = [];
 
   constructor(private readonly kind: string, private readonly skipMutable: boolean) {}
 
@@ -63,7 +74,7 @@ class Comparison {
       const after = effective(attributeSpec, b, name);
       const dotted = [...path, name].join('.');
       if (sameValue(attributeSpec?.kind, before, after) || (this.skipMutable && MUTABLE_ATTRIBUTES.has(dotted))) continue;
-      this.problems.push(incompatible(this.kind, [...path, name], display(before), display(after)));
+      this.problems.push(difference(this.kind, [...path, name], display(before), display(after)));
     }
     for (const [childName, childSpec] of Object.entries(spec.children)) {
       this.children(childName, childSpec, a, b, path);
@@ -78,7 +89,7 @@ class Comparison {
       const before = left.get(key);
       const after = right.get(key);
       if (spec.significant && (before === undefined) !== (after === undefined)) {
-        this.problems.push(incompatible(this.kind, childPath, before ? name : 'null', after ? name : 'null'));
+        this.problems.push(difference(this.kind, childPath, before ? name : 'null', after ? name : 'null'));
         continue;
       }
       this.element(spec, before, after, childPath);
@@ -102,6 +113,11 @@ class Comparison {
  * added or removed, and a different cache mode. Empty when the update is allowed.
  */
 export function findIncompatibleChanges(existing: CacheDefinition, updated: CacheDefinition): string[] {
+  return incompatibleAttributes(existing, updated).map(incompatible);
+}
+
+/** `findIncompatibleChanges`, one item per attribute. */
+export function incompatibleAttributes(existing: CacheDefinition, updated: CacheDefinition): AttributeDifference[] {
   return compare(existing, updated, true);
 }
 
@@ -111,16 +127,21 @@ export function findIncompatibleChanges(existing: CacheDefinition, updated: Cach
  * equal. Names are not part of a definition; a template and a cache of the same shape differ.
  */
 export function findDifferences(a: CacheDefinition, b: CacheDefinition): string[] {
-  if (a.root.name !== b.root.name) return [incompatible(a.root.name, [], a.root.name, b.root.name)];
+  return differentAttributes(a, b).map(incompatible);
+}
+
+/** `findDifferences`, one item per attribute. */
+export function differentAttributes(a: CacheDefinition, b: CacheDefinition): AttributeDifference[] {
+  if (a.root.name !== b.root.name) return [difference(a.root.name, [], a.root.name, b.root.name)];
   return compare(a, b, false);
 }
 
-function compare(existing: CacheDefinition, updated: CacheDefinition, skipMutable: boolean): string[] {
+function compare(existing: CacheDefinition, updated: CacheDefinition, skipMutable: boolean): AttributeDifference[] {
   const kind = existing.root.name;
   const before = toCacheSettings(existing).cacheMode;
   const after = toCacheSettings(updated).cacheMode;
   // The cache mode (kind plus SYNC/ASYNC) is the original's clustering.cache-mode attribute.
-  if (before !== after) return [incompatible(kind, ['clustering', 'cache-mode'], before, after)];
+  if (before !== after) return [difference(kind, ['clustering', 'cache-mode'], before, after)];
   const spec = rootSpecOf(kind);
   if (!spec) return [];
   const comparison = new Comparison(kind, skipMutable);

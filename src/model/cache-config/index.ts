@@ -3,7 +3,8 @@ export { parseCacheConfig, detectConfigFormat, isTextWithParameters, javaMediaTy
 export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
 export { toCacheSettings } from './cache-settings';
 export { checkStartable } from './start-checks';
-export { findDifferences, findIncompatibleChanges } from './compare-cache-config';
+export { type AttributeDifference, differentAttributes, findDifferences, findIncompatibleChanges, incompatibleAttributes } from './compare-cache-config';
+export { inheritFrom } from './inherit-config';
 export { BUILTIN_TEMPLATES } from './builtin-templates';
 export {
   type MutableAttribute, type MutableValue, MutableValueError, findMutableAttribute, mutableAttributesOf,

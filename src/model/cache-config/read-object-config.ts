@@ -31,7 +31,7 @@ function notAnElement(name: string, location: TextLocation): InvalidConfiguratio
 
 // Every element counts against the limits before its body is read, so depth and size are
 // refused before they cost anything (and before the recursion could exhaust the stack).
-function readElement(name: string, body: unknown, location: TextLocation, ctx: ReadContext, depth: number): RawElement {
+export function readElement(name: string, body: unknown, location: TextLocation, ctx: ReadContext, depth: number): RawElement {
   ctx.budget.element(depth);
   const element: RawElement = { name, attributes: [], children: [], location };
   if (body === null) return element;
@@ -82,7 +82,8 @@ function singleEntry(body: PlainObject): [string, unknown] {
   return entries[0];
 }
 
-function readNamed(name: string, body: unknown, ctx: ReadContext): RawDocument {
+/** `{"<kind>": {..}}` under a name (a map of caches): the cache's raw tree, named. */
+export function readNamed(name: string, body: unknown, ctx: ReadContext): RawDocument {
   if (!isPlainObject(body)) throw cacheCountError(0);
   const [kindKey, kindBody] = singleEntry(body);
   const kindLocation = ctx.locator.next(kindKey);

@@ -17,20 +17,20 @@ const IGNORED_GLOBAL_ELEMENTS = new Set([
   'global-state', 'tracing',
 ]);
 
-function localName(name: string): string {
+export function localName(name: string): string {
   return name.slice(name.indexOf(':') + 1);
 }
 
-function elementsOf(node: XmlNode): XmlNode[] {
+export function elementsOf(node: XmlNode): XmlNode[] {
   return (node.elements ?? []).filter((child) => child.type === 'element');
 }
 
-function textOf(node: XmlNode): string {
+export function textOf(node: XmlNode): string {
   return (node.elements ?? []).map((child) => String(child.text ?? child.cdata ?? '')).join('').trim();
 }
 
 /** Gives each parsed element and attribute its [line, column], from one scan of the text. */
-class XmlLocator {
+export class XmlLocator {
   private readonly tags = new Map<XmlNode, XmlTag>();
 
   constructor(root: XmlNode, scanned: XmlTag[], private readonly lines: LineIndex) {
@@ -58,7 +58,7 @@ class XmlLocator {
   }
 }
 
-function toRawElement(node: XmlNode, locator: XmlLocator): RawElement {
+export function toRawElement(node: XmlNode, locator: XmlLocator): RawElement {
   const location = locator.element(node);
   const name = localName(node.name ?? '');
   if (name === '__proto__') throw reservedNameError(name, location);
@@ -115,8 +115,8 @@ function findCacheElement(document: XmlNode, locator: XmlLocator): RawDocument {
   return { root: caches[0] };
 }
 
-/** Reads a full `<infinispan><cache-container>` document or a bare cache element. */
-export function readXmlConfig(text: string, budget: ConfigBudget): RawDocument {
+/** The document's one root element, and where each element and attribute is in the text. */
+export function readXmlDocument(text: string, budget: ConfigBudget): { root: XmlNode; locator: XmlLocator } {
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new InvalidConfigurationError('DOCTYPE is not allowed in a configuration');
   const scanned = scanXmlTags(text, budget);
   let parsed: XmlNode;
@@ -130,7 +130,12 @@ export function readXmlConfig(text: string, budget: ConfigBudget): RawDocument {
   if (roots.length > 1) throw new InvalidConfigurationError('A configuration document has exactly one root element');
   // the scan stopped where the text is malformed, yet the parser read it: refuse rather than read unchecked
   if (!scanned) throw new InvalidConfigurationError('The XML could not be read: malformed start tag');
-  const locator = new XmlLocator(parsed, scanned, new LineIndex(text));
-  if (localName(roots[0].name ?? '') === 'infinispan') return findCacheElement(roots[0], locator);
-  return { root: toRawElement(roots[0], locator) };
+  return { root: roots[0], locator: new XmlLocator(parsed, scanned, new LineIndex(text)) };
+}
+
+/** Reads a full `<infinispan><cache-container>` document or a bare cache element. */
+export function readXmlConfig(text: string, budget: ConfigBudget): RawDocument {
+  const { root, locator } = readXmlDocument(text, budget);
+  if (localName(root.name ?? '') === 'infinispan') return findCacheElement(root, locator);
+  return { root: toRawElement(root, locator) };
 }

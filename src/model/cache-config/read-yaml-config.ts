@@ -64,14 +64,19 @@ function parse(text: string): Document.Parsed {
   }
 }
 
-/** YAML names are camelCase (`maxCount`); kebab-case keys are accepted as they are. */
-export function readYamlConfig(text: string, budget: ConfigBudget): RawDocument {
+/** The parsed value (anchors, aliases and duplicate keys refused) and where each key is in the text. */
+export function readYamlDocument(text: string, budget: ConfigBudget): { value: unknown; locator: KeyLocator } {
   const document = parse(text);
   if (document.errors.length > 0) {
     const message = document.errors[0].message;
     throw new InvalidConfigurationError(/call stack/i.test(message) ? 'The configuration is nested too deeply' : message);
   }
   const keys = inspect(document, budget);
-  const parsed: unknown = document.toJS({ maxAliasCount: 0 });
-  return readObjectConfig(parsed, { toName: camelToKebab, locator: new KeyLocator(keys, new LineIndex(text)), budget });
+  return { value: document.toJS({ maxAliasCount: 0 }) as unknown, locator: new KeyLocator(keys, new LineIndex(text)) };
+}
+
+/** YAML names are camelCase (`maxCount`); kebab-case keys are accepted as they are. */
+export function readYamlConfig(text: string, budget: ConfigBudget): RawDocument {
+  const { value, locator } = readYamlDocument(text, budget);
+  return readObjectConfig(value, { toName: camelToKebab, locator, budget });
 }

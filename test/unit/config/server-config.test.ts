@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  checkConsoleDir, ConfigError, parseAuthMechanisms, parseDurability, parsePort, parseSize, readConfigFile, resolveConfig, type ConfigOverrides,
+  checkConsoleDir, ConfigError, parseAuthMechanisms, parseDurability, parsePort, parseSize, readConfigFile, readConfigFiles, resolveConfig, type ConfigOverrides,
 } from '../../../src/config/server-config';
 
 describe('parseSize', () => {
@@ -374,5 +374,31 @@ describe('task and backup limits (task-*, backup-*)', () => {
       backupRoots: [], backupTimeout: 3_600_000,
     });
     expect(resolveConfig({}, { backupRoots: ['rel'] }, {}).backupRoots).to.deep.equal([resolve('rel')]);
+  });
+});
+
+describe('readConfigFiles (several --config)', () => {
+  let dir: string;
+  before(() => { dir = mkdtempSync(join(tmpdir(), 'grid-configs-')); });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string) => { const p = join(dir, name); writeFileSync(p, text); return p; };
+
+  it('merges in order: a later file\'s setting wins, properties and limits key by key, declarations add up', () => {
+    const one = file('one.yaml', 'port: 1\nhost: 0.0.0.0\nproperties: { a: "1", b: "1" }\nlimits: { config-bytes: 1000 }\ncaches: { c: { local-cache: {} } }');
+    const two = file('two.xml', '<server port="2"><properties b="2"/><limits config-depth="5"/></server>');
+    const three = file('three.xml', '<infinispan><cache-container/></infinispan>');
+    const merged = readConfigFiles([one, two, three]);
+    expect(merged).to.deep.include({ port: 2, host: '0.0.0.0', properties: { a: '1', b: '2' }, limits: { configBytes: 1000, configDepth: 5 } });
+    expect(merged.declarations!.map((d) => [d.path, d.format])).to.deep.equal([[one, 'yaml'], [three, 'xml']]);
+  });
+
+  it('reads the original\'s infinispan document as declarations only, and refuses settings beside it', () => {
+    expect(readConfigFile(file('i.json', '{"infinispan": {}}'))).to.deep.equal({ declarations: [{ path: join(dir, 'i.json'), format: 'json', text: '{"infinispan": {}}' }] });
+    expect(() => readConfigFile(file('j.yaml', 'infinispan: {}\nport: 1'))).to.throw(ConfigError, /unknown setting 'port' beside 'infinispan'/);
+  });
+
+  it('reads update-declared, never or mutable', () => {
+    expect(readConfigFile(file('u.yaml', 'update-declared: mutable')).updateDeclared).to.equal('mutable');
+    expect(() => readConfigFile(file('v.yaml', 'update-declared: always'))).to.throw(ConfigError, /update-declared: 'always' must be 'never' or 'mutable'/);
   });
 });
