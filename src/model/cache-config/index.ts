@@ -10,7 +10,7 @@ export {
   type MutableAttribute, type MutableValue, MutableValueError, findMutableAttribute, mutableAttributesOf,
   mutableValueOf, mutableValueText, withAliases, withMutableAttribute,
 } from './mutable-attributes';
-export { isTemplateKind, toBaseKind } from './cache-kinds';
+export { isCacheKind, isTemplateKind, toBaseKind } from './cache-kinds';
 export { findChild, findChildren } from './config-element';
 export { parseDurationMs, parseSizeBytes } from './quantities';
 export { type ConfigLimits, NO_CONFIG_LIMITS } from './config-limits';
