@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 
 /** `-Dgrid.server.rest.allowed-hosts=h1,h2`: more host names the server answers to (beside the file's `allowed-hosts`). */
 export const ALLOWED_HOSTS_PROPERTY = 'grid.server.rest.allowed-hosts';

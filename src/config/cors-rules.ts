@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 
 /** One configured `cors-rule` (spec 1 "CORS"), validated; lists are already split. */
 export interface CorsRuleConfig {

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 
 /** A configuration file's format, by its extension: `.json`, `.xml`, anything else YAML. */
 export type FileFormat = 'json' | 'xml' | 'yaml';

@@ -1,4 +1,4 @@
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 
 /** One logger as the configuration file sets it at start; the API can change it later (docs/configuration.md, Logs). */
 export interface LoggerConfig {

@@ -2,7 +2,7 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, extname, join, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
 import { type LoggerConfig, parseLoggers } from './logger-config';
 import { parseTenants, type TenantConfig } from './tenants';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 
 /** One tenant: a container of its own, reached at `/rest/<name>/…` (docs/configuration.md, Tenants). */
 export interface TenantConfig {

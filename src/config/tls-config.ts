@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 
 /** The TLS listener (docs/configuration.md, "TLS"). */
 export interface TlsConfig {

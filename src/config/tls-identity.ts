@@ -4,7 +4,7 @@ import { isIP, Socket } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { createSecureContext, type SecureContextOptions, TLSSocket } from 'node:tls';
-import { ConfigError } from './config-error';
+import { ConfigError } from './server-config-error';
 import type { TlsConfig } from './tls-config';
 
 /** The certificate and key the TLS listener presents, and what to tell the operator about it. */

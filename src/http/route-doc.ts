@@ -56,7 +56,7 @@ export const PATH_PARAMS: Readonly<Record<string, string>> = {
 };
 
 /** Media types, for `body` and response content. */
-export const M = {
+export const MEDIA = {
   json: 'application/json',
   xml: 'application/xml',
   yaml: 'application/yaml',
@@ -69,14 +69,14 @@ export const M = {
   multipart: 'multipart/form-data',
 } as const;
 /** A cache or template configuration, in any of the formats the server reads. */
-export const CONFIG_BODY = [M.json, M.xml, M.yaml] as const;
+export const CONFIG_BODY = [MEDIA.json, MEDIA.xml, MEDIA.yaml] as const;
 
 export function json(description: string): ResponseDoc {
-  return { description, content: [M.json] };
+  return { description, content: [MEDIA.json] };
 }
 
 export function text(description: string): ResponseDoc {
-  return { description, content: [M.text] };
+  return { description, content: [MEDIA.text] };
 }
 
 export function typed(description: string, ...content: string[]): ResponseDoc {
@@ -88,7 +88,7 @@ export function param(name: string, description: string, more: Omit<ParamDoc, 'n
 }
 
 /** Query parameters more than one table reads. */
-export const Q = {
+export const QUERY_PARAMS = {
   pretty: param('pretty', 'Indent the answer', { type: 'boolean' }),
   includeCurrentState: param('includeCurrentState', 'First send an event for everything that already exists', { type: 'boolean' }),
   limit: param('limit', 'Answer at most this many (-1: all)', { type: 'integer' }),
@@ -97,7 +97,7 @@ export const Q = {
 } as const;
 
 /** Request headers of the entry operations (spec 1 "Entry operations"). */
-export const H = {
+export const HEADERS = {
   keyContentType: param('Key-Content-Type', 'Media type of the key in the path (default text)'),
   flags: param('flags', 'Comma-separated core Flag names applied to the operation, e.g. SKIP_CACHE_LOAD,SKIP_STATISTICS (SKIP_CACHE_STORE, SKIP_CACHE_LOAD, SKIP_STATISTICS and SKIP_LISTENER_NOTIFICATION take effect; the others are accepted, docs/compatibility.md)'),
   ttl: param('timeToLiveSeconds', 'Lifespan of the entry in seconds (negative: never expires; absent: the cache\'s default)', { type: 'integer' }),

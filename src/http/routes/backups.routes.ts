@@ -10,7 +10,7 @@ import { contentTypeIs } from '../negotiate';
 import { checkJsonShape, readJsonText } from '../json-body';
 import { openBody } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
-import { json, M, typed, underCacheManager } from '../route-doc';
+import { json, MEDIA, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 // multipart bodies are rare (backups, uploads): the parser loads on first use
@@ -30,17 +30,17 @@ export function backupRoutes(): RouteSpec[] {
       { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('backup')),
         doc: { summary: 'Names of the backups', responses: { 200: json('JSON array of names') } } },
       { method: 'POST', path: backup, permission: 'ADMIN', handle: (ctx, s) => createBackup(ctx, s),
-        doc: { summary: 'Start a backup of the whole container or the named resources', body: [M.json], responses: { 202: 'Started', 400: 'Invalid name, directory or resources', 409: 'A backup of that name exists' } } },
+        doc: { summary: 'Start a backup of the whole container or the named resources', body: [MEDIA.json], responses: { 202: 'Started', 400: 'Invalid name, directory or resources', 409: 'A backup of that name exists' } } },
       { method: 'HEAD', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, false),
         doc: { summary: 'Whether a backup is done', responses: { 200: 'Done', 202: 'Still running', 404: NO_BACKUP, 500: 'It failed' } } },
       { method: 'GET', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, true),
-        doc: { summary: 'Download a backup', responses: { 200: typed('The archive', M.zip), 202: 'Still running', 404: NO_BACKUP, 500: 'It failed' } } },
+        doc: { summary: 'Download a backup', responses: { 200: typed('The archive', MEDIA.zip), 202: 'Still running', 404: NO_BACKUP, 500: 'It failed' } } },
       { method: 'DELETE', path: backup, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'backup', ctx.params.backup),
         doc: { summary: 'Delete a backup and its archive', responses: { 202: 'Still running: deleted when done', 204: 'Deleted', 404: NO_BACKUP } } },
       { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('restore')),
         doc: { summary: 'Names of the restores', responses: { 200: json('JSON array of names') } } },
       { method: 'POST', path: restore, permission: 'ADMIN', handle: (ctx, s) => createRestore(ctx, s),
-        doc: { summary: 'Restore from an archive on the server (JSON {location, resources}) or uploaded (multipart: backup, resources)', body: [M.json, M.multipart], responses: { 202: 'Started', 400: 'Invalid request or archive, or an archive too large', 409: 'A restore of that name exists', 415: 'Neither JSON nor multipart' } } },
+        doc: { summary: 'Restore from an archive on the server (JSON {location, resources}) or uploaded (multipart: backup, resources)', body: [MEDIA.json, MEDIA.multipart], responses: { 202: 'Started', 400: 'Invalid request or archive, or an archive too large', 409: 'A restore of that name exists', 415: 'Neither JSON nor multipart' } } },
       { method: 'HEAD', path: restore, permission: 'ADMIN', handle: (ctx, s) => sendStatus(ctx, s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201),
         doc: { summary: 'Whether a restore is done', responses: { 201: 'Done', 202: 'Still running', 404: 'No such restore' } } },
       { method: 'DELETE', path: restore, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'restore', ctx.params.restore),

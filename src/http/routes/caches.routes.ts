@@ -14,7 +14,7 @@ import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '..
 import { readFormParts } from '../form-parts';
 import { readText, refuseBody } from '../request-body';
 import { sendJson, sendJsonArray, sendStatus, sendText, setJsonType } from '../respond';
-import { BAD_CONFIG, CONFIG_BODY, DONE, H, json, M, OK_EMPTY, param, Q, text, typed } from '../route-doc';
+import { BAD_CONFIG, CONFIG_BODY, DONE, HEADERS, json, MEDIA, OK_EMPTY, param, QUERY_PARAMS, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listenEntries } from '../event-streams';
 
@@ -41,11 +41,11 @@ export function cacheRoutes(): RouteSpec[] {
     { method: 'POST', path: '/rest/v2/caches', action: 'toJSON', permission: 'AUTHENTICATED', handle: (ctx, s) => convert(ctx, s, true),
       doc: { summary: 'Convert a configuration to JSON', body: CONFIG_BODY, responses: { 200: json('The configuration'), ...BAD_CONFIG } } },
     { method: 'POST', path: '/rest/v2/caches', action: 'compare', permission: 'AUTHENTICATED', handle: (ctx, s) => compare(ctx, s),
-      doc: { summary: 'Compare two configurations, the two parts of a multipart body', query: [IGNORE_MUTABLE], body: [M.multipart], responses: { 204: 'They are equal', 400: 'Not multipart/form-data, not exactly two parts, or a part is not a configuration', 409: 'They differ' } } },
+      doc: { summary: 'Compare two configurations, the two parts of a multipart body', query: [IGNORE_MUTABLE], body: [MEDIA.multipart], responses: { 204: 'They are equal', 400: 'Not multipart/form-data, not exactly two parts, or a part is not a configuration', 409: 'They differ' } } },
     { method: 'POST', path: c, permission: 'CREATE', handle: (ctx, s) => create(ctx, s),
-      doc: { summary: 'Create a cache or template from a configuration, a template or the defaults', query: [Q.template], headers: [H.configFlags], body: CONFIG_BODY, responses: { ...OK_EMPTY, 400: 'Invalid configuration, name or template, or the cache exists' } } },
+      doc: { summary: 'Create a cache or template from a configuration, a template or the defaults', query: [QUERY_PARAMS.template], headers: [HEADERS.configFlags], body: CONFIG_BODY, responses: { ...OK_EMPTY, 400: 'Invalid configuration, name or template, or the cache exists' } } },
     { method: 'PUT', path: c, permission: 'CREATE', handle: (ctx, s) => createOrUpdate(ctx, s),
-      doc: { summary: 'Create a cache, or update it with compatible changes', headers: [H.configFlags], body: CONFIG_BODY, responses: { ...OK_EMPTY, 400: 'Invalid or incompatible configuration' } } },
+      doc: { summary: 'Create a cache, or update it with compatible changes', headers: [HEADERS.configFlags], body: CONFIG_BODY, responses: { ...OK_EMPTY, 400: 'Invalid or incompatible configuration' } } },
     { method: 'DELETE', path: c, permission: 'CREATE', handle: (ctx, s) => remove(ctx, s),
       doc: { summary: 'Remove a cache, or else the template of that name', responses: { ...OK_EMPTY, 404: 'No such cache or template' } } },
     { method: 'HEAD', path: c, permission: 'AUTHENTICATED', handle: (ctx, s) => sendStatus(ctx, s.caches.exists(ctx.params.cache) ? 204 : 404),
@@ -53,13 +53,13 @@ export function cacheRoutes(): RouteSpec[] {
     { method: 'GET', path: c, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => details(ctx, s),
       doc: { summary: 'Cache details: statistics, size, features, configuration (with ADMIN)', responses: { 200: json('The details') } } },
     { method: 'GET', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
-      doc: { summary: 'The configuration, in the format Accept names', query: [Q.pretty], responses: { 200: typed('The configuration', ...CONFIG_BODY) } } },
+      doc: { summary: 'The configuration, in the format Accept names', query: [QUERY_PARAMS.pretty], responses: { 200: typed('The configuration', ...CONFIG_BODY) } } },
     { method: 'HEAD', path: c, action: 'config', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
       doc: { summary: 'Headers of the configuration', responses: { 200: 'Headers only' } } },
     { method: 'GET', path: c, action: 'keys', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => keys(ctx, s),
-      doc: { summary: 'The keys, streamed', query: [Q.limit, Q.batch], responses: { 200: json('JSON array of keys'), 400: 'A non-numeric limit or batch' } } },
+      doc: { summary: 'The keys, streamed', query: [QUERY_PARAMS.limit, QUERY_PARAMS.batch], responses: { 200: json('JSON array of keys'), 400: 'A non-numeric limit or batch' } } },
     { method: 'GET', path: c, action: 'entries', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => entries(ctx, s),
-      doc: { summary: 'The entries, streamed', query: [Q.limit, Q.batch, METADATA, CONTENT_NEGOTIATION], responses: { 200: json('JSON array of {key, value[, metadata]}'), 400: 'A non-numeric limit or batch' } } },
+      doc: { summary: 'The entries, streamed', query: [QUERY_PARAMS.limit, QUERY_PARAMS.batch, METADATA, CONTENT_NEGOTIATION], responses: { 200: json('JSON array of {key, value[, metadata]}'), 400: 'A non-numeric limit or batch' } } },
     { method: 'POST', path: c, action: 'clear', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s),
       doc: { summary: 'Remove every entry', responses: DONE } },
     { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ', handle: async (ctx, s) => sendJson(ctx, await s.caches.size(ctx.state.cache)),
@@ -69,7 +69,7 @@ export function cacheRoutes(): RouteSpec[] {
     { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => statsReset(ctx, s),
       doc: { summary: 'Reset the statistics', responses: DONE } },
     { method: 'GET', path: c, action: 'listen', scope: 'cache', permission: 'LISTEN', handle: (ctx, s) => listenEntries(ctx, s),
-      doc: { summary: 'Entry events as server-sent events, keys in the type Accept names (JSON or text)', query: [Q.includeCurrentState], responses: { 200: typed('Event stream', M.events) } } },
+      doc: { summary: 'Entry events as server-sent events, keys in the type Accept names (JSON or text)', query: [QUERY_PARAMS.includeCurrentState], responses: { 200: typed('Event stream', MEDIA.events) } } },
     { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)),
       doc: { summary: 'Health of the cache', responses: { 200: text('HEALTHY, DEGRADED, …') } } },
     { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE'),

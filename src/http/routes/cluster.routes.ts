@@ -1,7 +1,7 @@
 import type { Services } from '../../services';
 import { sendJson, sendStatus, sendText } from '../respond';
 import { queryAll } from '../params';
-import { json, M, param, typed } from '../route-doc';
+import { json, MEDIA, param, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const SERVER = param('server', 'Stop only this node (repeatable); none: every node', { repeated: true });
@@ -22,7 +22,7 @@ export function clusterRoutes(): RouteSpec[] {
     // GET and OPTIONS, on /metrics and any path below it, all scrape the same registry (as the original)
     ...(['/metrics', '/metrics/*sub'] as const).flatMap((path) => (['GET', 'OPTIONS'] as const).map((method): RouteSpec => ({
       method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => metrics(ctx, s),
-      doc: { summary: 'Metrics in the Prometheus/OpenMetrics text format', responses: { 200: typed('The metrics', M.text, 'application/openmetrics-text') } },
+      doc: { summary: 'Metrics in the Prometheus/OpenMetrics text format', responses: { 200: typed('The metrics', MEDIA.text, 'application/openmetrics-text') } },
     }))),
     ...probe('/health/live', () => true, 'Liveness probe: is the process up?'),
     ...probe('/health/ready', (s) => !s.container.stopped, 'Readiness probe: does the container serve requests?'),

@@ -6,7 +6,7 @@ import {
   containerConfigJson, containerConfigXml, presentContainerInfo, presentContainerStats, presentHealth,
 } from '../presenters/container.presenter';
 import { sendJson, sendJsonArray, sendStatus, sendText } from '../respond';
-import { DONE, json, M, Q, typed, underCacheManager } from '../route-doc';
+import { DONE, json, MEDIA, QUERY_PARAMS, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listDetailed } from './caches.routes';
 import { containerXSiteRoutes } from './xsite.routes';
@@ -23,16 +23,16 @@ const CONFIGS = { 200: json('JSON array of {name, configuration}') };
 export function containerRoutes(): RouteSpec[] {
   const routes: RouteSpec[] = [
     { method: 'GET', path: '/rest/v2/cache-configs/templates', permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true),
-      doc: { summary: 'The templates the caller may see, with their configuration', query: [Q.pretty], responses: CONFIGS } },
+      doc: { summary: 'The templates the caller may see, with their configuration', query: [QUERY_PARAMS.pretty], responses: CONFIGS } },
   ];
   for (const base of ['/rest/v2/container', '/rest/v2/cache-managers/:manager']) {
     const rows: RouteSpec[] = [
       { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)),
         doc: { summary: 'The container: version, status, caches, features', responses: { 200: json('Container info') } } },
       { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s),
-        doc: { summary: 'Configuration changes as server-sent events, in the format Accept names (YAML by default)', query: [Q.includeCurrentState, Q.pretty], responses: { 200: typed('Event stream', M.events) } } },
+        doc: { summary: 'Configuration changes as server-sent events, in the format Accept names (YAML by default)', query: [QUERY_PARAMS.includeCurrentState, QUERY_PARAMS.pretty], responses: { 200: typed('Event stream', MEDIA.events) } } },
       { method: 'GET', path: `${base}/config`, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s),
-        doc: { summary: 'Configuration changes as server-sent events (as `?action=listen` on the container)', query: [Q.includeCurrentState, Q.pretty], responses: { 200: typed('Event stream', M.events) } } },
+        doc: { summary: 'Configuration changes as server-sent events (as `?action=listen` on the container)', query: [QUERY_PARAMS.includeCurrentState, QUERY_PARAMS.pretty], responses: { 200: typed('Event stream', MEDIA.events) } } },
       { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx, s) => { s.container.shutdown(); sendStatus(ctx, 204); },
         doc: { summary: 'Shut the container down: its caches and counters answer 503 until restart', responses: DONE } },
       { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true),
@@ -45,11 +45,11 @@ export function containerRoutes(): RouteSpec[] {
       { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200),
         doc: { summary: 'Whether the server answers', responses: { 200: 'It does' } } },
       { method: 'GET', path: `${base}/config`, permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
-        doc: { summary: 'The container configuration, in the format Accept names', query: [Q.pretty], responses: { 200: typed('The configuration', M.json, M.xml) } } },
+        doc: { summary: 'The container configuration, in the format Accept names', query: [QUERY_PARAMS.pretty], responses: { 200: typed('The configuration', MEDIA.json, MEDIA.xml) } } },
       { method: 'GET', path: `${base}/cache-configs`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, false),
-        doc: { summary: 'The caches and templates the caller may see, with their configuration', query: [Q.pretty], responses: CONFIGS } },
+        doc: { summary: 'The caches and templates the caller may see, with their configuration', query: [QUERY_PARAMS.pretty], responses: CONFIGS } },
       { method: 'GET', path: `${base}/cache-configs/templates`, permission: 'AUTHENTICATED', handle: (ctx, s) => cacheConfigs(ctx, s, true),
-        doc: { summary: 'The templates, with their configuration', query: [Q.pretty], responses: CONFIGS } },
+        doc: { summary: 'The templates, with their configuration', query: [QUERY_PARAMS.pretty], responses: CONFIGS } },
       { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx, s) => listDetailed(ctx, s),
         doc: { summary: 'The caches the caller may see, with details (as `/caches?action=detailed`)', responses: { 200: json('JSON array of caches') } } },
       { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s),

@@ -6,7 +6,7 @@ import { negotiateAmong } from '../negotiate';
 import { isTrue, query } from '../params';
 import { readJsonText } from '../json-body';
 import { noContent, sendJson, sendStatus, sendText } from '../respond';
-import { DONE, json, M, OK_EMPTY, param, Q, text, typed } from '../route-doc';
+import { DONE, json, MEDIA, OK_EMPTY, param, QUERY_PARAMS, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const VALUE_TYPES = { 'application/json': 'application/json', 'text/plain': 'text/plain' };
@@ -25,13 +25,13 @@ export function counterRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/counters', permission: 'READ', handle: (ctx, s) => sendJson(ctx, s.counters.names()),
       doc: { summary: 'Names of the counters', responses: { 200: json('JSON array of names') } } },
     { method: 'POST', path: c, permission: 'CREATE', handle: (ctx, s) => define(ctx, s),
-      doc: { summary: 'Define a counter', body: [M.json], responses: { ...OK_EMPTY, 304: 'It exists already', 400: 'Invalid configuration', 404: 'No weak-counter or strong-counter element' } } },
+      doc: { summary: 'Define a counter', body: [MEDIA.json], responses: { ...OK_EMPTY, 304: 'It exists already', 400: 'Invalid configuration', 404: 'No weak-counter or strong-counter element' } } },
     { method: 'DELETE', path: c, permission: 'CREATE', handle: async (ctx, s) => { await s.counters.remove(name(ctx)); sendStatus(ctx, 204); },
       doc: { summary: 'Remove a counter', responses: { ...DONE, 404: NO_COUNTER } } },
     { method: 'GET', path: c, permission: 'READ', handle: (ctx, s) => value(ctx, s),
-      doc: { summary: 'The value, in the type Accept names (JSON or text)', responses: { 200: typed('The value', M.json, M.text), 404: NO_COUNTER, 406: 'Accept names neither JSON nor text' } } },
+      doc: { summary: 'The value, in the type Accept names (JSON or text)', responses: { 200: typed('The value', MEDIA.json, MEDIA.text), 404: NO_COUNTER, 406: 'Accept names neither JSON nor text' } } },
     { method: 'GET', path: `${c}/config`, permission: 'READ', handle: (ctx, s) => sendText(ctx, s.counters.config(name(ctx), isTrue(query(ctx, 'pretty'))), 'application/json'),
-      doc: { summary: 'The counter configuration', query: [Q.pretty], responses: { 200: json('The configuration'), 404: NO_COUNTER } } },
+      doc: { summary: 'The counter configuration', query: [QUERY_PARAMS.pretty], responses: { 200: json('The configuration'), 404: NO_COUNTER } } },
     { method: 'POST', path: c, action: 'increment', permission: 'WRITE', handle: async (ctx, s) => answer(ctx, await s.counters.add(name(ctx), 1n)),
       doc: { summary: 'Add one', responses: UPDATED } },
     { method: 'POST', path: c, action: 'decrement', permission: 'WRITE', handle: async (ctx, s) => answer(ctx, await s.counters.add(name(ctx), -1n)),

@@ -9,15 +9,15 @@ import { negotiateValueType, requestMediaType } from '../negotiate';
 import { readBody } from '../request-body';
 import { presentKeyDistribution } from '../presenters/cache.presenter';
 import { noContent, sendJson, sendStatus } from '../respond';
-import { H, json, M, param, type RouteDoc, typed } from '../route-doc';
+import { HEADERS, json, MEDIA, param, type RouteDoc, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const NO_ENTRY = 'No such key';
 const EXTENDED = param('extended', 'Add the Cluster-* headers naming the owners', { type: 'boolean' });
-const READ_HEADERS = [H.keyContentType, H.flags, H.ifNoneMatch, H.ifMatch, H.ifModifiedSince, H.ifUnmodifiedSince, H.cacheControl];
-const WRITE_HEADERS = [H.keyContentType, H.flags, H.ttl, H.maxIdle, H.ifNoneMatch];
+const READ_HEADERS = [HEADERS.keyContentType, HEADERS.flags, HEADERS.ifNoneMatch, HEADERS.ifMatch, HEADERS.ifModifiedSince, HEADERS.ifUnmodifiedSince, HEADERS.cacheControl];
+const WRITE_HEADERS = [HEADERS.keyContentType, HEADERS.flags, HEADERS.ttl, HEADERS.maxIdle, HEADERS.ifNoneMatch];
 const READ = {
-  200: typed('The value, with Etag, Last-Modified, Expires and lifespan headers', M.any), 304: 'Not modified (If-None-Match, If-Modified-Since)',
+  200: typed('The value, with Etag, Last-Modified, Expires and lifespan headers', MEDIA.any), 304: 'Not modified (If-None-Match, If-Modified-Since)',
   404: NO_ENTRY, 406: 'The value cannot be converted to the type Accept names', 412: 'If-Match or If-Unmodified-Since does not hold',
 };
 const WRITTEN = {
@@ -40,16 +40,16 @@ export function entryRoutes(): RouteSpec[] {
       { method: 'HEAD', path: base, scope: 'cache', permission: 'READ', handle: (ctx, s) => read(ctx, s, k),
         doc: doc({ summary: 'Headers of an entry', query: [EXTENDED], headers: READ_HEADERS, responses: READ }) },
       { method: 'PUT', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx, s) => write(ctx, s, k, 'put'),
-        doc: doc({ summary: 'Store an entry, replacing any', headers: WRITE_HEADERS, body: [M.any], responses: WRITTEN }) },
+        doc: doc({ summary: 'Store an entry, replacing any', headers: WRITE_HEADERS, body: [MEDIA.any], responses: WRITTEN }) },
       { method: 'POST', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx, s) => write(ctx, s, k, 'putIfAbsent'),
-        doc: doc({ summary: 'Store an entry unless the key exists', headers: WRITE_HEADERS, body: [M.any], responses: { ...WRITTEN, 409: 'The key exists; its value is unchanged' } }) },
+        doc: doc({ summary: 'Store an entry unless the key exists', headers: WRITE_HEADERS, body: [MEDIA.any], responses: { ...WRITTEN, 409: 'The key exists; its value is unchanged' } }) },
       { method: 'DELETE', path: base, scope: 'cache', permission: 'WRITE', handle: (ctx, s) => remove(ctx, s, k),
-        doc: doc({ summary: 'Remove an entry', headers: [H.keyContentType, H.flags, H.ifNoneMatch], responses: { 204: 'Removed', 404: NO_ENTRY, 412: 'If-None-Match does not hold' } }) },
+        doc: doc({ summary: 'Remove an entry', headers: [HEADERS.keyContentType, HEADERS.flags, HEADERS.ifNoneMatch], responses: { 204: 'Removed', 404: NO_ENTRY, 412: 'If-None-Match does not hold' } }) },
     );
   }
   routes.push({
     method: 'GET', path: '/rest/v2/caches/:cache/:key', action: 'distribution', scope: 'cache', permission: 'MONITOR',
-    doc: { summary: 'Which nodes own the key', headers: [H.keyContentType], responses: { 200: json('{contains_key, owners: [{node_name, node_addresses, primary}]}') } },
+    doc: { summary: 'Which nodes own the key', headers: [HEADERS.keyContentType], responses: { 200: json('{contains_key, owners: [{node_name, node_addresses, primary}]}') } },
     handle: async (ctx, s) => sendJson(ctx, presentKeyDistribution(s.node, await s.entries.containsKey(ctx.state.cache, keyOf(ctx, s, DEFAULT_KEY_TYPE)))),
   });
   return routes;

@@ -5,7 +5,7 @@ import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../
 import type { Services } from '../../services';
 import { pickAmong } from '../negotiate';
 import { sendStatus } from '../respond';
-import { M, typed } from '../route-doc';
+import { MEDIA, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { inChunks } from '../../util/slices';
 import { escapeXml } from '../xml-escape';
@@ -27,7 +27,7 @@ const CONTENT_TYPES: Record<KeyFormat, string> = {
 export function legacyRoutes(): RouteSpec[] {
   return [
     { method: 'GET', path: '/rest/:cache', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => listKeys(ctx, s),
-      doc: { summary: 'Every key, in the format Accept names (v1)', responses: { 200: typed('Lines of text or hex, XML, or `keys=[…]` for JSON', M.text, M.xml, M.json, M.octets) }, deprecated: true } },
+      doc: { summary: 'Every key, in the format Accept names (v1)', responses: { 200: typed('Lines of text or hex, XML, or `keys=[…]` for JSON', MEDIA.text, MEDIA.xml, MEDIA.json, MEDIA.octets) }, deprecated: true } },
     { method: 'DELETE', path: '/rest/:cache', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s),
       doc: { summary: 'Remove every entry (v1)', responses: { 200: 'Done' }, deprecated: true } },
   ];

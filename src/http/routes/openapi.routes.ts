@@ -1,6 +1,6 @@
 import type { Services } from '../../services';
 import { buildOpenApiDocument } from '../openapi/openapi-document';
-import { M, typed } from '../route-doc';
+import { MEDIA, typed } from '../route-doc';
 import { sendText } from '../respond';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { serveSwaggerUi } from '../swagger-ui';
@@ -14,12 +14,12 @@ export function openApiRoutes(routes: () => readonly RouteSpec[]): RouteSpec[] {
   let document: string | undefined;
   const openapi = (ctx: GridContext, s: Services) => {
     document ??= JSON.stringify(buildOpenApiDocument(routes(), { version: s.version, authEnabled: s.authEnabled }));
-    sendText(ctx, document, M.json);
+    sendText(ctx, document, MEDIA.json);
   };
   const anonymous = { permission: 'AUTHENTICATED', anonymous: true } as const;
   const page = { 200: typed('The page', 'text/html'), 301: '`/swagger-ui` to `/swagger-ui/`, where the page\'s relative links resolve' };
   return [
-    { method: 'GET', path: '/rest/v2/openapi', ...anonymous, doc: { summary: 'This document: the API, generated from the route tables', responses: { 200: typed('OpenAPI 3.1', M.json) } }, handle: openapi },
+    { method: 'GET', path: '/rest/v2/openapi', ...anonymous, doc: { summary: 'This document: the API, generated from the route tables', responses: { 200: typed('OpenAPI 3.1', MEDIA.json) } }, handle: openapi },
     { method: 'GET', path: '/swagger-ui', ...anonymous, doc: { summary: 'Swagger UI, a browsable view of this document', responses: page }, handle: (ctx, s) => serveSwaggerUi(ctx, undefined, s.clock.now()) },
     {
       method: 'GET', path: '/swagger-ui/:file', ...anonymous,

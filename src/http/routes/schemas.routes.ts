@@ -2,7 +2,7 @@ import type { Services } from '../../services';
 import type { SchemaService } from '../../services/schema.service';
 import { readText } from '../request-body';
 import { sendJson, sendStatus, sendText } from '../respond';
-import { DONE, json, M, text } from '../route-doc';
+import { DONE, json, MEDIA, text } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const NO_SCHEMA = 'No such schema';
@@ -24,9 +24,9 @@ export function schemaRoutes(): RouteSpec[] {
     { method: 'GET', path: one, action: 'detailed', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, s.schemas.detailed(name(ctx))),
       doc: { summary: 'A schema with its validation status', responses: { 200: json('{name, error, caches}'), 404: NO_SCHEMA } } },
     { method: 'POST', path: one, permission: 'CREATE', handle: (ctx, s) => write(ctx, s, 'create'),
-      doc: { summary: 'Register a new schema', body: [M.text], responses: { 201: json('{name, error}: error is null when the schema validates'), 409: 'It exists already' } } },
+      doc: { summary: 'Register a new schema', body: [MEDIA.text], responses: { 201: json('{name, error}: error is null when the schema validates'), 409: 'It exists already' } } },
     { method: 'PUT', path: one, permission: 'CREATE', handle: (ctx, s) => write(ctx, s, 'save'),
-      doc: { summary: 'Register or replace a schema', body: [M.text], responses: { 200: json('{name, error}: error is null when the schema validates'), 400: 'No schema text' } } },
+      doc: { summary: 'Register or replace a schema', body: [MEDIA.text], responses: { 200: json('{name, error}: error is null when the schema validates'), 400: 'No schema text' } } },
     { method: 'DELETE', path: one, permission: 'CREATE', handle: async (ctx, s) => { await s.schemas.remove(name(ctx)); sendStatus(ctx, 204); },
       doc: { summary: 'Remove a schema', responses: { ...DONE, 404: NO_SCHEMA } } },
   ];

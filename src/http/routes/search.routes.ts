@@ -5,7 +5,7 @@ import { query } from '../params';
 import { presentLegacySearchResult, presentQueryError, presentSearchResult } from '../presenters/search.presenter';
 import { readText } from '../request-body';
 import { sendParts, setJsonType } from '../respond';
-import { json, M, type ParamDoc } from '../route-doc';
+import { json, MEDIA, type ParamDoc } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /** The texts the original answers with, per endpoint (query-notes §1, §8, §9). */
@@ -22,15 +22,15 @@ export function searchRoutes(): RouteSpec[] {
     { method: 'GET', path: v2, action: 'search', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => answer(ctx, V2, () => search(ctx, s, paramsRequest(ctx))),
       doc: { summary: 'Run an Ickle query', query: SEARCH_PARAMS, responses: { 200: json('`{hit_count, hit_count_exact, hits}`'), 400: json('The query is wrong: `{error:{message, cause}}`') } } },
     { method: 'POST', path: v2, action: 'search', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => answer(ctx, V2, async () => search(ctx, s, await bodyRequest(ctx, s, V2))),
-      doc: { summary: 'Run an Ickle query sent as `{query, offset, max_results, hit_count_accuracy}`', body: [M.json], responses: { 200: json('`{hit_count, hit_count_exact, hits}`'), 400: json('The query is wrong: `{error:{message, cause}}`') } } },
+      doc: { summary: 'Run an Ickle query sent as `{query, offset, max_results, hit_count_accuracy}`', body: [MEDIA.json], responses: { 200: json('`{hit_count, hit_count_exact, hits}`'), 400: json('The query is wrong: `{error:{message, cause}}`') } } },
     { method: 'DELETE', path: v2, action: 'deleteByQuery', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => answer(ctx, DELETE, () => deleteByQuery(ctx, s, query(ctx, 'query'))),
       doc: { summary: 'Remove the entries a `DELETE FROM …` statement matches', query: [QUERY_PARAM], responses: { 200: json('`{hit_count: <removed>, hit_count_exact, hits: []}`'), 400: json('The statement is wrong') } } },
     { method: 'POST', path: v2, action: 'deleteByQuery', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => answer(ctx, DELETE, async () => deleteByQuery(ctx, s, (await bodyRequest(ctx, s, DELETE)).query)),
-      doc: { summary: 'Remove the entries a `DELETE FROM …` statement sent as `{query}` matches', body: [M.json], responses: { 200: json('`{hit_count: <removed>, hit_count_exact, hits: []}`'), 400: json('The statement is wrong') } } },
+      doc: { summary: 'Remove the entries a `DELETE FROM …` statement sent as `{query}` matches', body: [MEDIA.json], responses: { 200: json('`{hit_count: <removed>, hit_count_exact, hits: []}`'), 400: json('The statement is wrong') } } },
     { method: 'GET', path: v1, action: 'search', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => answer(ctx, V1, () => legacySearch(ctx, s, legacyParamsRequest(ctx))),
       doc: { summary: 'Run an Ickle query (v1)', query: [...SEARCH_PARAMS.slice(0, 3), QUERY_MODE], responses: { 200: json('`{total_results, hits}`'), 400: json('`{error:{message, cause}}`') }, deprecated: true } },
     { method: 'POST', path: v1, action: 'search', scope: 'cache', permission: 'BULK_READ', handle: (ctx, s) => answer(ctx, V1, async () => legacySearch(ctx, s, await legacyBodyRequest(ctx, s))),
-      doc: { summary: 'Run an Ickle query sent as `{query, offset, max_results, query_mode}` (v1)', body: [M.json], responses: { 200: json('`{total_results, hits}`'), 400: json('`{error:{message, cause}}`') }, deprecated: true } },
+      doc: { summary: 'Run an Ickle query sent as `{query, offset, max_results, query_mode}` (v1)', body: [MEDIA.json], responses: { 200: json('`{total_results, hits}`'), 400: json('`{error:{message, cause}}`') }, deprecated: true } },
   ];
 }
 

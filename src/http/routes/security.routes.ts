@@ -5,7 +5,7 @@ import { cacheMask } from '../../services/authorization';
 import { readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import { queryAll } from '../params';
-import { DONE, json, M, param } from '../route-doc';
+import { DONE, json, MEDIA, param } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const ROLES = param('role', 'A role name (repeatable)', { required: true, repeated: true });
@@ -46,9 +46,9 @@ export function securityRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/security/users', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, { default: s.users.list().map((u) => u.name) }),
       doc: { summary: 'The users of the server\'s realm', responses: { 200: json('{default: [user names]}') } } },
     { method: 'POST', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'create'),
-      doc: { summary: 'Define a role: its permissions, and a description as the body', query: [PERMISSIONS], body: [M.text], responses: { ...DONE, 400: BAD_PERMISSIONS, 409: 'The role exists' } } },
+      doc: { summary: 'Define a role: its permissions, and a description as the body', query: [PERMISSIONS], body: [MEDIA.text], responses: { ...DONE, 400: BAD_PERMISSIONS, 409: 'The role exists' } } },
     { method: 'PUT', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'update'),
-      doc: { summary: 'Change a role\'s permissions and description', query: [PERMISSIONS], body: [M.text], responses: { ...DONE, 400: `${BAD_PERMISSIONS}, or a predefined role`, 404: NO_ROLE } } },
+      doc: { summary: 'Change a role\'s permissions and description', query: [PERMISSIONS], body: [MEDIA.text], responses: { ...DONE, 400: `${BAD_PERMISSIONS}, or a predefined role`, 404: NO_ROLE } } },
     { method: 'GET', path: perms, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, describeRole(s, ctx.params.role)),
       doc: { summary: 'A role\'s permissions', responses: { 200: json('{name, inheritable, permissions, implicit, description}'), 404: NO_ROLE } } },
     { method: 'DELETE', path: perms, permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deleteRole(ctx.params.role); sendStatus(ctx, 204); },

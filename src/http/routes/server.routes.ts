@@ -5,7 +5,7 @@ import { CONTAINER_NAME } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { isTrue, query } from '../params';
 import { sendJson, sendStatus, sendText } from '../respond';
-import { DONE, json, M, PATH_PARAMS, Q, text, typed } from '../route-doc';
+import { DONE, json, MEDIA, PATH_PARAMS, QUERY_PARAMS, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { escapeXml } from '../xml-escape';
 
@@ -40,7 +40,7 @@ export function serverRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/server/cache-managers', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, [CONTAINER_NAME]),
       doc: { summary: 'Names of the cache managers', responses: { 200: json('["default"]') } } },
     { method: 'GET', path: '/rest/v2/server/config', permission: 'ADMIN', handle: (ctx, s) => config(ctx, s),
-      doc: { summary: 'The server configuration, in the format Accept names', query: [Q.pretty], responses: { 200: typed('The configuration', M.json, M.xml, M.yaml) } } },
+      doc: { summary: 'The server configuration, in the format Accept names', query: [QUERY_PARAMS.pretty], responses: { 200: typed('The configuration', MEDIA.json, MEDIA.xml, MEDIA.yaml) } } },
     { method: 'GET', path: '/rest/v2/server/env', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.properties()),
       doc: { summary: 'The runtime\'s properties', responses: { 200: json('Object of properties') } } },
     { method: 'GET', path: '/rest/v2/server/memory', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.runtime.memory()),
@@ -48,9 +48,9 @@ export function serverRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/server/threads', permission: 'ADMIN', handle: (ctx, s) => sendText(ctx, s.server.runtime.threadDump()),
       doc: { summary: 'A thread dump', responses: { 200: text('The dump') } } },
     { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx, s) => report(ctx, s),
-      doc: { summary: 'A diagnostic report of this node', responses: { 200: typed('tar.gz archive', M.gzip) } } },
+      doc: { summary: 'A diagnostic report of this node', responses: { 200: typed('tar.gz archive', MEDIA.gzip) } } },
     { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx, s) => nodeReport(ctx, s),
-      doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', M.gzip), 404: 'No such node' } } },
+      doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', MEDIA.gzip), 404: 'No such node' } } },
     { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)),
       doc: { summary: 'An overview of the server', responses: { 200: json('The overview') } } },
     { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()),

@@ -3,7 +3,7 @@ import type { ScriptOutcome } from '../../services/script-sandbox';
 import { query } from '../params';
 import { readBody } from '../request-body';
 import { sendBytes, sendJson, sendStatus, sendText } from '../respond';
-import { json, M, OK_EMPTY, param, text, typed } from '../route-doc';
+import { json, MEDIA, OK_EMPTY, param, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const TYPE = param('type', '`user`: leave out the server\'s own tasks');
@@ -17,13 +17,13 @@ export function taskRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/tasks', permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, s.tasks.list(isUserOnly(ctx))),
       doc: { summary: 'The tasks, with their parameters and allowed role', query: [TYPE], responses: { 200: json('JSON array of tasks') } } },
     { method: 'PUT', path: t, permission: 'ADMIN', handle: (ctx, s) => upload(ctx, s),
-      doc: { summary: 'Upload a script task (JavaScript)', body: [M.text], responses: { ...OK_EMPTY, 400: 'A script whose metadata cannot be read' } } },
+      doc: { summary: 'Upload a script task (JavaScript)', body: [MEDIA.text], responses: { ...OK_EMPTY, 400: 'A script whose metadata cannot be read' } } },
     { method: 'POST', path: t, permission: 'ADMIN', handle: (ctx, s) => upload(ctx, s),
-      doc: { summary: 'Upload a script task (as PUT)', body: [M.text], responses: { ...OK_EMPTY, 400: 'A script whose metadata cannot be read' } } },
+      doc: { summary: 'Upload a script task (as PUT)', body: [MEDIA.text], responses: { ...OK_EMPTY, 400: 'A script whose metadata cannot be read' } } },
     { method: 'GET', path: t, action: 'script', permission: 'ADMIN', handle: (ctx, s) => sendText(ctx, s.tasks.script(ctx.params.task)),
       doc: { summary: 'A script task\'s source', responses: { 200: text('The script'), 404: 'No such script' } } },
     { method: 'POST', path: t, action: 'exec', permission: 'EXEC', handle: (ctx, s) => exec(ctx, s),
-      doc: { summary: 'Run a task', query: [CACHE, PARAMETER], responses: { 200: typed('The result: JSON, or text for bytes', M.json, M.text), 400: 'Unknown task', 500: 'The script failed' } } },
+      doc: { summary: 'Run a task', query: [CACHE, PARAMETER], responses: { 200: typed('The result: JSON, or text for bytes', MEDIA.json, MEDIA.text), 400: 'Unknown task', 500: 'The script failed' } } },
   ];
 }
 

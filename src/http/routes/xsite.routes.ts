@@ -5,7 +5,7 @@ import { canAdminister } from '../../services/authorization';
 import { query } from '../params';
 import { readJsonText } from '../json-body';
 import { sendJson, sendStatus } from '../respond';
-import { json, M, OK_EMPTY, param } from '../route-doc';
+import { json, MEDIA, OK_EMPTY, param } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 const NO_SITE = 'The cache does not back up to that site';
@@ -35,7 +35,7 @@ export function xsiteRoutes(): RouteSpec[] {
     row({ method: 'GET', path: `${site}/take-offline-config`, handle: (ctx, s) => takeOfflineConfig(ctx, s),
       doc: { summary: 'When the site is taken offline automatically', responses: { 200: json('{after_failures, min_wait}'), 404: NO_SITE } } }),
     row({ method: 'PUT', path: `${site}/take-offline-config`, handle: (ctx, s) => setTakeOfflineConfig(ctx, s),
-      doc: { summary: 'Change when the site is taken offline automatically', body: [M.json], responses: { 204: 'Changed', 304: 'Unchanged', 400: 'Not JSON, or after_failures or min_wait missing', 404: NO_SITE } } }),
+      doc: { summary: 'Change when the site is taken offline automatically', body: [MEDIA.json], responses: { 204: 'Changed', 304: 'Unchanged', 400: 'Not JSON, or after_failures or min_wait missing', 404: NO_SITE } } }),
     row({ method: 'GET', path: `${site}/state-transfer-mode`, handle: (ctx, s) => sendJson(ctx, s.xsite.site(ctx.params.cache, ctx.params.site).mode),
       doc: { summary: 'State transfer mode', responses: { 200: json('"MANUAL" or "AUTO"'), 404: NO_SITE } } }),
     row({ method: 'POST', path: `${site}/state-transfer-mode`, action: 'set', handle: (ctx, s) => setMode(ctx, s),
