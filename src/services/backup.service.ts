@@ -245,7 +245,7 @@ export class BackupService {
   }
 
   private checkNew(kind: Kind, name: string): void {
-    checkOperationName(kind, name);
+    checkResourceName(kind, name); // `/` and `..` are fine: the folder name is encoded (startBackup)
     if (this.records.has(key(kind, name))) throw new OperationExistsError();
   }
 
@@ -340,10 +340,6 @@ function key(kind: Kind, name: string): string {
   return `${kind}:${name}`;
 }
 
-/** Names become folder and file names: the server's one naming rule keeps separators and `..` out. */
-function checkOperationName(kind: Kind, name: string): void {
-  checkResourceName(kind, name);
-}
 
 function parseDetail(r: OperationRecord): Detail {
   try {
