@@ -340,7 +340,6 @@ function key(kind: Kind, name: string): string {
   return `${kind}:${name}`;
 }
 
-
 function parseDetail(r: OperationRecord): Detail {
   try {
     return JSON.parse(r.detail) as Detail;
