@@ -2,6 +2,7 @@ import { createWriteStream, openAsBlob, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { fileNameOf } from '../model/name-encoding';
 import { parse, UsageError } from './args';
 import { USAGE } from './usage';
 
@@ -34,7 +35,8 @@ export async function runBackup(args: string[]): Promise<number> {
   switch (sub) {
     case 'create':
       if (!arg) throw new UsageError('backup create needs a NAME');
-      return create(target, arg, (values.output as string | undefined) ?? `${arg}.zip`);
+      // by default the archive's own file name: the name encoded, so `a/b` or `..` is one file here
+      return create(target, arg, (values.output as string | undefined) ?? `${fileNameOf(arg)}.zip`);
     case 'restore':
       if (!arg) throw new UsageError('backup restore needs a FILE');
       return restore(target, arg, (values.name as string | undefined) ?? `restore-${Date.now()}`);

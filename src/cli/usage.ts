@@ -72,7 +72,8 @@ resources: server, cluster, logging).`,
 
   backup: `Usage: grid backup <create|restore> [options]
 
-  grid backup create NAME [-o FILE]     back up everything, wait, download the zip (default NAME.zip)
+  grid backup create NAME [-o FILE]     back up everything, wait, download the zip (default NAME.zip,
+                                        the name percent-encoded as on the server: a/b → a%2Fb.zip)
   grid backup restore FILE [--name N]   upload a backup zip and wait until it is restored
 
 Options:

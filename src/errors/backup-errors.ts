@@ -7,6 +7,14 @@ export class OperationExistsError extends GridError {
   constructor() { super(409, 'OPERATION_EXISTS', ''); }
 }
 
+/**
+ * A backup whose archive file exists already where it would be written (an archive of another
+ * name, e.g. on a file system that ignores case, or a file grid did not write): never replaced.
+ */
+export class ArchiveExistsError extends GridError {
+  constructor(file: string) { super(409, 'ARCHIVE_EXISTS', `The backup archive '${file}' exists already in that directory`); }
+}
+
 /** No backup or restore of that name: 404 with no body. */
 export class OperationNotFoundError extends GridError {
   constructor() { super(404, 'OPERATION_NOT_FOUND', ''); }

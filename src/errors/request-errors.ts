@@ -148,9 +148,9 @@ export class BodyMemoryFullError extends GridError {
   }
 }
 
-/** A name with a control character, a slash or `..` (src/model/resource-name.ts). */
+/** An empty name, or one with a control character or a lone surrogate (src/model/resource-name.ts). */
 export class InvalidNameError extends GridError {
   constructor(kind: string, name: string) {
-    super(400, 'INVALID_NAME', `Invalid ${kind} name ${JSON.stringify(name)}: a name is not empty and has no control characters (NUL, CR, LF…), no '/' and no '..'`);
+    super(400, 'INVALID_NAME', `Invalid ${kind} name ${JSON.stringify(name)}: a name is not empty, has no control characters (NUL, CR, LF…) and is well-formed Unicode`);
   }
 }

@@ -37,8 +37,8 @@ export class CacheAliases {
   }
 
   /**
-   * An alias may be any name a cache could have (the one naming rule: no control character, `/`
-   * or `..`, at most 255 bytes), except the name of a cache.
+   * An alias may be any name a cache could have (the one naming rule: not empty, no control
+   * character, at most 255 bytes), except the name of a cache.
    */
   checkAlias(alias: string, isCache: (name: string) => boolean): void {
     checkResourceName('alias', alias);

@@ -22,22 +22,27 @@ function newNode(): Node {
   return { literals: new Map(), routes: [], byMethod: new Map() };
 }
 
-/** Path segments as the original reads them: split on raw `/`, empty ones dropped, form-decoded. */
+/**
+ * Path segments as the original reads them (its resource tree, with Netty's `decodeComponent`):
+ * split on the raw `/`, empty segments dropped, then each segment decoded once — `+` is a space,
+ * each run of `%XX` is UTF-8 (a sequence that is not becomes U+FFFD, as Java decodes it). So `%2F`
+ * stays inside its segment: `a%2Fb` names `a/b`, and `a%252Fb` names `a%2Fb`.
+ */
 export function splitPath(path: string): string[] {
   const out: string[] = [];
   for (const raw of path.split('/')) {
     if (raw === '') continue;
-    if (!raw.includes('%') && !raw.includes('+')) {
-      out.push(raw);
-      continue;
-    }
-    try {
-      out.push(decodeURIComponent(raw.replace(/\+/g, ' ')));
-    } catch {
-      throw new BadRequestError(`Malformed path segment '${raw}'`, 'MALFORMED_PATH');
-    }
+    out.push(raw.includes('%') || raw.includes('+') ? decodeSegment(raw) : raw);
   }
   return out;
+}
+
+const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
+
+function decodeSegment(raw: string): string {
+  // every `%` must start an escape: a bare or short one (`%zz`, `100%`) is the client's mistake
+  if (/%(?![0-9A-Fa-f]{2})/.test(raw)) throw new BadRequestError(`Malformed path segment '${raw}'`, 'MALFORMED_PATH');
+  return raw.replace(/\+/g, ' ').replace(ESCAPES, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }
 
 /**

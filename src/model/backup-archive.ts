@@ -1,3 +1,4 @@
+import { decodeName, encodeName } from './name-encoding';
 import { WireWriter, readFields } from './protobuf-wire';
 import type { StoredEntry } from './stored-entry';
 
@@ -16,43 +17,20 @@ export const KEY_FORMAT = 'key-format';
 export const KEYS_IN_STORAGE_TYPE = 'storage';
 
 export function containerDir(container: string): string {
-  return `containers/${encodeArchiveName(container)}`;
+  return `containers/${encodeName(container)}`;
 }
 
+/** Where each part lies; every name in a path is written by `encodeName` (docs/backup-format.md, Layout). */
 export const archivePaths = {
   containerProperties: (c: string) => `${containerDir(c)}/container.properties`,
   globalConfig: (c: string) => `${containerDir(c)}/global.xml`,
-  cacheConfig: (c: string, cache: string) => `${containerDir(c)}/caches/${encodeArchiveName(cache)}/${encodeArchiveName(cache)}.xml`,
-  cacheData: (c: string, cache: string) => `${containerDir(c)}/caches/${encodeArchiveName(cache)}/${encodeArchiveName(cache)}.dat`,
-  template: (c: string, t: string) => `${containerDir(c)}/templates/${encodeArchiveName(t)}.xml`,
+  cacheConfig: (c: string, cache: string) => `${containerDir(c)}/caches/${encodeName(cache)}/${encodeName(cache)}.xml`,
+  cacheData: (c: string, cache: string) => `${containerDir(c)}/caches/${encodeName(cache)}/${encodeName(cache)}.dat`,
+  template: (c: string, t: string) => `${containerDir(c)}/templates/${encodeName(t)}.xml`,
   counters: (c: string) => `${containerDir(c)}/counters/counters.dat`,
-  schema: (c: string, s: string) => `${containerDir(c)}/proto-schemas/${encodeArchiveName(s)}`,
-  task: (c: string, t: string) => `${containerDir(c)}/tasks/${encodeArchiveName(t)}`,
+  schema: (c: string, s: string) => `${containerDir(c)}/proto-schemas/${encodeName(s)}`,
+  task: (c: string, t: string) => `${containerDir(c)}/tasks/${encodeName(t)}`,
 };
-
-/**
- * A name as it appears in paths and property lists: letters, digits, `.`, `_` and `-` stay, every
- * other UTF-8 byte becomes `%XX`; `.` and `..` are encoded whole. So no name can climb out of its
- * folder or break a comma list, and simple names read as themselves.
- */
-export function encodeArchiveName(name: string): string {
-  if (name === '.' || name === '..') return name.replace(/\./g, '%2E');
-  let out = '';
-  for (const byte of Buffer.from(name, 'utf8')) {
-    const c = String.fromCharCode(byte);
-    out += /[A-Za-z0-9._-]/.test(c) ? c : '%' + byte.toString(16).toUpperCase().padStart(2, '0');
-  }
-  return out;
-}
-
-export function decodeArchiveName(encoded: string): string | undefined {
-  if (!/^(?:[A-Za-z0-9._-]|%[0-9A-Fa-f]{2})+$/.test(encoded)) return undefined;
-  try {
-    return decodeURIComponent(encoded);
-  } catch {
-    return undefined;
-  }
-}
 
 /** Why an entry name is refused (zip-slip and friends), or undefined when it is acceptable. */
 export function checkEntryName(name: string): string | undefined {
@@ -83,13 +61,13 @@ export function parseProperties(text: string): Map<string, string> {
 }
 
 export function formatNameList(names: readonly string[]): string {
-  return names.map(encodeArchiveName).join(',');
+  return names.map(encodeName).join(',');
 }
 
 /** The names of a property list; undefined when one is not a valid encoded name. */
 export function parseNameList(value: string | undefined): string[] | undefined {
   if (value === undefined || value === '') return [];
-  const names = value.split(',').map((s) => decodeArchiveName(s.trim()));
+  const names = value.split(',').map((s) => decodeName(s.trim()));
   return names.every((n): n is string => n !== undefined) ? names : undefined;
 }
 

@@ -1,14 +1,15 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, rm, rmdir } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
-  BackupDeleteFailedError, BackupFailedError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
+  ArchiveExistsError, BackupDeleteFailedError, BackupFailedError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
   RestoreLocationError,
 } from '../errors';
 import type { Resources } from '../model/backup-resources';
+import { fileNameOf } from '../model/name-encoding';
 import { checkResourceName } from '../model/resource-name';
 import type { OperationRecord, Store } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -140,8 +141,11 @@ export class BackupService {
       }
       parent = at.path;
     }
-    const folder = join(parent, name);
-    const record = await this.register('backup', name, join(folder, `${name}.zip`), { resources: request.resources, directory: request.directory });
+    // the name is encoded: `a/b` or `..` is one folder inside `parent`, and no two names share one
+    const file = fileNameOf(name);
+    const target = join(parent, file, `${file}.zip`);
+    if (await lstat(target).then(() => true, () => false)) throw new ArchiveExistsError(`${file}/${file}.zip`);
+    const record = await this.register('backup', name, target, { resources: request.resources, directory: request.directory });
     this.launch(record, (signal) => this.runBackup(record, request.resources, signal));
   }
 
@@ -241,7 +245,7 @@ export class BackupService {
   }
 
   private checkNew(kind: Kind, name: string): void {
-    checkOperationName(kind, name);
+    checkResourceName(kind, name); // `/` and `..` are fine: the folder name is encoded (startBackup)
     if (this.records.has(key(kind, name))) throw new OperationExistsError();
   }
 
@@ -334,11 +338,6 @@ export class BackupService {
 
 function key(kind: Kind, name: string): string {
   return `${kind}:${name}`;
-}
-
-/** Names become folder and file names: the server's one naming rule keeps separators and `..` out. */
-function checkOperationName(kind: Kind, name: string): void {
-  checkResourceName(kind, name);
 }
 
 function parseDetail(r: OperationRecord): Detail {

@@ -30,6 +30,11 @@ describe('grid backup create / restore (CLI against running servers)', function 
       expect(restored.stdout).to.contain("restored");
       const dst = new Client(target.url, { user: 'ops', password: 'ops-pw' });
       expect((await dst.get('/rest/v2/caches/orders/o1')).text).to.equal('first order');
+
+      // without -o, the archive's own file name in the working directory: a/b is one file, a%2Fb.zip
+      const named = await run(process.execPath, [GRID_BIN, 'backup', 'create', 'a/b', '--server', source.url, '-u', 'ops', '-p', 'ops-pw'], { cwd: dirs[2] });
+      expect(named.stdout).to.contain('saved a%2Fb.zip');
+      expect(readFileSync(join(dirs[2], 'a%2Fb.zip')).subarray(0, 2).toString()).to.equal('PK');
     } finally {
       for (const p of [source, target]) {
         p.child.kill('SIGTERM');

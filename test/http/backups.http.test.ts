@@ -68,6 +68,7 @@ function rename(zip: Buffer, from: string, to: string): Buffer {
 }
 
 const MANIFEST = 'containers=default\nversion=15.0.0\n';
+const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'backups');
 
 describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster}/{backups|restores}', () => {
   let server: TestServer;
@@ -101,6 +102,25 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       expect((await admin.delete(`${C}/backups/${name}`)).status).to.equal(204);
       expect((await admin.head(`${C}/backups/${name}`)).status).to.equal(404);
       expect(existsSync(join(server.dataDir, 'backups', name))).to.equal(false);
+    });
+
+    it('writes a name that is not plain percent-encoded: on disk and in Content-Disposition (docs/security.md "Names")', async () => {
+      const name = `€ ${fresh()}`;
+      expect((await backup(admin, encodeURIComponent(name))).status).to.equal(200);
+      const file = `%E2%82%AC%20${name.slice(2)}`;
+      expect(existsSync(join(server.dataDir, 'backups', file, `${file}.zip`))).to.equal(true);
+      expect((await admin.head(`${C}/backups/${encodeURIComponent(name)}`)).headers.get('content-disposition')).to.equal(`attachment; filename=${file}.zip`);
+      expect((await admin.get(`${C}/backups`)).json()).to.include(name);
+    });
+
+    it('never replaces an archive it did not write: 409 when the name\'s file exists in the directory, the file untouched', async () => {
+      const name = fresh();
+      mkdirSync(join(server.dataDir, 'backups', name), { recursive: true });
+      writeFileSync(join(server.dataDir, 'backups', name, `${name}.zip`), 'not ours');
+      const r = await admin.post(`${C}/backups/${name}`);
+      expect([r.status, r.text]).to.deep.equal([409, `The backup archive '${name}/${name}.zip' exists already in that directory`]);
+      expect((await admin.head(`${C}/backups/${name}`)).status).to.equal(404);
+      expect(readFileSync(join(server.dataDir, 'backups', name, `${name}.zip`), 'utf8')).to.equal('not ours');
     });
 
     it('serves the same resource under /cache-managers/default and /cluster; another manager name is 404', async () => {
@@ -163,12 +183,16 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       await admin.delete('/rest/v2/caches/slow');
     });
 
-    it('answers 400 for an unknown selector key, and for a name that cannot be a file name', async () => {
+    it('answers 400 for an unknown selector key and for a name with a control character; keeps a/../b inside backups/', async () => {
       const r = await admin.post(`${C}/backups/${fresh()}`, JSON.stringify({ resources: { widgets: ['*'] } }), JSON_TYPE);
       expect(r.status).to.equal(400);
       expect(r.text).to.equal("Type with name 'widgets' does not exist");
-      expect((await admin.post(`${C}/backups/..`)).status).to.be.oneOf([400, 404]);
-      expect((await admin.post(`${C}/backups/${encodeURIComponent('a/../b')}`)).status).to.equal(400);
+      expect((await admin.post(`${C}/backups/a%0Ab`)).status).to.equal(400);
+      const name = `${fresh()}/../b`;
+      expect((await backup(admin, encodeURIComponent(name))).status).to.equal(200);
+      const file = encodeURIComponent(name).replace(/\./g, '.');
+      expect(existsSync(join(server.dataDir, 'backups', file, `${file}.zip`))).to.equal(true);
+      expect(existsSync(join(server.dataDir, 'b'))).to.equal(false);
     });
 
     it('reports 500 ISPN012042 for a backup that failed (a named cache that does not exist)', async () => {
@@ -232,6 +256,41 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       const r = await until(() => admin.head(`${C}/restores/${name}`));
       expect(r.status).to.equal(500);
       expect((await admin.get('/rest/v2/caches')).json()).not.to.include('x');
+    });
+
+    it('fails (HEAD 500) when the archive names a resource the naming rule refuses, before anything is written', async () => {
+      const xml = (n: string) => `<infinispan><cache-container><local-cache name="${n}"/></cache-container></infinispan>`;
+      const good = fresh('good');
+      const zip = await zipOf([
+        ['manifest.properties', MANIFEST], ['containers/default/container.properties', `caches=${good},x%0Ay\n`],
+        [`containers/default/caches/${good}/${good}.xml`, xml(good)], ['containers/default/caches/x%0Ay/x%0Ay.xml', xml('x')],
+      ]);
+      const name = fresh('r');
+      expect((await upload(server, name, zip)).status).to.equal(202);
+      expect((await until(() => admin.head(`${C}/restores/${name}`))).status).to.equal(500);
+      expect((await admin.get('/rest/v2/caches')).json()).not.to.include(good);
+    });
+
+    it('restores an archive written before names could hold `/` (test/fixtures/backups/names-0.1.zip): each name as it was, `%2F` and `%25` literal', async () => {
+      // made by grid at 2e7e98c: caches a-b-c, org.infinispan.cache, a%25bc, áb\ćé+-$ and a%2Fb (each with k → "value of <name>"),
+      // template tmpl-áb%, schema org%2Fexample.proto, weak counter c%2Fd (7), task "t %25.js"
+      const target = await startTestServer();
+      try {
+        const a = target.as('admin');
+        await a.createCache('a/b'); // the name the literal `a%2Fb` must not turn into
+        expect((await upload(target, 'old', readFileSync(join(FIXTURES, 'names-0.1.zip')))).status).to.equal(202);
+        expect((await until(() => a.head(`${C}/restores/old`))).status).to.equal(201);
+        const caches = ['a-b-c', 'org.infinispan.cache', 'a%25bc', 'áb\\ćé+-$', 'a%2Fb'];
+        expect((await a.get('/rest/v2/caches')).json<string[]>()).to.include.members([...caches, 'a/b']);
+        for (const cache of caches) expect((await a.get(`/rest/v2/caches/${encodeURIComponent(cache)}/k`)).text, cache).to.equal(`value of ${cache}`);
+        expect((await a.get('/rest/v2/caches/a%2Fb/k')).status).to.equal(404);
+        expect(target.running.services.manager.templateNames()).to.include('tmpl-áb%');
+        expect((await a.get(`/rest/v2/schemas/${encodeURIComponent('org%2Fexample.proto')}`)).text).to.contain('message M');
+        expect((await a.get(`/rest/v2/counters/${encodeURIComponent('c%2Fd')}`)).text).to.equal('7');
+        expect((await a.post(`/rest/v2/tasks/${encodeURIComponent('t %25.js')}?action=exec`)).json()).to.equal('old task');
+      } finally {
+        await target.close();
+      }
     });
 
     describe('refuses hostile archives with 400 and writes nothing', () => {

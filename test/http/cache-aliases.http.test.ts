@@ -159,8 +159,9 @@ describe('cache aliases (behavior-notes §5.1, §6.8)', () => {
   });
 
   describe('the naming rule (docs/security.md "Names") for aliases, whichever way they are given', () => {
-    const BAD = ['a/b', '..', 'x\ny', 'nul\u0000byte'];
-    const refusal = (alias: string) => `Invalid alias name ${JSON.stringify(alias)}: a name is not empty and has no control characters (NUL, CR, LF…), no '/' and no '..'`;
+    // a lone surrogate only through JSON: a URL cannot carry one
+    const BAD = ['x\ny', 'nul\u0000byte', 'nel\u0085', '\ud800'];
+    const refusal = (alias: string) => `Invalid alias name ${JSON.stringify(alias)}: a name is not empty, has no control characters (NUL, CR, LF…) and is well-formed Unicode`;
 
     it('refuses them in a configuration (400) and creates nothing', async () => {
       for (const alias of BAD) {
@@ -174,7 +175,7 @@ describe('cache aliases (behavior-notes §5.1, §6.8)', () => {
     it('refuses them in assign-alias and set-mutable-attribute (400), leaving the aliases as they were', async () => {
       const cache = fresh();
       await admin.createCache(cache, { 'local-cache': { aliases: [`${cache}-ok`] } });
-      for (const alias of BAD) {
+      for (const alias of BAD.filter((a) => a !== '\ud800')) {
         const assigned = await admin.post(`/rest/v2/caches/${cache}?action=assign-alias&alias=${encodeURIComponent(alias)}`);
         expect([assigned.status, assigned.text], JSON.stringify(alias)).to.deep.equal([400, refusal(alias)]);
         if (/\s/.test(alias)) continue; // the attribute's value is a blank-separated list: x\ny is x and y

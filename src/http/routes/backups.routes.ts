@@ -57,8 +57,10 @@ export function backupRoutes(): RouteSpec[] {
 }
 
 /**
- * `attachment; filename=<name>` as the original writes it; a name beyond printable ASCII (which a
- * header cannot carry: it answered 500) goes in RFC 6266's `filename*` with an ASCII stand-in.
+ * `attachment; filename=<file>` as the original writes it, with the archive's own file name: the
+ * backup's name percent-encoded (docs/security.md "Names"), so plain ASCII with no separator. A
+ * file name beyond printable ASCII — an archive written before names were encoded — goes in
+ * RFC 6266's `filename*` with an ASCII stand-in (a header cannot carry it: the original answered 500).
  */
 function attachment(fileName: string): string {
   if (/^[\x20-\x7e]*$/.test(fileName) && !/[";\\]/.test(fileName)) return `attachment; filename=${fileName}`;

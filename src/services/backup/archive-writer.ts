@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,7 +8,7 @@ import {
   ARCHIVE_VERSION, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, archivePaths, encodeCounter, encodeEntry, formatNameList, formatProperties, frame,
 } from '../../model/backup-archive';
 import type { CacheSnapshot, ContainerSnapshot } from './snapshot';
-import { yieldToLoop } from './sources';
+import { OperationFailure, yieldToLoop } from './sources';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-files';
 
 const loadYazl = lazy(() => require('yazl') as typeof import('yazl'));
@@ -38,6 +38,8 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
     await pipeline(zipOf(snapshot, container, counted, signal).outputStream, file, { signal });
     const bytes = await fsyncFile(tmp);
     signal?.throwIfAborted();
+    // an archive that appeared meanwhile is not ours to replace (docs/backup-format.md)
+    if (await lstat(target).then(() => true, () => false)) throw new OperationFailure(`The backup archive '${target}' exists already`);
     await rename(tmp, target);
     await fsyncFile(dirname(target));
     return { entries: counted.entries, bytes };

@@ -3,6 +3,7 @@ import {
   FrameReader, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, MIN_ARCHIVE_MAJOR, archivePaths, decodeCounter, decodeEntry, parseNameList, parseProperties,
 } from '../../model/backup-archive';
 import { convertLegacyKey, mayHoldLegacyKeys } from '../../model/legacy-keys';
+import { checkResourceName } from '../../model/resource-name';
 import { storageTypes } from '../storage-types';
 import { RESOURCE_TYPES, type ResourceType, type Resources, selectNames } from '../../model/backup-resources';
 import type { CacheDefinition } from '../../model/cache-config';
@@ -62,6 +63,8 @@ async function planRestore(zip: ArchiveReader, src: BackupSources, container: st
     if (!listed) throw new OperationFailure(`Invalid '${type}' list in container.properties`);
     const { names, missing } = selectNames(resources[type], listed);
     if (missing.length) throw new OperationFailure(`Unable to find ${type} ${missing.join(', ')} in the archive`);
+    // an archive may come from anywhere: its names follow the server's naming rule before anything is written
+    for (const name of names) checkArchivedName(type, name);
     chosen[type] = names;
   }
   const p = archivePaths;
@@ -147,6 +150,16 @@ function decode<T>(fn: (b: Buffer) => T, bytes: Buffer, entry: string): T {
     return fn(bytes);
   } catch (e) {
     throw new OperationFailure(`Invalid record in '${entry}': ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+const KIND: Record<ResourceType, string> = { caches: 'cache', templates: 'template', counters: 'counter', 'proto-schemas': 'schema', tasks: 'task' };
+
+function checkArchivedName(type: ResourceType, name: string): void {
+  try {
+    checkResourceName(KIND[type], name);
+  } catch (e) {
+    throw new OperationFailure(e instanceof Error ? e.message : String(e));
   }
 }
 

@@ -43,7 +43,21 @@ describe('splitPath (behavior-notes §1.1)', () => {
     expect(splitPath('/caches/k%C3%A4se%20%E2%82%AC')).to.deep.equal(['caches', 'käse €']);
   });
 
-  for (const bad of ['/caches/%zz', '/caches/100%', '/caches/%4']) {
+  it('decodes once: %25 gives a literal %, so %252F stays %2F', () => {
+    expect(splitPath('/caches/a%25bc/a%252Fb')).to.deep.equal(['caches', 'a%bc', 'a%2Fb']);
+  });
+
+  it('decodes the names of the original\'s encoded-name tests as its client (URLEncoder) sends them', () => {
+    const sent = ['a%2F', 'a%2Fb%2Fc', 'a-b-c', '%C3%A1b%5C%C4%87%C3%A9%2F%2B-%24', 'org.infinispan.cache', 'a%2525bc'];
+    expect(splitPath(`/${sent.join('/')}`)).to.deep.equal(['a/', 'a/b/c', 'a-b-c', 'áb\\ćé/+-$', 'org.infinispan.cache', 'a%25bc']);
+  });
+
+  it('turns bytes that are not UTF-8 into U+FFFD, as Java decodes them, instead of refusing the path', () => {
+    expect(splitPath('/caches/%C0%AFx/%FF')).to.deep.equal(['caches', '\uFFFD\uFFFDx', '\uFFFD']);
+    expect(splitPath('/caches/%E2%82')).to.deep.equal(['caches', '\uFFFD']);
+  });
+
+  for (const bad of ['/caches/%zz', '/caches/100%', '/caches/%4', '/caches/a%4g']) {
     it(`answers 400 for the malformed escape in ${bad}`, () => {
       expect(rejection(() => splitPath(bad)).status).to.equal(400);
     });

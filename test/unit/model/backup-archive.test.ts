@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import {
-  FrameReader, checkEntryName, decodeArchiveName, decodeCounter, decodeEntry, encodeArchiveName, encodeCounter, encodeEntry, frame, parseNameList, formatNameList,
+  FrameReader, checkEntryName, decodeCounter, decodeEntry, encodeCounter, encodeEntry, frame, parseNameList, formatNameList,
 } from '../../../src/model/backup-archive';
 import { parseResources } from '../../../src/model/backup-resources';
 
@@ -27,12 +27,7 @@ describe('backup archive model', () => {
     expect(() => truncated.end()).to.throw();
   });
 
-  it('encodes names so none can leave its folder or break a list', () => {
-    for (const name of ['a/b', '..', '.', 'x,y', 'é ü', 'plain-name_1.proto']) {
-      expect(encodeArchiveName(name)).not.to.match(/[/,]|^\.\.?$/);
-      expect(decodeArchiveName(encodeArchiveName(name))).to.equal(name);
-    }
-    expect(encodeArchiveName('plain-name_1.proto')).to.equal('plain-name_1.proto');
+  it('lists names encoded, so a comma inside one does not split it', () => {
     expect(parseNameList(formatNameList(['a,b', 'c']))).to.deep.equal(['a,b', 'c']);
   });
 
