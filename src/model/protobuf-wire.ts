@@ -1,6 +1,11 @@
 import { InvalidContentError } from '../errors';
+import { WireReader } from './wire-reader';
 
-/** Minimal protobuf wire format: tags, varints, fixed widths, length-delimited fields. */
+/**
+ * Minimal protobuf wire format: tags, varints, fixed widths, length-delimited fields. Every
+ * reading of wire bytes goes through `WireReader` (src/model/wire-reader.ts); this file writes
+ * them and lists a message's fields for the readers that want them whole.
+ */
 export class WireWriter {
   private readonly parts: number[] = [];
   private readonly chunks: Buffer[] = [];
@@ -31,7 +36,8 @@ export class WireWriter {
   }
 
   private tag(field: number, wireType: number): this {
-    return this.rawVarint(BigInt((field << 3) | wireType));
+    // not `field << 3`: fields from 2^28 up (protobuf allows up to 2^29 - 1) would overflow 32 bits
+    return this.rawVarint((BigInt(field) << 3n) | BigInt(wireType));
   }
 
   private rawVarint(value: bigint): this {
@@ -72,33 +78,24 @@ export function readFields(bytes: Buffer): WireField[] {
  * two-byte fields made five million objects). Malformed input → 400, where it is found.
  */
 export function forEachField(bytes: Buffer, visit: (f: WireField) => void): void {
-  let pos = 0;
-  const varint = (): bigint => {
-    let result = 0n;
-    for (let shift = 0n; shift < 70n; shift += 7n) {
-      if (pos >= bytes.length) throw malformed();
-      const b = bytes[pos++];
-      result |= BigInt(b & 0x7f) << shift;
-      if (b < 0x80) return BigInt.asUintN(64, result);
-    }
-    throw malformed();
-  };
-  const take = (n: number): Buffer => {
-    if (pos + n > bytes.length) throw malformed();
-    const b = bytes.subarray(pos, pos + n);
-    pos += n;
-    return b;
-  };
-  while (pos < bytes.length) {
-    const tag = Number(varint());
+  const r = new WireReader().reset(bytes, 0, bytes.length);
+  while (r.pos < bytes.length) {
+    const tag = r.uint32();
     const field = tag >>> 3;
     const wireType = tag & 7;
-    if (field === 0) throw malformed();
-    if (wireType === 0) visit({ field, wireType, value: varint() });
-    else if (wireType === 1) visit({ field, wireType, value: take(8) });
-    else if (wireType === 5) visit({ field, wireType, value: take(4) });
-    else if (wireType === 2) visit({ field, wireType, value: take(Number(varint())) });
-    else throw malformed();
+    if (r.failed || field === 0) throw malformed();
+    if (wireType === 0) {
+      const lo = r.varint64();
+      if (r.failed) throw malformed();
+      visit({ field, wireType, value: (BigInt(r.hi) << 32n) | BigInt(lo) });
+    } else if (wireType === 1 || wireType === 2 || wireType === 5) {
+      const start = wireType === 2 ? r.delimited() : r.pos;
+      if (wireType !== 2) r.skip(wireType);
+      if (r.failed) throw malformed();
+      visit({ field, wireType, value: bytes.subarray(start, r.pos) });
+    } else {
+      throw malformed();
+    }
   }
 }
 

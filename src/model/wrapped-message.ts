@@ -1,6 +1,7 @@
 import { InvalidContentError } from '../errors';
 import { type JavaValue } from './java-value';
 import { forEachField, type WireField, WireWriter } from './protobuf-wire';
+import { WireReader } from './wire-reader';
 
 /**
  * protostream's `WrappedMessage` envelope (behavior-notes §4.6): a scalar is exactly one field;
@@ -47,6 +48,33 @@ export function wrapEnum(type: string | number, number: number): Buffer {
 }
 
 const int32 = (v: bigint): bigint => BigInt.asIntN(32, v);
+
+/**
+ * The type (name or id) and message bytes of a WrappedMessage holding a message; undefined for
+ * anything else (a scalar, an enum, malformed bytes). Unlike `unwrap` it never throws: for
+ * callers that look at every stored value (indexing).
+ */
+export function wrappedMessageOf(value: Buffer): { type: string | number; body: Buffer } | undefined {
+  const r = new WireReader().reset(value, 0, value.length);
+  let type: string | number | undefined;
+  let body: Buffer | undefined;
+  while (r.pos < value.length) {
+    const tag = r.uint32();
+    const field = tag >>> 3;
+    const wireType = tag & 7;
+    if (wireType === 0 && field === WRAPPED.typeId) {
+      type = r.uint32();
+    } else if (wireType === 2 && (field === WRAPPED.typeName || field === WRAPPED.message)) {
+      const start = r.delimited();
+      if (field === WRAPPED.typeName) type = value.toString('utf8', start, r.pos);
+      else body = value.subarray(start, r.pos);
+    } else {
+      return undefined;
+    }
+    if (r.failed) return undefined;
+  }
+  return type !== undefined && body !== undefined ? { type, body } : undefined;
+}
 
 export function unwrap(bytes: Buffer): Wrapped {
   let count = 0;

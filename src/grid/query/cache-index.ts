@@ -3,10 +3,10 @@ import { IndexedEntityError } from '../../errors';
 import type { EntityModel } from '../../model/ickle/entity-model';
 import { entityModelOf } from '../../model/ickle/entity-model';
 import type { ProtobufTypes } from '../../model/protostream-json';
+import { wrappedMessageOf } from '../../model/wrapped-message';
 import { type Commit, expiresAt, type IndexStore, type IndexWriteOp, type StoredEntry } from '../../store/store';
 import type { Cache } from '../cache';
 import type { ContentChange, ContentIndex } from '../content-index';
-import { readWrapped } from './entity-reader';
 import { toIndexDocument } from './index-documents';
 import type { QuerySettings } from './query-settings';
 import { TimeSlice } from './time-slice';
@@ -141,7 +141,7 @@ export class CacheIndex implements ContentIndex {
 
   private documentOp(entry: StoredEntry, memoryOnly: boolean): IndexWriteOp {
     const remove: IndexWriteOp = { kind: 'index.delete', cacheId: this.cache.id, key: entry.key };
-    const wrapped = readWrapped(entry.value);
+    const wrapped = wrappedMessageOf(entry.value);
     if (!wrapped) return remove;
     const name = typeof wrapped.type === 'number' ? this.types.nameOfTypeId(wrapped.type) : wrapped.type;
     const entity = name === undefined ? undefined : this.entity(name);
