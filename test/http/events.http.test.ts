@@ -52,6 +52,20 @@ describe('server-sent events', () => {
       }
     });
 
+    it('sends no empty data: line after a document that ends with a newline (YAML)', async () => {
+      const sse = await SseReader.open(`${server.url}/rest/v2/container/config?action=listen`, basic('admin'));
+      try {
+        await admin.createCache('listen-yaml', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
+        const [created] = await sse.next(1);
+        expect(created.data).to.contain('listen-yaml:').and.not.match(/\n$/);
+        const block = sse.blocks[sse.blocks.length - 1];
+        expect(block[0]).to.equal('event: create-cache');
+        expect(block.slice(1).every((line) => line.startsWith('data: ') && line !== 'data: ')).to.equal(true);
+      } finally {
+        sse.close();
+      }
+    });
+
     it('is ADMIN only', async () => {
       expect((await server.as('deployer').get('/rest/v2/container/config?action=listen')).status).to.equal(403);
     });
