@@ -52,6 +52,20 @@ describe('server-sent events', () => {
       }
     });
 
+    it('writes XML events as the original\'s full document: declaration, namespace, <caches>', async () => {
+      const sse = await SseReader.open(`${server.url}/rest/v2/container/config?action=listen`, { ...basic('admin'), Accept: 'application/xml' });
+      try {
+        await admin.createCache('listen-xml', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
+        expect(await sse.next(1)).to.deep.equal([{
+          event: 'create-cache',
+          data: '<?xml version="1.0"?><infinispan xmlns="urn:infinispan:config:15.0"><cache-container><caches>' +
+            '<local-cache name="listen-xml"><encoding media-type="text/plain"/></local-cache></caches></cache-container></infinispan>',
+        }]);
+      } finally {
+        sse.close();
+      }
+    });
+
     it('sends no empty data: line after a document that ends with a newline (YAML)', async () => {
       const sse = await SseReader.open(`${server.url}/rest/v2/container/config?action=listen`, basic('admin'));
       try {
