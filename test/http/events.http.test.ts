@@ -109,6 +109,35 @@ describe('server-sent events', () => {
       }
     });
 
+    it('hears schema registrations, changes and removals on ___protobuf_metadata as entry events, error keys included', async () => {
+      // keys are Java Strings: as text they are the names (as JSON they would be quoted)
+      const sse = await SseReader.open(`${server.url}/rest/v2/caches/___protobuf_metadata?action=listen`, { ...basic('admin'), Accept: 'text/plain' });
+      try {
+        const person = 'package demo;\nmessage Person {\n  optional string name = 1;\n}\n';
+        expect((await admin.post('/rest/v2/schemas/person', person)).status).to.equal(201);
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'person.proto' }]);
+        await admin.put('/rest/v2/schemas/person', person.replace('name', 'nickname'));
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-modified', data: 'person.proto' }]);
+        // a file with errors brings its .errors key and the list of failing files
+        await admin.put('/rest/v2/caches/___protobuf_metadata/broken.proto', 'package demo;\nmessage Broken {\n  messoge int32 x = 1;\n}\n');
+        expect(await sse.next(3)).to.deep.equal([
+          { event: 'cache-entry-created', data: 'broken.proto' },
+          { event: 'cache-entry-created', data: 'broken.proto.errors' },
+          { event: 'cache-entry-created', data: '.errors' },
+        ]);
+        await admin.delete('/rest/v2/schemas/broken');
+        expect(await sse.next(3)).to.deep.equal([
+          { event: 'cache-entry-removed', data: 'broken.proto.errors' },
+          { event: 'cache-entry-removed', data: '.errors' },
+          { event: 'cache-entry-removed', data: 'broken.proto' },
+        ]);
+        await admin.delete('/rest/v2/caches/___protobuf_metadata/person.proto');
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-removed', data: 'person.proto' }]);
+      } finally {
+        sse.close();
+      }
+    });
+
     it('answers 404 for a missing cache and 403 without LISTEN', async () => {
       expect((await admin.get('/rest/v2/caches/nope?action=listen')).status).to.equal(404);
       expect((await server.as('observer').get('/rest/v2/caches/existing?action=listen')).status).to.equal(403);
