@@ -131,6 +131,12 @@ describe('server-sent events', () => {
           { event: 'cache-entry-removed', data: '.errors' },
           { event: 'cache-entry-removed', data: 'broken.proto' },
         ]);
+        const replay = await SseReader.open(`${server.url}/rest/v2/caches/___protobuf_metadata?action=listen&includeCurrentState=true`, { ...basic('admin'), Accept: 'text/plain' });
+        try {
+          expect(await replay.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'person.proto' }]);
+        } finally {
+          replay.close();
+        }
         await admin.delete('/rest/v2/caches/___protobuf_metadata/person.proto');
         expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-removed', data: 'person.proto' }]);
       } finally {
