@@ -238,6 +238,17 @@ describe('tasks /rest/v2/tasks', () => {
     });
   });
 
+  describe('POST /rest/v2/tasks/@@template@create?action=exec', () => {
+    it('defines a template, written with the template kinds as the original writes templates', async () => {
+      const config = encodeURIComponent('{"local-cache":{"statistics":true}}');
+      expect((await exec('@@template@create', `&param.name=task-template&param.configuration=${config}`, admin)).status).to.equal(200);
+      const templates = (await admin.get('/rest/v2/container/cache-configs/templates')).json<Array<{ name: string; configuration: unknown }>>();
+      expect(templates.find((t) => t.name === 'task-template')?.configuration).to.deep.equal({ 'task-template': { 'local-cache-configuration': { statistics: true } } });
+      expect((await admin.post('/rest/v2/caches/from-task-template?template=task-template')).status).to.equal(200);
+      expect((await admin.get('/rest/v2/caches/from-task-template?action=config')).json()).to.deep.equal({ 'from-task-template': { 'local-cache': { statistics: true } } });
+    });
+  });
+
   describe('the sandbox', () => {
     it('stops an infinite loop with 500 and keeps serving', async () => {
       const started = Date.now();

@@ -12,7 +12,7 @@ export {
   MUTABLE_ATTRIBUTES, type MutableAttribute, type MutableValue, MutableValueError, findMutableAttribute, mutableAttributesOf,
   mutableValueOf, mutableValueText, withAliases, withMutableAttribute,
 } from './mutable-attributes';
-export { CACHE_KINDS, isCacheKind, isTemplateKind, toBaseKind } from './cache-kinds';
+export { CACHE_KINDS, isCacheKind, isTemplateKind, toBaseKind, toTemplateKind } from './cache-kinds';
 export { cloneCacheDefinition, createElement, findChild, findChildren, findDescendant } from './config-element';
 export { parseDurationMs, parseSizeBytes } from './quantities';
 export { type ConfigLimits, NO_CONFIG_LIMITS } from './config-limits';
