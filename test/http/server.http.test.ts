@@ -36,6 +36,9 @@ describe('server /rest/v2/server', () => {
   it('GET env, memory and threads report the running process (ADMIN)', async () => {
     const env = (await admin.get('/rest/v2/server/env')).json<Record<string, string>>();
     expect(env['node.version']).to.equal(process.version);
+    // os.* in the JVM properties' form, as the original lists them (this suite runs on Linux)
+    expect(env['os.name']).to.equal('Linux');
+    expect(env['os.arch']).to.be.oneOf(['amd64', 'aarch64']);
     const memory = (await admin.get('/rest/v2/server/memory')).json<Record<string, any>>();
     expect(memory).to.have.keys('memory_pools', 'gc', 'buffer_pools', 'heap', 'non_heap');
     expect(memory.heap.used).to.be.greaterThan(0);
