@@ -16,3 +16,4 @@ export { CACHE_KINDS, isCacheKind, isTemplateKind, toBaseKind, toTemplateKind } 
 export { cloneCacheDefinition, createElement, findChild, findChildren, findDescendant } from './config-element';
 export { parseDurationMs, parseSizeBytes } from './quantities';
 export { type ConfigLimits, NO_CONFIG_LIMITS } from './config-limits';
+export { type DefaultAttributes, defaultCacheAttributes } from './default-attributes';
