@@ -82,6 +82,19 @@ describe('security /rest/v2/security and /rest/v2/login', () => {
     expect((await admin.get('/rest/v2/security/permissions/reader')).status).to.equal(404);
   });
 
+  it('updates only what PUT names: without permission the permissions stay, with an empty body the description stays', async () => {
+    expect((await admin.post('/rest/v2/security/permissions/keeper?permission=READ&permission=MONITOR', 'keeps things')).status).to.equal(204);
+    const describe = async () => (await admin.get('/rest/v2/security/permissions/keeper')).json<{ permissions: string[]; description: string }>();
+    expect((await admin.put('/rest/v2/security/permissions/keeper', 'keeps more things')).status).to.equal(204);
+    expect(await describe()).to.include({ description: 'keeps more things' }).and.deep.include({ permissions: ['READ', 'MONITOR'] });
+    expect((await admin.put('/rest/v2/security/permissions/keeper?permission=WRITE')).status).to.equal(204);
+    expect(await describe()).to.include({ description: 'keeps more things' }).and.deep.include({ permissions: ['WRITE'] });
+    expect((await admin.put('/rest/v2/security/permissions/keeper?permission=FLY')).status).to.equal(400);
+    expect((await admin.put('/rest/v2/security/permissions/ghost')).status).to.equal(404);
+    expect((await server.as('deployer').put('/rest/v2/security/permissions/keeper', 'mine')).status).to.equal(403);
+    expect(await describe()).to.include({ description: 'keeps more things' }).and.deep.include({ permissions: ['WRITE'] });
+  });
+
   it('gives a user of a group named like a custom role that role, and a group with a grant the granted role', async () => {
     expect((await admin.post('/rest/v2/security/permissions/writer?permission=WRITE')).status).to.equal(204);
     await server.running.services.users.upsert('wendy', 'wendy-pw', ['writer']);
