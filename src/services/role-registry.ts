@@ -100,6 +100,15 @@ export class RoleRegistry {
     return this.mappings.get(principal) ?? [];
   }
 
+  /**
+   * What `GET /security/roles/{principal}` answers: the mapped roles or, unmapped, the principal's
+   * own name, as the original's role mapper lists it (for a group that is the role it gives; a
+   * user's name still grants nothing here, see rolesOf).
+   */
+  listRoles(principal: string): string[] {
+    return this.mappings.get(principal) ?? [principal];
+  }
+
   principals(): Record<string, string[]> {
     return Object.fromEntries([...this.mappings.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
   }
