@@ -62,8 +62,10 @@ async function createCache(params: Record<string, string>, { manager, access }: 
   return null;
 }
 
-async function cacheNames(_params: Record<string, string>, { manager, access }: AdminTaskContext): Promise<string[]> {
-  return manager.handles().filter((h) => !h.internal && access.canSee(h)).map((h) => h.cache.name);
+/** `@@cache@names`: the original answers the names as the bytes of a JSON array, so `text/plain`. */
+async function cacheNames(_params: Record<string, string>, { manager, access }: AdminTaskContext): Promise<Buffer> {
+  const names = manager.handles().filter((h) => access.canSee(h)).map((h) => h.cache.name).sort();
+  return Buffer.from(JSON.stringify(names), 'utf8');
 }
 
 /** `appenders` is one value here (`param.appenders=A`), or several separated by commas. */
