@@ -41,13 +41,15 @@ const ADMIN_FLAGS = new Set(['VOLATILE', 'UPDATE']);
 const NONE: ReadonlySet<string> = new Set();
 
 /**
- * The `flags` header of an entry operation: comma-separated, case-sensitive, no trimming, as the
- * original parses them; an unknown name is 400 `No enum constant org.infinispan.context.Flag.<name>`.
+ * The `flags` header of an entry operation: comma-separated, case-sensitive, no trimming, empty
+ * entries dropped, as the original parses them; an unknown name is 400
+ * `No enum constant org.infinispan.context.Flag.<name>`.
  */
 export function parseEntryFlags(header: string | undefined): OpFlags {
   if (header === undefined || header === '') return NO_FLAGS;
   let flags = NO_FLAGS;
   for (const name of header.split(',')) {
+    if (name === '') continue;
     const bit = ENTRY_FLAGS.get(name);
     if (bit === undefined) throw new InvalidFlagError('org.infinispan.context.Flag', name);
     flags |= bit;

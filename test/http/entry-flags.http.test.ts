@@ -110,6 +110,18 @@ describe('flags header on entry operations', () => {
     expect(bad.status).to.equal(400);
     expect(bad.text).to.equal('No enum constant org.infinispan.context.Flag.skip_cache_store');
   });
+
+  it('drops empty entries of the list, as the original does: `SKIP_CACHE_LOAD,` is SKIP_CACHE_LOAD, `,` is none', async () => {
+    const c = fresh();
+    await admin.createCache(c, PERSISTENT(1));
+    await admin.put(`/rest/v2/caches/${c}/old`, 'v-old');
+    await admin.put(`/rest/v2/caches/${c}/new`, 'v-new'); // evicts `old` from memory
+    for (const flags of ['SKIP_CACHE_LOAD,', ',SKIP_CACHE_LOAD', 'SKIP_CACHE_LOAD,,SKIP_STATISTICS']) {
+      expect((await admin.get(`/rest/v2/caches/${c}/old`, { flags })).status, flags).to.equal(404);
+    }
+    expect((await admin.get(`/rest/v2/caches/${c}/old`, { flags: ',' })).text).to.equal('v-old');
+    expect((await admin.put(`/rest/v2/caches/${c}/k`, 'v', { flags: 'SKIP_STATISTICS,,bogus' })).status).to.equal(400);
+  });
 });
 
 describe('flags: SKIP_CACHE_STORE across kill -9 (bin/grid start)', function () {
