@@ -131,6 +131,19 @@ describe('flags header on entry operations', () => {
     });
   });
 
+  describe('GET ?action=size', () => {
+    it('counts memory only with SKIP_CACHE_LOAD, as the original\'s size with the request\'s flags; 400 for an unknown flag', async () => {
+      const c = fresh();
+      await admin.createCache(c, PERSISTENT(3));
+      for (let i = 0; i < 10; i++) await admin.put(`/rest/v2/caches/${c}/k${i}`, `v${i}`);
+      expect((await admin.get(`/rest/v2/caches/${c}?action=size`)).json()).to.equal(10);
+      expect((await admin.get(`/rest/v2/caches/${c}?action=size`, { flags: 'SKIP_CACHE_LOAD' })).json()).to.equal(3);
+      expect((await admin.get(`/rest/v2/caches/${c}?action=size`, { flags: 'SKIP_STATISTICS' })).json()).to.equal(10);
+      const bad = await admin.get(`/rest/v2/caches/${c}?action=size`, { flags: 'SKIP_EVERYTHING' });
+      expect([bad.status, bad.text]).to.deep.equal([400, 'No enum constant org.infinispan.context.Flag.SKIP_EVERYTHING']);
+    });
+  });
+
   it('drops empty entries of the list, as the original does: `SKIP_CACHE_LOAD,` is SKIP_CACHE_LOAD, `,` is none', async () => {
     const c = fresh();
     await admin.createCache(c, PERSISTENT(1));
