@@ -4,6 +4,7 @@ export type {
 } from './types';
 export { parseCacheConfig, detectConfigFormat, isTextWithParameters, javaMediaTypeText } from './parse-cache-config';
 export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
+export { CONFIG_NAMESPACE } from './write-xml-config';
 export { toCacheSettings } from './cache-settings';
 export { checkStartable } from './start-checks';
 export { findDifferences, findIncompatibleChanges } from './compare-cache-config';
