@@ -101,7 +101,12 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   // `___protobuf_metadata` holds no entries of its own: the schema service is its store
   const metadata = new ProtobufMetadataCache(schemas, clock, values);
   const metadataHandle = manager.find(PROTOBUF_METADATA)!;
-  metadataHandle.contents = metadata.contents((name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, storageTypes(metadataHandle).key, schemas));
+  const metadataKey = (name: string) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, storageTypes(metadataHandle).key, schemas);
+  metadataHandle.contents = metadata.contents(metadataKey);
+  // its listeners hear schema changes as the original's entry events (docs/management.md)
+  metadata.onEntryEvent((type, name) => {
+    if (metadataHandle.cache.listeners.size) metadataHandle.cache.listeners.emit({ type, key: metadataKey(name) });
+  });
   const services: ContainerServices = {
     manager,
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),

@@ -95,6 +95,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     version,
     consoleDir: config.consoleDir,
   };
+  // the server's loggers belong to the default container: its @@logging@* tasks change them
+  main.services.tasks.useLogging(shared.logging);
   const services: Services = { ...shared, ...main.services };
   const tenants = new Map(containers.slice(1).map((c): [string, Services] => [c.name, { ...shared, ...c.services }]));
   // hashing runs on the thread pool while the rest of the server is built

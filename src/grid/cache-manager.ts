@@ -2,7 +2,7 @@ import { CacheExistsError, CacheNotFoundError, NoSuchTemplateError, ReservedCach
 import { checkResourceName } from '../model/resource-name';
 import {
   BUILTIN_TEMPLATES, type CacheDefinition, type CacheSettings, checkStartable, findIncompatibleChanges, formatCacheConfig, parseCacheConfig, toBaseKind,
-  toCacheSettings, withAliases,
+  toCacheSettings, toTemplateKind, withAliases,
 } from '../model/cache-config';
 import { IncompatibleConfigurationError, InvalidConfigurationError } from '../errors';
 import type { Clock } from '../util/clock';
@@ -189,10 +189,15 @@ export class CacheManager {
     });
   }
 
-  /** Defines (or replaces) a template; `-configuration` kinds posted to /caches land here. */
-  async defineTemplate(name: string, definition: CacheDefinition): Promise<void> {
+  /**
+   * Defines (or replaces) a template; `-configuration` kinds posted to /caches land here. A template
+   * always carries the template kind, as the original writes a template (`@@template@create` may
+   * give a `local-cache`).
+   */
+  async defineTemplate(name: string, given: CacheDefinition): Promise<void> {
     checkName(name, 'template');
     if (this.caches.has(name)) throw new CacheExistsError(name);
+    const definition = { ...given, root: { ...given.root, name: toTemplateKind(given.root.name) } };
     this.settingsOf(definition);
     await this.deps.store.write({ kind: 'template.upsert', record: { name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise;
     const existed = this.templates.has(name);

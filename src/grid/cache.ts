@@ -3,7 +3,7 @@ import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
-import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
+import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
@@ -218,8 +218,11 @@ export class Cache {
     const notify = this.listeners.size > 0 && (flags & SKIP_LISTENER_NOTIFICATION) === 0;
     const existed = notify && this.peek(key, flags) !== undefined;
     const toStore = this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0;
-    // an entry kept from the store lives in memory only, like a passivating cache's (its document goes at the next start)
-    this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating || (this.currentSettings.persistent && !toStore) });
+    // an entry kept from the store lives in memory only, like a passivating cache's (its document goes at the next start);
+    // SKIP_INDEXING leaves the index as it was, as the original does
+    if ((flags & SKIP_INDEXING) === 0) {
+      this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating || (this.currentSettings.persistent && !toStore) });
+    }
     let commit: Commit | undefined;
     if (toStore) {
       if (!this.currentSettings.passivation) {

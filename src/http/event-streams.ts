@@ -92,7 +92,9 @@ export async function listenEntries(ctx: GridContext, s: Services): Promise<void
   const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);
   const stream = openContainerStream(ctx, s);
   function* current(): Generator<[string, string]> {
-    for (const key of cache.keys()) yield ['cache-entry-created', keyOf(key)];
+    // a cache whose entries live elsewhere (`___protobuf_metadata`) replays those
+    if (h.contents) for (const e of h.contents.entries()) yield ['cache-entry-created', keyOf(e.key)];
+    else for (const key of cache.keys()) yield ['cache-entry-created', keyOf(key)];
   }
   void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined,
     (deliver) => cache.listeners.add((e) => deliver(e.type, keyOf(e.key))))

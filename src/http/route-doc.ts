@@ -99,7 +99,7 @@ export const QUERY_PARAMS = {
 /** Request headers of the entry operations (spec 1 "Entry operations"). */
 export const HEADERS = {
   keyContentType: param('Key-Content-Type', 'Media type of the key in the path (default text)'),
-  flags: param('flags', 'Comma-separated core Flag names applied to the operation, e.g. SKIP_CACHE_LOAD,SKIP_STATISTICS (SKIP_CACHE_STORE, SKIP_CACHE_LOAD, SKIP_STATISTICS and SKIP_LISTENER_NOTIFICATION take effect; the others are accepted, docs/compatibility.md)'),
+  flags: param('flags', 'Comma-separated core Flag names applied to the operation, e.g. SKIP_CACHE_LOAD,SKIP_STATISTICS (SKIP_CACHE_STORE, SKIP_CACHE_LOAD, SKIP_STATISTICS, SKIP_LISTENER_NOTIFICATION and SKIP_INDEXING take effect; the others are accepted; empty entries are dropped; docs/compatibility.md)'),
   ttl: param('timeToLiveSeconds', 'Lifespan of the entry in seconds (negative: never expires; absent: the cache\'s default)', { type: 'integer' }),
   maxIdle: param('maxIdleTimeSeconds', 'Maximum idle time in seconds (negative: never; absent: the cache\'s default)', { type: 'integer' }),
   ifNoneMatch: param('If-None-Match', 'An ETag: 304 (reads) or 412 (deletes) when it does not hold'),

@@ -14,10 +14,23 @@ export interface EventStream {
 }
 
 /**
+ * The payload's lines as the original splits them (Java's `split("\n")`): trailing empty lines
+ * dropped, so a document ending with a newline (YAML) gets no empty last `data:` line; an empty
+ * payload is still one empty line.
+ */
+export function dataLines(data: string): string[] {
+  const lines = data.split('\n');
+  let end = lines.length;
+  while (end > 0 && lines[end - 1] === '') end--;
+  return end === 0 && data === '' ? [''] : lines.slice(0, end);
+}
+
+/**
  * Server-sent events (behavior-notes §6.12, §9.5): `event:` then one `data:` line per line of the
- * payload and a blank line; comment lines keep idle connections open. The stream ends (cleanly,
- * so the client sees the end rather than a reset) when its client goes away, when it is dropped,
- * or when one of `endings` is told: the server closing, the stream's container shutting down.
+ * payload (`dataLines`) and a blank line; comment lines keep idle connections open. The stream
+ * ends (cleanly, so the client sees the end rather than a reset) when its client goes away, when
+ * it is dropped, or when one of `endings` is told: the server closing, the stream's container
+ * shutting down.
  */
 export function openEventStream(ctx: GridContext, endings: ReadonlyArray<Listeners<void>>): EventStream {
   // refused (429/503 with the reason) before anything is sent when the user or server is at its cap
@@ -47,7 +60,7 @@ export function openEventStream(ctx: GridContext, endings: ReadonlyArray<Listene
     send(event, data) {
       if (closed) return;
       if (stream.writableLength > MAX_BACKLOG) return close();
-      stream.write(`event: ${event}\n${data.split('\n').map((l) => `data: ${l}`).join('\n')}\n\n`);
+      stream.write(`event: ${event}\n${dataLines(data).map((l) => `data: ${l}\n`).join('')}\n`);
     },
     close,
     onClose(fn) {

@@ -16,6 +16,8 @@ export const SKIP_CACHE_LOAD: OpFlags = 2;
 export const SKIP_STATISTICS: OpFlags = 4;
 /** Entry listeners (`?action=listen`) hear nothing of the operation. */
 export const SKIP_LISTENER_NOTIFICATION: OpFlags = 8;
+/** A write leaves the cache's index as it was (queries go on finding what they found). */
+export const SKIP_INDEXING: OpFlags = 16;
 
 /**
  * Core `Flag` names accepted on entry operations (behavior-notes §4.1) and the bit each applies.
@@ -24,10 +26,10 @@ export const SKIP_LISTENER_NOTIFICATION: OpFlags = 8;
  */
 const ENTRY_FLAGS = new Map<string, OpFlags>([
   ['SKIP_CACHE_STORE', SKIP_CACHE_STORE], ['SKIP_CACHE_LOAD', SKIP_CACHE_LOAD],
-  ['SKIP_STATISTICS', SKIP_STATISTICS], ['SKIP_LISTENER_NOTIFICATION', SKIP_LISTENER_NOTIFICATION],
+  ['SKIP_STATISTICS', SKIP_STATISTICS], ['SKIP_LISTENER_NOTIFICATION', SKIP_LISTENER_NOTIFICATION], ['SKIP_INDEXING', SKIP_INDEXING],
   ...[
     'ZERO_LOCK_ACQUISITION_TIMEOUT', 'CACHE_MODE_LOCAL', 'SKIP_LOCKING', 'FORCE_WRITE_LOCK', 'FORCE_ASYNCHRONOUS',
-    'FORCE_SYNCHRONOUS', 'FAIL_SILENTLY', 'SKIP_REMOTE_LOOKUP', 'SKIP_INDEXING', 'PUT_FOR_EXTERNAL_READ',
+    'FORCE_SYNCHRONOUS', 'FAIL_SILENTLY', 'SKIP_REMOTE_LOOKUP', 'PUT_FOR_EXTERNAL_READ',
     'PUT_FOR_STATE_TRANSFER', 'PUT_FOR_X_SITE_STATE_TRANSFER', 'SKIP_SHARED_CACHE_STORE', 'SKIP_OWNERSHIP_CHECK',
     'IGNORE_RETURN_VALUES', 'SKIP_XSITE_BACKUP', 'SKIP_INDEX_CLEANUP', 'COMMAND_RETRY', 'ROLLING_UPGRADE',
     'REMOTE_ITERATION', 'SKIP_SIZE_OPTIMIZATION', 'IGNORE_TRANSACTION', 'IRAC_UPDATE', 'IRAC_STATE', 'ALREADY_HAS_LOCK',
@@ -41,13 +43,15 @@ const ADMIN_FLAGS = new Set(['VOLATILE', 'UPDATE']);
 const NONE: ReadonlySet<string> = new Set();
 
 /**
- * The `flags` header of an entry operation: comma-separated, case-sensitive, no trimming, as the
- * original parses them; an unknown name is 400 `No enum constant org.infinispan.context.Flag.<name>`.
+ * The `flags` header of an entry operation: comma-separated, case-sensitive, no trimming, empty
+ * entries dropped, as the original parses them; an unknown name is 400
+ * `No enum constant org.infinispan.context.Flag.<name>`.
  */
 export function parseEntryFlags(header: string | undefined): OpFlags {
   if (header === undefined || header === '') return NO_FLAGS;
   let flags = NO_FLAGS;
   for (const name of header.split(',')) {
+    if (name === '') continue;
     const bit = ENTRY_FLAGS.get(name);
     if (bit === undefined) throw new InvalidFlagError('org.infinispan.context.Flag', name);
     flags |= bit;

@@ -9,7 +9,7 @@ import {
   formatCacheConfig, isTemplateKind, isTextWithParameters, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
   mutableValueOf, mutableValueText, parseCacheConfig, withMutableAttribute,
 } from '../model/cache-config';
-import { parseAdminFlags } from '../model/flags';
+import { NO_FLAGS, type OpFlags, parseAdminFlags, SKIP_CACHE_LOAD } from '../model/flags';
 import type { Clock } from '../util/clock';
 import type { OffLoop } from './off-loop';
 import type { Subject } from './auth.service';
@@ -61,8 +61,10 @@ export class CacheService {
     if (commit) await commit.promise;
   }
 
-  size(h: CacheHandle): Promise<number> {
+  /** `?action=size`; with SKIP_CACHE_LOAD the store is not counted, only what memory holds (as the original). */
+  size(h: CacheHandle, flags: OpFlags = NO_FLAGS): Promise<number> {
     if (h.contents) return Promise.resolve(h.contents.size());
+    if ((flags & SKIP_CACHE_LOAD) !== 0) return h.cache.liveMemoryEntryCount();
     return h.cache.size();
   }
 

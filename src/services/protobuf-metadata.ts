@@ -1,4 +1,5 @@
 import { EntryExistsError, EntryNotFoundError, PreconditionFailedError, ProtobufMetadataError } from '../errors';
+import type { EntryEvent } from '../grid/cache';
 import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheContents } from '../grid/cache-manager';
 import { etagOf } from '../model/etag';
@@ -63,6 +64,27 @@ export class ProtobufMetadataCache {
     };
   }
 
+  /**
+   * Tells `emit` of the entry events a schema change makes in the original's cache, where the
+   * files and their errors are entries: the file's own event, and the `<file>.errors` and `.errors`
+   * keys that appear, change or go (a removal clears the error keys before the file goes).
+   */
+  onEntryEvent(emit: (type: EntryEvent['type'], name: string) => void): () => void {
+    return this.schemas.onFileChange((change) => {
+      const file = change.type === 'removed' ? 'cache-entry-removed' : change.existed ? 'cache-entry-modified' : 'cache-entry-created';
+      if (change.type === 'saved') emit(file, change.name);
+      const before = errorKeys(change.errorsBefore);
+      const after = errorKeys(change.errorsAfter);
+      for (const [name, text] of after) {
+        const old = before.get(name);
+        if (old === undefined) emit('cache-entry-created', name);
+        else if (old !== text) emit('cache-entry-modified', name);
+      }
+      for (const name of before.keys()) if (!after.has(name)) emit('cache-entry-removed', name);
+      if (change.type === 'removed') emit(file, change.name);
+    });
+  }
+
   private keyNames(): string[] {
     const files = this.schemas.list();
     const failing = files.filter((s) => s.error).map((s) => s.name);
@@ -84,4 +106,12 @@ export class ProtobufMetadataCache {
     const now = this.clock.now();
     return { key, value, valueType: TEXT_PLAIN, created: now, lastUsed: now, lifespan: -1, maxIdle: -1, etag: etagOf(value) };
   }
+}
+
+/** The error keys of the cache for these errors by file: `<file>.errors` each, then `.errors`, the failing files' list. */
+function errorKeys(errors: ReadonlyMap<string, string>): Map<string, string> {
+  const failing = [...errors.keys()].sort();
+  const keys = new Map(failing.map((name) => [name + ERRORS, errors.get(name)!]));
+  if (failing.length) keys.set(ERRORS, failing.join('\n'));
+  return keys;
 }

@@ -76,10 +76,16 @@ export class RoleRegistry {
     await this.saveRole({ name, permissions: parsePermissions(permissions), description });
   }
 
-  async updateRole(name: string, permissions: string[], description: string): Promise<void> {
+  /** Changes what is given and keeps the rest, as the original: no permissions, or an empty description, keep the current ones. */
+  async updateRole(name: string, permissions: string[] | undefined, description: string): Promise<void> {
     if (DEFAULT_ROLES.has(name)) throw new PredefinedRoleError();
-    if (!this.custom.has(name)) throw new RoleNotFoundError();
-    await this.saveRole({ name, permissions: parsePermissions(permissions), description });
+    const current = this.custom.get(name);
+    if (!current) throw new RoleNotFoundError();
+    await this.saveRole({
+      name,
+      permissions: permissions ? parsePermissions(permissions) : current.permissions,
+      description: description === '' ? current.description : description,
+    });
   }
 
   async deleteRole(name: string): Promise<void> {
@@ -92,6 +98,15 @@ export class RoleRegistry {
   /** The roles mapped to a principal (empty without a mapping). */
   principalRoles(principal: string): string[] {
     return this.mappings.get(principal) ?? [];
+  }
+
+  /**
+   * What `GET /security/roles/{principal}` answers: the mapped roles or, unmapped, the principal's
+   * own name, as the original's role mapper lists it (for a group that is the role it gives; a
+   * user's name still grants nothing here, see rolesOf).
+   */
+  listRoles(principal: string): string[] {
+    return this.mappings.get(principal) ?? [principal];
   }
 
   principals(): Record<string, string[]> {

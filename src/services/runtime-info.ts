@@ -1,5 +1,5 @@
 import { getHeapSpaceStatistics, getHeapStatistics } from 'node:v8';
-import { arch, cpus, hostname, platform, release, totalmem } from 'node:os';
+import { arch, cpus, hostname, platform, release, totalmem, type as osType } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram } from 'node:perf_hooks';
 import { redactedArgv } from '../model/redacted-argv';
 
@@ -39,8 +39,8 @@ export class RuntimeInfo {
       'node.versions.v8': process.versions.v8,
       'node.versions.uv': process.versions.uv,
       'node.versions.sqlite': process.versions.sqlite ?? '',
-      'os.name': platform(),
-      'os.arch': arch(),
+      'os.name': javaOsName(),
+      'os.arch': javaOsArch(),
       'os.version': release(),
       'host.name': hostname(),
       'user.dir': process.cwd(),
@@ -106,4 +106,17 @@ function gcKind(kind: number | undefined): string {
     case 8: return 'ProcessWeakCallbacks';
     default: return 'Other';
   }
+}
+
+/** `os.name` as the JVM gives it: the system's name (`Linux`, `FreeBSD`), `Mac OS X`, `Windows`. */
+function javaOsName(): string {
+  if (platform() === 'darwin') return 'Mac OS X';
+  if (platform() === 'win32') return 'Windows';
+  return osType();
+}
+
+/** `os.arch` as the JVM gives it (`amd64`, `x86_64` on macOS, `aarch64`, `x86`); Node's name otherwise. */
+function javaOsArch(): string {
+  const names: Record<string, string> = { x64: platform() === 'darwin' ? 'x86_64' : 'amd64', arm64: 'aarch64', ia32: 'x86' };
+  return names[arch()] ?? arch();
 }

@@ -18,6 +18,16 @@ const pb = lazy(() => require('protobufjs') as typeof import('protobufjs'));
 export interface SchemaError { message: string; cause: string }
 export interface SchemaStatus { name: string; error: SchemaError | null }
 
+/** One file saved or removed, once stored, with the errors of every file before and after. */
+export interface SchemaFileChange {
+  type: 'saved' | 'removed';
+  name: string;
+  /** The file was there before (a save replaced it). */
+  existed: boolean;
+  errorsBefore: ReadonlyMap<string, string>;
+  errorsAfter: ReadonlyMap<string, string>;
+}
+
 /** How long the registry builds the type tree before it gives other requests a turn. */
 const SLICE_MS = 8;
 
@@ -60,6 +70,7 @@ export class SchemaService implements ProtobufTypes {
   private registryVersion = 0;
   private changes: Promise<unknown> = Promise.resolve();
   private readonly changed = new Listeners<void>();
+  private readonly fileChanges = new Listeners<SchemaFileChange>();
   /** Tells this registry's snapshots from those of the other containers (tenants). */
   private readonly id = ++registries;
   private lastSnapshot: SchemaSnapshot | undefined;
@@ -110,8 +121,10 @@ export class SchemaService implements ProtobufTypes {
       if (!this.files.has(n)) throw new SchemaNotFoundError();
       const next = new Map(this.files);
       next.delete(n);
+      const errorsBefore = this.registry.errors;
       await this.apply(next);
       await this.store.write({ kind: 'schema.delete', name: n }).promise;
+      this.fileChanges.emit({ type: 'removed', name: n, existed: true, errorsBefore, errorsAfter: this.registry.errors });
     });
   }
 
@@ -131,6 +144,11 @@ export class SchemaService implements ProtobufTypes {
 
   onChange(fn: () => void): () => void {
     return this.changed.add(fn);
+  }
+
+  /** Each file saved or removed, told once the change is stored (`___protobuf_metadata` listeners). */
+  onFileChange(fn: (change: SchemaFileChange) => void): () => void {
+    return this.fileChanges.add(fn);
   }
 
   /**
@@ -180,8 +198,11 @@ export class SchemaService implements ProtobufTypes {
       const record = { name: n, content, createdAt: this.files.get(n)?.createdAt ?? now, updatedAt: now };
       const next = new Map(this.files);
       next.set(n, record);
+      const existed = this.files.has(n);
+      const errorsBefore = this.registry.errors;
       await this.apply(next, { name: n, replaced: replaced.declarations });
       await this.store.write({ kind: 'schema.upsert', record }).promise;
+      this.fileChanges.emit({ type: 'saved', name: n, existed, errorsBefore, errorsAfter: this.registry.errors });
       return this.status(n);
     });
   }

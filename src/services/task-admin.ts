@@ -10,12 +10,30 @@ export interface CacheAccess {
   canSee(h: CacheHandle): boolean;
 }
 
+/** The server's loggers, as `@@logging@set` and `@@logging@remove` change them (the logging service). */
+export interface AdminLogging {
+  set(name: string, level: string | undefined, appenders: string[] | undefined): Promise<void>;
+  remove(name: string): Promise<void>;
+}
+
+/** What an admin task acts on: the container's caches, as the caller may, and the server's loggers. */
+export interface AdminTaskContext {
+  manager: CacheManager;
+  access: CacheAccess;
+  /** Only where the server's loggers belong (the default container, not a tenant's). */
+  logging?: AdminLogging;
+}
+
 /** A built-in admin task: `@@<context>@<operation>`, type `AdminServerTask` (behavior-notes §14). */
 export interface AdminTask {
   name: string;
+  /** In the original's order (its `getParameters()` set). */
   parameters: string[];
-  /** Runs with the `param.*` values; the result is answered as JSON. */
-  run(manager: CacheManager, params: Record<string, string>, access: CacheAccess): Promise<unknown>;
+  executionMode: 'ONE_NODE' | 'ALL_NODES';
+  /** Needs the server's loggers: listed and run only where they are. */
+  needsLogging?: boolean;
+  /** Runs with the `param.*` values; a Buffer is answered as `text/plain` bytes (the original's byte[]), anything else as JSON. */
+  run(params: Record<string, string>, ctx: AdminTaskContext): Promise<unknown>;
 }
 
 function required(params: Record<string, string>, name: string): string {
@@ -34,7 +52,7 @@ function isVolatile(params: Record<string, string>): boolean {
   return (params.flags ?? '').split(',').some((f) => f.trim().toUpperCase() === 'VOLATILE');
 }
 
-async function createCache(manager: CacheManager, params: Record<string, string>, access: CacheAccess): Promise<null> {
+async function createCache(params: Record<string, string>, { manager, access }: AdminTaskContext): Promise<null> {
   const name = required(params, 'name');
   access.requireAdmin(name);
   const opts = { volatile: isVolatile(params) };
@@ -44,28 +62,47 @@ async function createCache(manager: CacheManager, params: Record<string, string>
   return null;
 }
 
+/** `@@cache@names`: the original answers the names as the bytes of a JSON array, so `text/plain`. */
+async function cacheNames(_params: Record<string, string>, { manager, access }: AdminTaskContext): Promise<Buffer> {
+  const names = manager.handles().filter((h) => access.canSee(h)).map((h) => h.cache.name).sort();
+  return Buffer.from(JSON.stringify(names), 'utf8');
+}
+
+/** `appenders` is one value here (`param.appenders=A`), or several separated by commas. */
+function appenderList(text: string | undefined): string[] | undefined {
+  if (text === undefined) return undefined;
+  return text.split(',').map((a) => a.trim()).filter((a) => a !== '');
+}
+
+function logging(ctx: AdminTaskContext): AdminLogging {
+  if (!ctx.logging) throw new Error('admin task run without the server\'s loggers');
+  return ctx.logging;
+}
+
+const task = (name: string, parameters: string[], run: AdminTask['run'], more: Partial<AdminTask> = {}): AdminTask =>
+  ({ name, parameters, executionMode: 'ONE_NODE', run, ...more });
+
 /**
- * The original's admin tasks that mean something on one grid node: cache and template creation,
- * removal and names. Those about clustering, indexing and schemas have their own REST resources.
+ * The original's admin tasks that mean something on one grid node: cache and template creation
+ * and removal, cache names, loggers. Those about clustering, indexing and schemas have their own
+ * REST resources.
  */
 export const ADMIN_TASKS: readonly AdminTask[] = [
-  { name: '@@cache@create', parameters: ['name', 'template', 'configuration'], run: createCache },
-  {
-    name: '@@cache@getorcreate', parameters: ['name', 'template', 'configuration'],
-    run: async (m, p, a) => {
-      a.requireAdmin(required(p, 'name'));
-      return m.find(p.name) ? null : createCache(m, p, a);
-    },
-  },
-  { name: '@@cache@names', parameters: [], run: async (m, _p, a) => m.handles().filter((h) => !h.internal && a.canSee(h)).map((h) => h.cache.name) },
-  {
-    name: '@@cache@remove', parameters: ['name'],
-    run: async (m, p, a) => { a.requireAdmin(required(p, 'name')); await m.remove(p.name); return null; },
-  },
-  {
-    name: '@@template@create', parameters: ['name', 'configuration'],
-    run: async (m, p) => { await m.defineTemplate(required(p, 'name'), parseConfiguration(required(p, 'configuration'))); return null; },
-  },
-  { name: '@@template@names', parameters: [], run: async (m) => m.templateNames() },
-  { name: '@@template@remove', parameters: ['name'], run: async (m, p) => { await m.removeTemplate(required(p, 'name')); return null; } },
+  task('@@cache@create', ['name', 'template', 'configuration'], createCache),
+  task('@@cache@getorcreate', ['name', 'template', 'configuration'], async (p, ctx) => {
+    ctx.access.requireAdmin(required(p, 'name'));
+    return ctx.manager.find(p.name) ? null : createCache(p, ctx);
+  }),
+  task('@@cache@names', [], cacheNames),
+  task('@@cache@remove', ['name'], async (p, { manager, access }) => { access.requireAdmin(required(p, 'name')); await manager.remove(p.name); return null; }),
+  task('@@template@create', ['name', 'configuration'],
+    async (p, { manager }) => { await manager.defineTemplate(required(p, 'name'), parseConfiguration(required(p, 'configuration'))); return null; }),
+  task('@@template@remove', ['name'], async (p, { manager }) => { await manager.removeTemplate(required(p, 'name')); return null; }),
+  // the original's parameter order is that of its HashSet
+  task('@@logging@set', ['level', 'create', 'loggerName', 'appenders'],
+    async (p, ctx) => { await logging(ctx).set(p.loggerName ?? '', p.level, appenderList(p.appenders)); return null; },
+    { executionMode: 'ALL_NODES', needsLogging: true }),
+  task('@@logging@remove', ['loggerName'],
+    async (p, ctx) => { await logging(ctx).remove(required(p, 'loggerName')); return null; },
+    { executionMode: 'ALL_NODES', needsLogging: true }),
 ];

@@ -6,7 +6,7 @@ import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { ANONYMOUS_ADMIN, type Subject } from './auth.service';
 import { cacheMask, canAccess, requirePermission } from './authorization';
-import { ADMIN_TASKS, type AdminTask, type CacheAccess } from './task-admin';
+import { ADMIN_TASKS, type AdminLogging, type AdminTask, type CacheAccess } from './task-admin';
 import { ScriptBindings } from './script-bindings';
 import type { SandboxLimits } from './script-limits';
 import { ScriptSandbox, type ScriptOutcome } from './script-sandbox';
@@ -39,11 +39,21 @@ interface ScriptTask {
 export class TaskService {
   readonly sandbox: ScriptSandbox;
   private readonly scripts = new Map<string, ScriptTask>();
-  private readonly admin = new Map<string, AdminTask>(ADMIN_TASKS.map((t) => [t.name, t]));
+  private admin = adminTasks(undefined);
+  private logging: AdminLogging | undefined;
 
   constructor(private readonly store: Store, private readonly manager: CacheManager, private readonly clock: Clock, limits: Partial<SandboxLimits> = {}) {
     this.sandbox = new ScriptSandbox(limits);
     for (const r of store.tasks.list()) this.scripts.set(r.name, { script: r.script, metadata: storedMetadata(r.name, r.script), createdAt: r.createdAt });
+  }
+
+  /**
+   * The server's loggers, for `@@logging@set` and `@@logging@remove`: given to the default
+   * container's tasks only (a tenant does not change the server's logging, as with /rest/v2/logging).
+   */
+  useLogging(logging: AdminLogging): void {
+    this.logging = logging;
+    this.admin = adminTasks(logging);
   }
 
   /** Shutdown: running scripts stop (their answer says so) and new ones are refused. */
@@ -59,8 +69,8 @@ export class TaskService {
       return { name, type: 'Script', parameters: m.parameters, execution_mode: m.mode === 'LOCAL' ? 'ONE_NODE' : 'ALL_NODES', instantiation_mode: 'SHARED', allowed_role: null };
     });
     if (userOnly) return scripts;
-    const admin = ADMIN_TASKS.map((t): TaskInfo => ({
-      name: t.name, type: 'AdminServerTask', parameters: t.parameters, execution_mode: 'ONE_NODE', instantiation_mode: 'SHARED', allowed_role: null,
+    const admin = [...this.admin.values()].map((t): TaskInfo => ({
+      name: t.name, type: 'AdminServerTask', parameters: t.parameters, execution_mode: t.executionMode, instantiation_mode: 'SHARED', allowed_role: null,
     }));
     return [...scripts, ...admin];
   }
@@ -91,7 +101,8 @@ export class TaskService {
     const adminTask = this.admin.get(name);
     if (adminTask) {
       requirePermission(req.subject, req.subject.mask, 'ADMIN');
-      const result = await adminTask.run(this.manager, req.parameters, this.cacheAccess(req.subject));
+      const result = await adminTask.run(req.parameters, { manager: this.manager, access: this.cacheAccess(req.subject), logging: this.logging });
+      if (Buffer.isBuffer(result)) return { kind: 'bytes', bytes: result };
       return { kind: 'json', text: JSON.stringify(result ?? null) };
     }
     const task = this.scripts.get(name);
@@ -131,6 +142,11 @@ export class TaskService {
     const mask = subject.roles.includes(m.role) ? subject.roleMasks[m.role] ?? 0 : 0;
     requirePermission(subject, mask, 'EXEC');
   }
+}
+
+/** The admin tasks by name; those that change the server's loggers only where they are given. */
+function adminTasks(logging: AdminLogging | undefined): Map<string, AdminTask> {
+  return new Map(ADMIN_TASKS.filter((t) => !t.needsLogging || logging).map((t) => [t.name, t]));
 }
 
 /** A stored script was checked at upload; should its header no longer parse, it stays listed and readable with the defaults. */

@@ -168,7 +168,7 @@ describe('running-cache administration /rest/v2/caches (behavior-notes §6.2, §
     it('answers 400 ISPN012035 for an immutable or unknown attribute, 400 without a name, 403 for non-ADMIN', async () => {
       const name = fresh();
       await admin.createCache(name);
-      for (const attribute of ['encoding.media-type', 'clustering.remote-timeout', 'nope']) {
+      for (const attribute of ['encoding.media-type', 'clustering.state-transfer.timeout', 'nope']) {
         const r = await admin.get(consoleCalls.getAttribute(name, attribute));
         expect([r.status, r.text], attribute).to.deep.equal([400, `ISPN012035: Attribute '${attribute}' is immutable`]);
       }
@@ -204,6 +204,20 @@ describe('running-cache administration /rest/v2/caches (behavior-notes §6.2, §
       await admin.put(`/rest/v2/caches/${name}/k3`, 'v3', { 'Content-Type': 'text/plain' });
       expect((await admin.get(`/rest/v2/caches/${name}?action=size`)).json()).to.equal(2);
       expect(JSON.parse((await admin.get(consoleCalls.getAttribute(name, 'memory.max-count'))).text)).to.equal('2');
+    });
+
+    it('reads and changes clustering.remote-timeout of a local cache, as the original lists it for every cache', async () => {
+      const name = fresh();
+      await admin.createCache(name);
+      const full = (await admin.get(`/rest/v2/caches/${name}?action=get-mutable-attributes&full=true`)).json<Record<string, Json>>();
+      expect(full['clustering.remote-timeout']).to.deep.equal({ value: '15s', type: 'timequantity' });
+      expect(Object.keys(full).slice(0, 2)).to.deep.equal(['aliases', 'clustering.remote-timeout']);
+      expect(JSON.parse((await admin.get(consoleCalls.getAttribute(name, 'clustering.remote-timeout'))).text)).to.equal('15s');
+      expect((await admin.post(consoleCalls.setAttribute(name, 'clustering.remote-timeout', '20000'))).status).to.equal(200);
+      expect(JSON.parse((await admin.get(consoleCalls.getAttribute(name, 'clustering.remote-timeout'))).text)).to.equal('20000');
+      const bad = await admin.post(consoleCalls.setAttribute(name, 'clustering.remote-timeout', 'later'));
+      expect(bad.status).to.equal(400);
+      expect(bad.text).to.match(/^ISPN000686: Attribute 'remote-timeout' of element 'cache' has an illegal value 'later'/);
     });
 
     it('joins repeated attribute-value parameters and clears a set with an empty value', async () => {

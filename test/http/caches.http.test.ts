@@ -211,7 +211,8 @@ describe('caches /rest/v2/caches', () => {
       const json = await admin.get(url);
       expect(json.headers.get('content-type')).to.contain('application/json');
       const xml = await admin.get(url, { Accept: 'application/xml' });
-      expect(xml.text).to.match(new RegExp(`^<local-cache name="${name}"`));
+      // the original's serializer opens the document with the XML declaration, then the cache element
+      expect(xml.text).to.equal(`<?xml version="1.0"?><local-cache name="${name}"><expiration lifespan="5000"/></local-cache>`);
       const yaml = await admin.get(url, { Accept: 'application/yaml' });
       expect(yaml.text).to.contain(`${name}:\n  localCache:`);
       expect((await admin.get(url, { Accept: 'image/png' })).status).to.equal(406);

@@ -110,6 +110,51 @@ describe('flags header on entry operations', () => {
     expect(bad.status).to.equal(400);
     expect(bad.text).to.equal('No enum constant org.infinispan.context.Flag.skip_cache_store');
   });
+
+  describe('SKIP_INDEXING', () => {
+    const ITEM_PROTO = 'package flags;\n/* @Indexed */\nmessage Item {\n  /* @Basic */\n  optional string name = 1;\n}\n';
+    it('keeps the write out of the index: an indexed query does not find it, the entry is still there; a later write indexes it', async () => {
+      expect((await admin.put('/rest/v2/schemas/flags-item', ITEM_PROTO)).status).to.be.oneOf([200, 201]);
+      const c = fresh();
+      await admin.createCache(c, { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, indexing: { enabled: true, 'indexed-entities': ['flags.Item'] } } });
+      const put = (key: string, name: string, flags?: string) => admin.put(`/rest/v2/caches/${c}/${key}`, JSON.stringify({ _type: 'flags.Item', name }),
+        { 'Content-Type': 'application/json', ...(flags ? { flags } : {}) });
+      const hits = async (name: string) => (await admin.get(`/rest/v2/caches/${c}?action=search&query=${encodeURIComponent(`FROM flags.Item WHERE name = '${name}'`)}`))
+        .json<{ hit_count: number }>().hit_count;
+      expect((await put('skipped', 'ghost', 'SKIP_INDEXING,SKIP_CACHE_LOAD')).status).to.equal(204);
+      expect((await put('indexed', 'seen')).status).to.equal(204);
+      expect(await hits('ghost')).to.equal(0);
+      expect(await hits('seen')).to.equal(1);
+      expect((await admin.get(`/rest/v2/caches/${c}/skipped`, { Accept: 'application/json' })).json()).to.deep.include({ name: 'ghost' });
+      expect((await put('skipped', 'ghost')).status).to.equal(204);
+      expect(await hits('ghost')).to.equal(1);
+    });
+  });
+
+  describe('GET ?action=size', () => {
+    it('counts memory only with SKIP_CACHE_LOAD, as the original\'s size with the request\'s flags; 400 for an unknown flag', async () => {
+      const c = fresh();
+      await admin.createCache(c, PERSISTENT(3));
+      for (let i = 0; i < 10; i++) await admin.put(`/rest/v2/caches/${c}/k${i}`, `v${i}`);
+      expect((await admin.get(`/rest/v2/caches/${c}?action=size`)).json()).to.equal(10);
+      expect((await admin.get(`/rest/v2/caches/${c}?action=size`, { flags: 'SKIP_CACHE_LOAD' })).json()).to.equal(3);
+      expect((await admin.get(`/rest/v2/caches/${c}?action=size`, { flags: 'SKIP_STATISTICS' })).json()).to.equal(10);
+      const bad = await admin.get(`/rest/v2/caches/${c}?action=size`, { flags: 'SKIP_EVERYTHING' });
+      expect([bad.status, bad.text]).to.deep.equal([400, 'No enum constant org.infinispan.context.Flag.SKIP_EVERYTHING']);
+    });
+  });
+
+  it('drops empty entries of the list, as the original does: `SKIP_CACHE_LOAD,` is SKIP_CACHE_LOAD, `,` is none', async () => {
+    const c = fresh();
+    await admin.createCache(c, PERSISTENT(1));
+    await admin.put(`/rest/v2/caches/${c}/old`, 'v-old');
+    await admin.put(`/rest/v2/caches/${c}/new`, 'v-new'); // evicts `old` from memory
+    for (const flags of ['SKIP_CACHE_LOAD,', ',SKIP_CACHE_LOAD', 'SKIP_CACHE_LOAD,,SKIP_STATISTICS']) {
+      expect((await admin.get(`/rest/v2/caches/${c}/old`, { flags })).status, flags).to.equal(404);
+    }
+    expect((await admin.get(`/rest/v2/caches/${c}/old`, { flags: ',' })).text).to.equal('v-old');
+    expect((await admin.put(`/rest/v2/caches/${c}/k`, 'v', { flags: 'SKIP_STATISTICS,,bogus' })).status).to.equal(400);
+  });
 });
 
 describe('flags: SKIP_CACHE_STORE across kill -9 (bin/grid start)', function () {

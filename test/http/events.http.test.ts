@@ -53,6 +53,34 @@ describe('server-sent events', () => {
       }
     });
 
+    it('writes XML events as the original\'s full document: declaration, namespace, <caches>', async () => {
+      const sse = await SseReader.open(`${server.url}/rest/v2/container/config?action=listen`, { ...basic('admin'), Accept: 'application/xml' });
+      try {
+        await admin.createCache('listen-xml', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
+        expect(await sse.next(1)).to.deep.equal([{
+          event: 'create-cache',
+          data: '<?xml version="1.0"?><infinispan xmlns="urn:infinispan:config:15.0"><cache-container><caches>' +
+            '<local-cache name="listen-xml"><encoding media-type="text/plain"/></local-cache></caches></cache-container></infinispan>',
+        }]);
+      } finally {
+        sse.close();
+      }
+    });
+
+    it('sends no empty data: line after a document that ends with a newline (YAML)', async () => {
+      const sse = await SseReader.open(`${server.url}/rest/v2/container/config?action=listen`, basic('admin'));
+      try {
+        await admin.createCache('listen-yaml', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
+        const [created] = await sse.next(1);
+        expect(created.data).to.contain('listen-yaml:').and.not.match(/\n$/);
+        const block = sse.blocks[sse.blocks.length - 1];
+        expect(block[0]).to.equal('event: create-cache');
+        expect(block.slice(1).every((line) => line.startsWith('data: ') && line !== 'data: ')).to.equal(true);
+      } finally {
+        sse.close();
+      }
+    });
+
     it('is ADMIN only', async () => {
       expect((await server.as('deployer').get('/rest/v2/container/config?action=listen')).status).to.equal(403);
     });
@@ -77,6 +105,41 @@ describe('server-sent events', () => {
         ]);
         clock.advance(2000);
         expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-expired', data: 'short' }]);
+      } finally {
+        sse.close();
+      }
+    });
+
+    it('hears schema registrations, changes and removals on ___protobuf_metadata as entry events, error keys included', async () => {
+      // keys are Java Strings: as text they are the names (as JSON they would be quoted)
+      const sse = await SseReader.open(`${server.url}/rest/v2/caches/___protobuf_metadata?action=listen`, { ...basic('admin'), Accept: 'text/plain' });
+      try {
+        const person = 'package demo;\nmessage Person {\n  optional string name = 1;\n}\n';
+        expect((await admin.post('/rest/v2/schemas/person', person)).status).to.equal(201);
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'person.proto' }]);
+        await admin.put('/rest/v2/schemas/person', person.replace('name', 'nickname'));
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-modified', data: 'person.proto' }]);
+        // a file with errors brings its .errors key and the list of failing files
+        await admin.put('/rest/v2/caches/___protobuf_metadata/broken.proto', 'package demo;\nmessage Broken {\n  messoge int32 x = 1;\n}\n');
+        expect(await sse.next(3)).to.deep.equal([
+          { event: 'cache-entry-created', data: 'broken.proto' },
+          { event: 'cache-entry-created', data: 'broken.proto.errors' },
+          { event: 'cache-entry-created', data: '.errors' },
+        ]);
+        await admin.delete('/rest/v2/schemas/broken');
+        expect(await sse.next(3)).to.deep.equal([
+          { event: 'cache-entry-removed', data: 'broken.proto.errors' },
+          { event: 'cache-entry-removed', data: '.errors' },
+          { event: 'cache-entry-removed', data: 'broken.proto' },
+        ]);
+        const replay = await SseReader.open(`${server.url}/rest/v2/caches/___protobuf_metadata?action=listen&includeCurrentState=true`, { ...basic('admin'), Accept: 'text/plain' });
+        try {
+          expect(await replay.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'person.proto' }]);
+        } finally {
+          replay.close();
+        }
+        await admin.delete('/rest/v2/caches/___protobuf_metadata/person.proto');
+        expect(await sse.next(1)).to.deep.equal([{ event: 'cache-entry-removed', data: 'person.proto' }]);
       } finally {
         sse.close();
       }

@@ -82,6 +82,19 @@ describe('security /rest/v2/security and /rest/v2/login', () => {
     expect((await admin.get('/rest/v2/security/permissions/reader')).status).to.equal(404);
   });
 
+  it('updates only what PUT names: without permission the permissions stay, with an empty body the description stays', async () => {
+    expect((await admin.post('/rest/v2/security/permissions/keeper?permission=READ&permission=MONITOR', 'keeps things')).status).to.equal(204);
+    const describe = async () => (await admin.get('/rest/v2/security/permissions/keeper')).json<{ permissions: string[]; description: string }>();
+    expect((await admin.put('/rest/v2/security/permissions/keeper', 'keeps more things')).status).to.equal(204);
+    expect(await describe()).to.include({ description: 'keeps more things' }).and.deep.include({ permissions: ['READ', 'MONITOR'] });
+    expect((await admin.put('/rest/v2/security/permissions/keeper?permission=WRITE')).status).to.equal(204);
+    expect(await describe()).to.include({ description: 'keeps more things' }).and.deep.include({ permissions: ['WRITE'] });
+    expect((await admin.put('/rest/v2/security/permissions/keeper?permission=FLY')).status).to.equal(400);
+    expect((await admin.put('/rest/v2/security/permissions/ghost')).status).to.equal(404);
+    expect((await server.as('deployer').put('/rest/v2/security/permissions/keeper', 'mine')).status).to.equal(403);
+    expect(await describe()).to.include({ description: 'keeps more things' }).and.deep.include({ permissions: ['WRITE'] });
+  });
+
   it('gives a user of a group named like a custom role that role, and a group with a grant the granted role', async () => {
     expect((await admin.post('/rest/v2/security/permissions/writer?permission=WRITE')).status).to.equal(204);
     await server.running.services.users.upsert('wendy', 'wendy-pw', ['writer']);
@@ -102,7 +115,9 @@ describe('security /rest/v2/security and /rest/v2/login', () => {
     expect((await admin.get('/rest/v2/security/principals')).json()).to.include('team');
     expect((await admin.get('/rest/v2/security/principals?action=detailed')).json()).to.deep.include({ team: ['observer'] });
     expect((await admin.delete('/rest/v2/security/roles/team?action=grant')).status).to.equal(204);
-    expect((await admin.get('/rest/v2/security/roles/team')).json()).to.deep.equal([]);
+    // an unmapped principal: the role mapper's answer is the principal's own name, as in the original
+    expect((await admin.get('/rest/v2/security/roles/team')).json()).to.deep.equal(['team']);
+    expect((await admin.get('/rest/v2/security/roles/nobody-mapped')).json()).to.deep.equal(['nobody-mapped']);
     expect((await admin.get('/rest/v2/security/users')).json<{ default: string[] }>().default).to.include('admin');
   });
 });

@@ -36,6 +36,9 @@ describe('server /rest/v2/server', () => {
   it('GET env, memory and threads report the running process (ADMIN)', async () => {
     const env = (await admin.get('/rest/v2/server/env')).json<Record<string, string>>();
     expect(env['node.version']).to.equal(process.version);
+    // os.* in the JVM properties' form, as the original lists them (this suite runs on Linux)
+    expect(env['os.name']).to.equal('Linux');
+    expect(env['os.arch']).to.be.oneOf(['amd64', 'aarch64']);
     const memory = (await admin.get('/rest/v2/server/memory')).json<Record<string, any>>();
     expect(memory).to.have.keys('memory_pools', 'gc', 'buffer_pools', 'heap', 'non_heap');
     expect(memory.heap.used).to.be.greaterThan(0);
@@ -142,11 +145,36 @@ describe('cluster /rest/v2/cluster and probes', () => {
     expect((await admin.get('/rest/v2/server/datasources')).json()).to.deep.equal([]);
     expect((await admin.post('/rest/v2/server/datasources/ds?action=test')).status).to.equal(404);
     for (const [method, path] of [['POST', '/rest/v2/server/memory?action=heap-dump'], ['POST', '/rest/v2/server/connectors/rest?action=stop'],
-      ['GET', '/rest/v2/server/connectors/rest/ip-filter'], ['DELETE', '/rest/v2/server/connectors/rest/ip-filter'], ['GET', '/rest/v2/server/caches/defaults']]) {
+      ['GET', '/rest/v2/server/connectors/rest/ip-filter'], ['DELETE', '/rest/v2/server/connectors/rest/ip-filter']]) {
       const r = await admin.request(method, path);
       expect([r.status, /not implemented by this server/.test(r.text)], `${method} ${path}`).to.deep.equal([501, true]);
       expect((await server.as('observer').request(method, path)).status, `${method} ${path} as observer`).to.equal(403);
     }
+  });
+
+  describe('GET /rest/v2/server/caches/defaults', () => {
+    type Tree = { [name: string]: string | null | Tree };
+    it('answers the default attribute values of a cache as the original: strings or null, nested by element', async () => {
+      const r = await server.as('observer').get('/rest/v2/server/caches/defaults');
+      expect(r.status).to.equal(200);
+      expect(r.headers.get('content-type')).to.match(/^application\/json/);
+      const cache = r.json<Tree>()['local-cache'] as Tree;
+      const at = (path: string) => path.split('.').reduce<Tree | string | null>((t, k) => (t as Tree)[k], cache);
+      // the values the original's own test checks (ServerResourceTest.testCacheDefaults)
+      expect(at('memory.storage')).to.equal('HEAP');
+      expect(at('clustering.hash.owners')).to.equal('2');
+      expect(at('expiration.lifespan')).to.equal('-1');
+      expect(at('locking.isolation')).to.equal('REPEATABLE_READ');
+      expect(at('transaction.reaper-interval')).to.equal('30s');
+      expect(at('sites.max-cleanup-delay')).to.equal('30s');
+      expect(at('clustering.remote-timeout')).to.equal('15s');
+      expect(at('memory.max-size')).to.equal(null);
+    });
+
+    it('needs authentication only, as the original declares no permission for it', async () => {
+      expect((await server.anonymous().get('/rest/v2/server/caches/defaults')).status).to.equal(401);
+      expect((await server.as('monitor').get('/rest/v2/server/caches/defaults')).status).to.equal(200);
+    });
   });
 
   it('writes the server configuration as YAML without anchors or aliases', async () => {

@@ -118,6 +118,18 @@ describe('tasks /rest/v2/tasks', () => {
       expect(user.every((t) => t.type === 'Script')).to.equal(true);
     });
 
+    it('lists the original\'s admin tasks: @@logging@set and @@logging@remove (run on all nodes), no @@template@names', async () => {
+      const all = (await admin.get('/rest/v2/tasks')).json<TaskInfo[]>();
+      const names = all.filter((t) => t.name.startsWith('@@')).map((t) => t.name);
+      expect(names).to.include.members(['@@logging@set', '@@logging@remove', '@@cache@names', '@@template@create', '@@template@remove']);
+      expect(names).to.not.include('@@template@names');
+      expect(all.find((t) => t.name === '@@logging@set')).to.deep.equal({
+        name: '@@logging@set', type: 'AdminServerTask', parameters: ['level', 'create', 'loggerName', 'appenders'],
+        execution_mode: 'ALL_NODES', instantiation_mode: 'SHARED', allowed_role: null,
+      });
+      expect(all.find((t) => t.name === '@@logging@remove')).to.include({ execution_mode: 'ALL_NODES' }).and.deep.include({ parameters: ['loggerName'] });
+    });
+
     it('needs authentication', async () => {
       expect((await server.anonymous().get('/rest/v2/tasks')).status).to.equal(401);
     });
@@ -228,13 +240,43 @@ describe('tasks /rest/v2/tasks', () => {
     it('runs the built-in admin tasks for ADMIN only', async () => {
       const names = await exec('@@cache@names', '', admin);
       expect(names.status).to.equal(200);
-      expect(names.json<string[]>()).to.include('scripted').and.not.include('___script_cache');
+      // a byte[] result in the original: text/plain, the names of GET /caches (internal ones too) as a JSON array
+      expect(names.headers.get('content-type')).to.match(/^text\/plain/);
+      expect(names.json<string[]>()).to.have.members((await admin.get('/rest/v2/caches')).json<string[]>());
+      expect(names.json<string[]>()).to.include('scripted').and.include('___script_cache').and.include('___protobuf_metadata');
       expect((await exec('@@cache@create', '&param.name=from-task&param.template=org.infinispan.LOCAL', admin)).status).to.equal(200);
       expect((await admin.get('/rest/v2/caches/from-task?action=config')).status).to.equal(200);
       expect((await exec('@@cache@names', '', app)).status).to.equal(403);
       const missing = await exec('@@cache@remove', '', admin);
       expect(missing.status).to.equal(400);
       expect(missing.text).to.equal("ISPN012040: Missing required argument 'name'");
+    });
+  });
+
+  describe('POST /rest/v2/tasks/@@logging@set|remove?action=exec', () => {
+    it('sets and removes a logger as PUT and DELETE /rest/v2/logging/loggers do', async () => {
+      const set = await exec('@@logging@set', '&param.loggerName=org.example.tasks&param.level=debug&param.appenders=STDOUT', admin);
+      expect(set.status).to.equal(200);
+      const logger = (await admin.get('/rest/v2/logging/loggers')).json<Array<{ name: string; level: string; appenders: string[] }>>()
+        .find((l) => l.name === 'org.example.tasks');
+      expect(logger).to.deep.equal({ name: 'org.example.tasks', level: 'DEBUG', appenders: ['STDOUT'] });
+      const bad = await exec('@@logging@set', '&param.loggerName=org.example.tasks&param.level=LOUD', admin);
+      expect([bad.status, bad.text]).to.deep.equal([400, 'ISPN080036: Invalid level `LOUD`']);
+      expect((await exec('@@logging@set', '&param.loggerName=org.example.tasks&param.level=INFO', app)).status).to.equal(403);
+      expect((await exec('@@logging@remove', '&param.loggerName=org.example.tasks', admin)).status).to.equal(200);
+      expect((await admin.get('/rest/v2/logging/loggers')).json<Array<{ name: string }>>().map((l) => l.name)).to.not.include('org.example.tasks');
+      expect((await exec('@@logging@remove', '&param.loggerName=org.example.tasks', admin)).status).to.equal(404);
+    });
+  });
+
+  describe('POST /rest/v2/tasks/@@template@create?action=exec', () => {
+    it('defines a template, written with the template kinds as the original writes templates', async () => {
+      const config = encodeURIComponent('{"local-cache":{"statistics":true}}');
+      expect((await exec('@@template@create', `&param.name=task-template&param.configuration=${config}`, admin)).status).to.equal(200);
+      const templates = (await admin.get('/rest/v2/container/cache-configs/templates')).json<Array<{ name: string; configuration: unknown }>>();
+      expect(templates.find((t) => t.name === 'task-template')?.configuration).to.deep.equal({ 'task-template': { 'local-cache-configuration': { statistics: true } } });
+      expect((await admin.post('/rest/v2/caches/from-task-template?template=task-template')).status).to.equal(200);
+      expect((await admin.get('/rest/v2/caches/from-task-template?action=config')).json()).to.deep.equal({ 'from-task-template': { 'local-cache': { statistics: true } } });
     });
   });
 

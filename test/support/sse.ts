@@ -3,10 +3,15 @@ export interface SseEvent {
   data: string;
 }
 
+/** An event as it came over the wire: its lines, without the blank line that ends it. */
+export type SseBlock = string[];
+
 /** An open server-sent event stream read with fetch; `next(n)` waits for n more events. */
 export class SseReader {
   private buffer = '';
   private readonly events: SseEvent[] = [];
+  /** Every event block received so far, comments left out, for tests of the wire form. */
+  readonly blocks: SseBlock[] = [];
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
 
@@ -67,6 +72,7 @@ export class SseReader {
       this.buffer = this.buffer.slice(end + 2);
       const lines = block.split('\n').filter((l) => !l.startsWith(':'));
       if (lines.length === 0) continue;
+      this.blocks.push(lines);
       const event = lines.find((l) => l.startsWith('event: '))?.slice(7) ?? 'message';
       const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\n');
       this.events.push({ event, data });

@@ -1,5 +1,6 @@
 import type { CacheStats, NodeInfo, Subject } from '../../services';
 import type { ContainerService } from '../../services/container.service';
+import { CONFIG_NAMESPACE } from '../../model/cache-config';
 import { escapeXml } from '../xml-escape';
 import { averageTimes } from './cache.presenter';
 
@@ -87,7 +88,7 @@ export function containerConfigJson(name: string, dataDir: string): Record<strin
 }
 
 export function containerConfigXml(name: string, dataDir: string): string {
-  return '<?xml version="1.0" encoding="UTF-8"?>\n<infinispan xmlns="urn:infinispan:config:15.0">' +
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<infinispan xmlns="${CONFIG_NAMESPACE}">` +
     `<cache-container name="${escapeXml(name)}" statistics="true">` +
     `<global-state><persistent-location path="${escapeXml(dataDir)}"/></global-state>` +
     '<security><authorization/></security></cache-container></infinispan>';

@@ -4,6 +4,7 @@ import {
 } from '../../errors';
 import type { ConfigFormat } from '../../model/cache-config';
 import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
+import { parseEntryFlags } from '../../model/flags';
 import { hasPermission } from '../../model/permissions';
 import type { Services } from '../../services';
 import { canAccess, cacheMask } from '../../services/authorization';
@@ -62,8 +63,9 @@ export function cacheRoutes(): RouteSpec[] {
       doc: { summary: 'The entries, streamed', query: [QUERY_PARAMS.limit, QUERY_PARAMS.batch, METADATA, CONTENT_NEGOTIATION], responses: { 200: json('JSON array of {key, value[, metadata]}'), 400: 'A non-numeric limit or batch' } } },
     { method: 'POST', path: c, action: 'clear', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s),
       doc: { summary: 'Remove every entry', responses: DONE } },
-    { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ', handle: async (ctx, s) => sendJson(ctx, await s.caches.size(ctx.state.cache)),
-      doc: { summary: 'Number of entries', responses: { 200: json('A number') } } },
+    { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ',
+      handle: async (ctx, s) => sendJson(ctx, await s.caches.size(ctx.state.cache, parseEntryFlags(ctx.get('flags') || undefined))),
+      doc: { summary: 'Number of entries (with SKIP_CACHE_LOAD, those in memory)', headers: [HEADERS.flags], responses: { 200: json('A number'), 400: 'An unknown flag' } } },
     { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s),
       doc: { summary: 'Statistics', responses: { 200: json('The statistics') } } },
     { method: 'POST', path: c, action: 'stats-reset', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => statsReset(ctx, s),

@@ -29,8 +29,8 @@ export function securityRoutes(): RouteSpec[] {
       doc: { summary: 'Names of the inheritable roles', responses: { 200: json('JSON array of names'), 400: NO_AUTHZ } } },
     { method: 'GET', path: roles, action: 'detailed', permission: 'ADMIN', handle: (ctx, s) => { requireAuthorization(s); sendJson(ctx, detailedRoles(s)); },
       doc: { summary: 'Every role with its permissions', responses: { 200: json('Object by role name: {inheritable, permissions, implicit, description}'), 400: NO_AUTHZ } } },
-    { method: 'GET', path: `${roles}/:principal`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.principalRoles(ctx.params.principal)),
-      doc: { summary: 'The roles granted to a principal', responses: { 200: json('JSON array of role names') } } },
+    { method: 'GET', path: `${roles}/:principal`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.roles.listRoles(ctx.params.principal)),
+      doc: { summary: 'The roles granted to a principal (its own name when none is mapped)', responses: { 200: json('JSON array of role names') } } },
     { method: 'PUT', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, false),
       doc: { summary: 'Grant roles to a principal', query: [ROLES], responses: { ...DONE, 400: 'No role given' } } },
     { method: 'POST', path: `${roles}/:principal`, action: 'grant', permission: 'ADMIN', handle: (ctx, s) => grant(ctx, s, true),
@@ -48,7 +48,7 @@ export function securityRoutes(): RouteSpec[] {
     { method: 'POST', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'create'),
       doc: { summary: 'Define a role: its permissions, and a description as the body', query: [PERMISSIONS], body: [MEDIA.text], responses: { ...DONE, 400: BAD_PERMISSIONS, 409: 'The role exists' } } },
     { method: 'PUT', path: perms, permission: 'ADMIN', handle: (ctx, s) => saveRole(ctx, s, 'update'),
-      doc: { summary: 'Change a role\'s permissions and description', query: [PERMISSIONS], body: [MEDIA.text], responses: { ...DONE, 400: `${BAD_PERMISSIONS}, or a predefined role`, 404: NO_ROLE } } },
+      doc: { summary: 'Change a role\'s permissions (kept when none is given) and description (kept when the body is empty)', query: [PERMISSIONS], body: [MEDIA.text], responses: { ...DONE, 400: `${BAD_PERMISSIONS}, or a predefined role`, 404: NO_ROLE } } },
     { method: 'GET', path: perms, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, describeRole(s, ctx.params.role)),
       doc: { summary: 'A role\'s permissions', responses: { 200: json('{name, inheritable, permissions, implicit, description}'), 404: NO_ROLE } } },
     { method: 'DELETE', path: perms, permission: 'ADMIN', handle: async (ctx, s) => { await s.roles.deleteRole(ctx.params.role); sendStatus(ctx, 204); },
@@ -115,11 +115,12 @@ async function grant(ctx: GridContext, s: Services, newPrincipal: boolean): Prom
   sendStatus(ctx, 204);
 }
 
+/** POST needs `permission`; PUT without it keeps the role's permissions (and an empty body its description). */
 async function saveRole(ctx: GridContext, s: Services, mode: 'create' | 'update'): Promise<void> {
   const permissions = queryAll(ctx, 'permission');
-  if (permissions.length === 0) throw new MissingArgumentError('permission');
+  if (mode === 'create' && permissions.length === 0) throw new MissingArgumentError('permission');
   const description = (await readText(ctx, s.bodyLimit)).trim();
   if (mode === 'create') await s.roles.createRole(ctx.params.role, permissions, description);
-  else await s.roles.updateRole(ctx.params.role, permissions, description);
+  else await s.roles.updateRole(ctx.params.role, permissions.length ? permissions : undefined, description);
   sendStatus(ctx, 204);
 }

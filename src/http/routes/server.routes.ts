@@ -1,4 +1,5 @@
 import { lazy } from '../../util/lazy';
+import { defaultCacheAttributes } from '../../model/cache-config';
 import { NodeNotFoundError, NotImplementedError, ResourceNotFoundError } from '../../errors';
 import type { Services } from '../../services';
 import { CONTAINER_NAME } from '../../services/container.service';
@@ -63,12 +64,14 @@ export function serverRoutes(): RouteSpec[] {
       doc: { summary: 'Names of the JDBC data sources (this server has none)', responses: { 200: json('[]') } } },
     { method: 'POST', path: '/rest/v2/server/datasources/:datasource', action: 'test', permission: 'ADMIN', handle: () => { throw new ResourceNotFoundError(); },
       doc: { summary: 'Test a data source (this server has none)', responses: { 404: 'No such data source' } } },
+    // the original declares no permission for it: any authenticated caller
+    { method: 'GET', path: '/rest/v2/server/caches/defaults', permission: 'AUTHENTICATED', handle: (ctx) => sendJson(ctx, defaultCacheAttributes()),
+      doc: { summary: 'The default attribute values of a cache', responses: { 200: json('{"local-cache":{…}}: values as strings or null, elements nested') } } },
     // known to the original, not built here: a clear 501 instead of a 404 or 405 (docs/compatibility.md)
     notBuilt('POST', '/rest/v2/server/memory', 'heap-dump', 'Writing a heap dump (it would stop the server while written; node --heapsnapshot-signal=SIGUSR2 writes one)'),
     notBuilt('POST', '/rest/v2/server/connectors/:connector', 'start', 'Starting and stopping connectors'),
     notBuilt('POST', '/rest/v2/server/connectors/:connector', 'stop', 'Starting and stopping connectors'),
     ...(['GET', 'POST', 'DELETE'] as const).map((m) => notBuilt(m, '/rest/v2/server/connectors/:connector/ip-filter', undefined, 'IP filter rules on connectors')),
-    notBuilt('GET', '/rest/v2/server/caches/defaults', undefined, 'Listing the default cache attribute values'),
     // the ignore list belongs to a container: a tenant's is reached under /rest/<tenant>/v2/server/…
     ...ignored.map((r) => ({ ...r, perContainer: true })),
   ];

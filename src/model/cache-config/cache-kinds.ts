@@ -17,3 +17,8 @@ export function toBaseKind(name: string): CacheKind | undefined {
   const base = name.endsWith(TEMPLATE_SUFFIX) ? name.slice(0, -TEMPLATE_SUFFIX.length) : name;
   return CACHE_KINDS.find((kind) => kind === base);
 }
+
+/** The template form of a kind: `local-cache` → `local-cache-configuration` (template kinds stay as they are). */
+export function toTemplateKind(name: string): string {
+  return isCacheKind(name) && !isTemplateKind(name) ? name + TEMPLATE_SUFFIX : name;
+}

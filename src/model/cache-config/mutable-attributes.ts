@@ -30,7 +30,6 @@ export interface MutableAttribute {
   readonly kinds?: readonly CacheKind[];
 }
 
-const CLUSTERED: readonly CacheKind[] = ['distributed-cache', 'replicated-cache', 'invalidation-cache'];
 const STATE_TRANSFER: readonly CacheKind[] = ['distributed-cache', 'replicated-cache'];
 
 const attr = (name: string, element: string[], attribute: string, type: MutableType, fallback: MutableValue,
@@ -39,7 +38,8 @@ const attr = (name: string, element: string[], attribute: string, type: MutableT
 /** In the order the original walks its configuration (root attributes first, then elements). */
 export const MUTABLE_ATTRIBUTE_SPECS: readonly MutableAttribute[] = [
   attr('aliases', [], 'aliases', 'set', []),
-  attr('clustering.remote-timeout', [], 'remote-timeout', 'timequantity', '15s', CLUSTERED),
+  // every kind, as the original's clustering configuration belongs to every cache (docs/compatibility.md)
+  attr('clustering.remote-timeout', [], 'remote-timeout', 'timequantity', '15s'),
   attr('clustering.state-transfer.timeout', ['state-transfer'], 'timeout', 'timequantity', '4m', STATE_TRANSFER),
   attr('expiration.lifespan', ['expiration'], 'lifespan', 'timequantity', '-1'),
   attr('expiration.max-idle', ['expiration'], 'max-idle', 'timequantity', '-1'),

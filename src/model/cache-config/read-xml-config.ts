@@ -104,11 +104,13 @@ function findCacheElement(document: XmlNode, locator: XmlLocator): RawDocument {
     }
     for (const child of elementsOf(part)) {
       const childName = localName(child.name ?? '');
-      if (isCacheKind(childName)) {
-        caches.push(toRawElement(child, locator));
-        continue;
+      // <caches> wraps the cache elements as the original writes a document (its parser takes both)
+      for (const cache of childName === 'caches' ? elementsOf(child) : [child]) {
+        const cacheName = localName(cache.name ?? '');
+        if (isCacheKind(cacheName)) caches.push(toRawElement(cache, locator));
+        else if (cache === child && IGNORED_GLOBAL_ELEMENTS.has(cacheName)) continue;
+        else throw unknownElementError(cacheName, locator.element(cache));
       }
-      if (!IGNORED_GLOBAL_ELEMENTS.has(childName)) throw unknownElementError(childName, locator.element(child));
     }
   }
   if (caches.length !== 1) throw cacheCountError(caches.length);

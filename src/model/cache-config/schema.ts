@@ -217,7 +217,8 @@ const stateTransfer = element({
 
 /** Root element spec per kind (template kinds share their base kind's spec). */
 export const CACHE_SPECS: Readonly<Record<CacheKind, ElementSpec>> = {
-  'local-cache': element(cacheAttributes, commonChildren),
+  // remote-timeout does nothing on one node; it is here because it is a mutable attribute of every cache
+  'local-cache': element({ ...cacheAttributes, 'remote-timeout': duration(15000) }, commonChildren),
   'invalidation-cache': element({ ...clusteredAttributes, 'key-partitioner': text() }, commonChildren),
   'replicated-cache': element(segmentedAttributes, { ...commonChildren, 'state-transfer': stateTransfer }),
   'distributed-cache': element(

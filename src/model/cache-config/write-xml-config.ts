@@ -47,15 +47,24 @@ function elementXml(element: ConfigElement, layout: Layout, extra: Record<string
   return `${start}>${body}${indent(layout)}</${element.name}>`;
 }
 
-/** The cache element alone (no <infinispan> wrapper), with a `name` attribute when named. */
+/** What the original's XML writer opens every document with. */
+const XML_DECLARATION = '<?xml version="1.0"?>';
+/** The schema of the declarative configuration grid speaks (Infinispan 15.0, docs/compatibility.md). */
+export const CONFIG_NAMESPACE = 'urn:infinispan:config:15.0';
+
+/** The XML declaration, then the cache element (no <infinispan> wrapper), named when named. */
 export function toXml(root: ConfigElement, name: string | undefined, pretty: boolean): string {
-  return elementXml(root, { pretty, depth: 0 }, name === undefined ? {} : { name }).replace(/^\n/, '');
+  const cache = elementXml(root, { pretty, depth: 0 }, name === undefined ? {} : { name }).replace(/^\n/, '');
+  return `${XML_DECLARATION}${pretty ? '\n' : ''}${cache}`;
 }
 
-/** A full document: <infinispan><cache-container><kind name=..>..</kind></cache-container></infinispan>. */
+/**
+ * A full document, as the original writes a configuration event:
+ * `<?xml version="1.0"?><infinispan xmlns=…><cache-container><caches><kind name=..>..</kind></caches></cache-container></infinispan>`.
+ */
 export function toXmlDocument(root: ConfigElement, name: string, pretty: boolean): string {
-  const layout = { pretty, depth: 2 };
-  const cache = elementXml(root, layout, { name });
-  const close = pretty ? '\n  </cache-container>\n</infinispan>' : '</cache-container></infinispan>';
-  return `<infinispan>${pretty ? '\n  ' : ''}<cache-container>${cache}${close}`;
+  const cache = elementXml(root, { pretty, depth: 3 }, { name });
+  const line = (depth: number) => (pretty ? `\n${'  '.repeat(depth)}` : '');
+  return `${XML_DECLARATION}${line(0)}<infinispan xmlns="${CONFIG_NAMESPACE}">${line(1)}<cache-container>${line(2)}<caches>` +
+    `${cache}${line(2)}</caches>${line(1)}</cache-container>${line(0)}</infinispan>`;
 }

@@ -47,10 +47,10 @@ describe('formatCacheConfig', () => {
   });
 
   describe('XML', () => {
-    it('writes the cache element itself with a name attribute, no <infinispan> wrapper', () => {
+    it('writes the declaration, then the cache element itself with a name attribute, no <infinispan> wrapper', () => {
       const def = parseCacheConfig('{"distributed-cache":{"mode":"SYNC","memory":{"max-count":20}}}', 'json');
-      expect(formatCacheConfig(def, 'x', 'xml', false)).to.equal('<distributed-cache name="x" mode="SYNC"><memory max-count="20"/></distributed-cache>');
-      expect(formatCacheConfig(def, undefined, 'xml', false)).to.equal('<distributed-cache mode="SYNC"><memory max-count="20"/></distributed-cache>');
+      expect(formatCacheConfig(def, 'x', 'xml', false)).to.equal('<?xml version="1.0"?><distributed-cache name="x" mode="SYNC"><memory max-count="20"/></distributed-cache>');
+      expect(formatCacheConfig(def, undefined, 'xml', false)).to.equal('<?xml version="1.0"?><distributed-cache mode="SYNC"><memory max-count="20"/></distributed-cache>');
     });
 
     it('escapes values, joins lists with spaces and writes indexed entities as elements', () => {
@@ -58,14 +58,14 @@ describe('formatCacheConfig', () => {
         '{"local-cache":{"aliases":["a","b"],"persistence":{"file-store":{"path":"<&>\\"\'"}},"indexing":{"indexed-entities":["E1"]}}}', 'json',
       );
       expect(formatCacheConfig(def, 'a&b', 'xml', false)).to.equal(
-        '<local-cache name="a&amp;b" aliases="a b"><persistence><file-store path="&lt;&amp;&gt;&quot;&apos;"/></persistence>' +
+        '<?xml version="1.0"?><local-cache name="a&amp;b" aliases="a b"><persistence><file-store path="&lt;&amp;&gt;&quot;&apos;"/></persistence>' +
         '<indexing><indexed-entities><indexed-entity>E1</indexed-entity></indexed-entities></indexing></local-cache>',
       );
     });
 
     it('pretty-prints with two-space indentation', () => {
       const def = parseCacheConfig('<local-cache><expiration lifespan="1000"/></local-cache>', 'xml');
-      expect(formatCacheConfig(def, 'c', 'xml', true)).to.equal('<local-cache name="c">\n  <expiration lifespan="1000"/>\n</local-cache>');
+      expect(formatCacheConfig(def, 'c', 'xml', true)).to.equal('<?xml version="1.0"?>\n<local-cache name="c">\n  <expiration lifespan="1000"/>\n</local-cache>');
     });
   });
 
@@ -115,10 +115,23 @@ describe('formatCacheDocument', () => {
     );
   });
 
-  it('wraps XML in <infinispan><cache-container>', () => {
+  it('writes XML as the original: declaration, <infinispan> with the namespace, <cache-container>, <caches>', () => {
     expect(formatCacheDocument(def, 'listen1', 'xml', false)).to.equal(
-      '<infinispan><cache-container><local-cache name="listen1"><encoding media-type="text/plain"/></local-cache></cache-container></infinispan>',
+      '<?xml version="1.0"?><infinispan xmlns="urn:infinispan:config:15.0"><cache-container><caches>' +
+      '<local-cache name="listen1"><encoding media-type="text/plain"/></local-cache></caches></cache-container></infinispan>',
     );
+    expect(formatCacheDocument(def, 'listen1', 'xml', true)).to.equal([
+      '<?xml version="1.0"?>',
+      '<infinispan xmlns="urn:infinispan:config:15.0">',
+      '  <cache-container>',
+      '    <caches>',
+      '      <local-cache name="listen1">',
+      '        <encoding media-type="text/plain"/>',
+      '      </local-cache>',
+      '    </caches>',
+      '  </cache-container>',
+      '</infinispan>',
+    ].join('\n'));
   });
 
   it('writes the YAML equivalent in camelCase', () => {

@@ -19,14 +19,14 @@ function json(d: CacheDefinition): unknown {
 }
 
 describe('mutable cache attributes (behavior-notes §6.8)', () => {
-  it('lists the names of each cache kind, clustering ones only for clustered caches', () => {
+  it('lists the names of each cache kind: remote-timeout for every kind, state transfer for distributed and replicated', () => {
     const local = mutableAttributesOf(def({ 'local-cache': {} })).map((a) => a.name);
     const dist = mutableAttributesOf(def({ 'distributed-cache': {} })).map((a) => a.name);
     for (const name of ['aliases', 'expiration.lifespan', 'expiration.max-idle', 'memory.max-count', 'memory.max-size',
       'indexing.indexed-entities', 'security.authorization.roles', 'tracing.enabled', 'tracing.categories']) {
       expect(local, name).to.include(name);
     }
-    expect(local).to.not.include('clustering.remote-timeout');
+    expect(local).to.include('clustering.remote-timeout').and.not.include('clustering.state-transfer.timeout');
     expect(dist).to.include.members(['clustering.remote-timeout', 'clustering.state-transfer.timeout']);
     expect(mutableAttributesOf(def({ 'invalidation-cache': {} })).map((a) => a.name)).to.not.include('clustering.state-transfer.timeout');
   });

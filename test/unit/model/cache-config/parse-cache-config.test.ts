@@ -84,6 +84,17 @@ describe('parseCacheConfig', () => {
       expect(parseError('<!ENTITY x "y"><local-cache/>', 'xml').message).to.equal('DOCTYPE is not allowed in a configuration');
     });
 
+    it('reads the cache elements inside <caches>, as the original writes and reads a document', () => {
+      const doc = '<?xml version="1.0"?><infinispan xmlns="urn:infinispan:config:15.0"><cache-container><caches>' +
+        '<local-cache name="c1"><encoding media-type="text/plain"/></local-cache></caches></cache-container></infinispan>';
+      expect(parseCacheConfig(doc, 'xml')).to.deep.equal({
+        name: 'c1',
+        root: { name: 'local-cache', attributes: {}, children: [{ name: 'encoding', attributes: { 'media-type': 'text/plain' }, children: [] }] },
+      });
+      const wrong = '<infinispan><cache-container><caches><transport/></caches></cache-container></infinispan>';
+      expect(parseError(wrong, 'xml').message).to.match(/^ISPN000327: Cannot find a parser for element 'transport'/);
+    });
+
     it('wants exactly one cache in a document', () => {
       const two = '<infinispan><cache-container><local-cache name="a"/><local-cache name="b"/></cache-container></infinispan>';
       expect(parseError(two, 'xml').message).to.equal('Expected exactly one cache definition, found 2');
