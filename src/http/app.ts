@@ -83,9 +83,11 @@ export interface HttpLogs {
 }
 
 /**
- * The whole request pipeline, in order:
- *   Host check (403) → CORS (preflight 200, foreign Origin 403) → tenancy (`/rest/<tenant>/…` → that
- *   tenant's container) → route match (404/405/400/403) → authentication → cache resolution (404) →
+ * The whole request pipeline, in order (the one place that says it; docs/architecture.md links here):
+ *   headers for browsers (browser-headers.ts) → Host check on a loopback address (403) → CORS
+ *   (preflight 200, foreign Origin 403) → tenancy (`/rest/<tenant>/…` → that tenant's container) →
+ *   route match (404/405/400/403) → authentication (skipped for anonymous rows) → 503 after a
+ *   container shutdown (rows marked requiresContainer) → cache resolution (404 for scope 'cache') →
  *   authorization against the named cache or globally (403) → ignore list (503) → handler;
  *   then error responses → compression → (HTTP/2) the unread body and HEAD → metrics and access log.
  * It is one Koa middleware, and each step returns a promise only when it has to wait (a password
