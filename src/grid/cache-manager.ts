@@ -165,9 +165,14 @@ export class CacheManager {
     return this.templates.get(name) ?? BUILTIN_TEMPLATES[name];
   }
 
-  create(name: string, definition: CacheDefinition, opts: { volatile: boolean }): Promise<CacheHandle> {
+  /** A new cache; its name is checked here, the one place every way of creating a cache goes through. */
+  async create(name: string, definition: CacheDefinition, opts: { volatile: boolean }): Promise<CacheHandle> {
+    checkName(name);
+    return this.createNamed(name, definition, opts);
+  }
+
+  private createNamed(name: string, definition: CacheDefinition, opts: { volatile: boolean }): Promise<CacheHandle> {
     return this.serially(async () => {
-      checkName(name);
       if (this.caches.has(name)) throw new CacheExistsError(name);
       this.aliases.checkName(name);
       const settings = this.settingsOf(definition);
@@ -249,7 +254,7 @@ export class CacheManager {
     const definition = this.findTemplate(template);
     if (!definition) throw new NoSuchTemplateError(template, name);
     const root = { ...definition.root, name: toBaseKind(definition.root.name) ?? definition.root.name };
-    return this.create(name, { root }, opts);
+    return this.createNamed(name, { root }, opts);
   }
 
   /**

@@ -3,7 +3,6 @@ import {
   isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
-import { checkName } from '../grid/cache-manager';
 import {
   type CacheDefinition, type ConfigFormat, type ConfigLimits, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
   formatCacheConfig, isTemplateKind, isTextWithParameters, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
@@ -79,7 +78,7 @@ export class CacheService {
 
   private async createAs(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
     const volatile = parseAdminFlags(flagsHeader).has('VOLATILE');
-    checkName(name);
+    // the name is checked once, by the engine, after the body is read (as the original: a bad body is named first)
     if (body.text.trim() === '' && template !== undefined) {
       await this.manager.createFromTemplate(name, template, { volatile });
       return;

@@ -1,5 +1,5 @@
 import { DeclaredResourceDiffersError, InvalidConfigurationError } from '../errors';
-import { type CacheManager, checkName } from '../grid/cache-manager';
+import type { CacheManager } from '../grid/cache-manager';
 import {
   type AttributeDifference, type CacheDefinition, differentAttributes, incompatibleAttributes, inheritFrom, isTemplateKind,
 } from '../model/cache-config';
@@ -28,7 +28,6 @@ export async function declareCache(manager: CacheManager, name: string, declared
   }
   const h = manager.named(name);
   if (!h) {
-    checkName(name);
     await manager.create(name, definition, { volatile: false });
     return 'created';
   }
