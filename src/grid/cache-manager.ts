@@ -44,8 +44,8 @@ export interface CacheHandle {
   internal: boolean;
   /** Created with the VOLATILE flag: its definition is not persisted. */
   volatile: boolean;
-  /** Partition availability, set by `?action=set-availability` (behavior-notes §6.8). */
-  availability?: 'AVAILABLE' | 'DEGRADED_MODE';
+  /** Partition availability, set by `?action=set-availability` (behavior-notes §6.8) through `CacheManager.setAvailability`. */
+  availability?: Availability;
   /** The cache's own rebalancing switch (`?action=enable|disable-rebalancing`); the container's switch also applies. */
   rebalancing: boolean;
   /**
@@ -76,6 +76,9 @@ function serialize(def: CacheDefinition): string {
 }
 
 export type ContainerStatus = 'RUNNING' | 'STOPPING';
+
+/** A cache's partition availability (`?action=get-availability`, health DEGRADED). */
+export type Availability = 'AVAILABLE' | 'DEGRADED_MODE';
 
 /** A change of the container's configuration (behavior-notes §9.5); removals carry no definition. */
 export interface ConfigEvent {
@@ -247,6 +250,13 @@ export class CacheManager {
     this.shutdown();
     this.stopping.emit();
     this.deps.log.info('container shut down');
+  }
+
+  /** A cache's partition availability: in memory only, as the original keeps it (a restart makes it AVAILABLE). */
+  setAvailability(h: CacheHandle, mode: Availability): void {
+    if ((h.availability ?? 'AVAILABLE') === mode) return;
+    h.availability = mode;
+    this.deps.log.info({ cache: h.cache.name, availability: mode }, 'cache availability changed');
   }
 
   async createFromTemplate(name: string, template: string, opts: { volatile: boolean }): Promise<CacheHandle> {

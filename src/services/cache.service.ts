@@ -2,7 +2,7 @@ import {
   AliasInUseError, BadRequestError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
   isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
-import type { CacheHandle, CacheManager } from '../grid/cache-manager';
+import type { Availability, CacheHandle, CacheManager } from '../grid/cache-manager';
 import {
   type CacheDefinition, type ConfigFormat, type ConfigLimits, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
   formatCacheConfig, isTemplateKind, isTextWithParameters, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
@@ -69,6 +69,11 @@ export class CacheService {
 
   resetStats(h: CacheHandle): void {
     h.cache.stats.reset(this.clock.now());
+  }
+
+  /** `?action=set-availability` (docs/management.md): kept while the server runs, as the original's partition state. */
+  setAvailability(h: CacheHandle, mode: Availability): void {
+    this.manager.setAvailability(h, mode);
   }
 
   /** POST /caches/{name}: from a body, a template, or the default local cache. */

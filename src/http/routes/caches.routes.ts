@@ -76,7 +76,7 @@ export function cacheRoutes(): RouteSpec[] {
       doc: { summary: 'Health of the cache', responses: { 200: text('HEALTHY, DEGRADED, …') } } },
     { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE'),
       doc: { summary: 'Availability mode', responses: { 200: text('AVAILABLE or DEGRADED_MODE') } } },
-    { method: 'POST', path: c, action: 'set-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => setAvailability(ctx),
+    { method: 'POST', path: c, action: 'set-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => setAvailability(ctx, s),
       doc: { summary: 'Set the availability mode', query: [AVAILABILITY], responses: { ...DONE, 400: 'Missing or unknown availability' } } },
   ];
 }
@@ -197,12 +197,12 @@ async function stats(ctx: GridContext, s: Services): Promise<void> {
 }
 
 /** `?availability=AVAILABLE|DEGRADED_MODE` (case-insensitive); reported by health as DEGRADED. */
-function setAvailability(ctx: GridContext): void {
+function setAvailability(ctx: GridContext, s: Services): void {
   const raw = query(ctx, 'availability');
   if (raw === undefined) throw new MissingArgumentError('availability');
   const mode = raw.toUpperCase();
   if (mode !== 'AVAILABLE' && mode !== 'DEGRADED_MODE') throw new BadRequestError(`Unknown AvailabilityMode '${raw}'`, 'UNKNOWN_AVAILABILITY');
-  ctx.state.cache.availability = mode;
+  s.caches.setAvailability(ctx.state.cache, mode);
   sendStatus(ctx, 204);
 }
 
