@@ -86,9 +86,20 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     consoleDir: config.consoleDir,
   };
   const services: Services = { ...shared, ...main.services };
+  // what every stop gives back, and a start that fails from here on
+  const release = async () => {
+    services.server.runtime.close();
+    await Promise.all(containers.map((c) => c.close()));
+    await offLoop.close();
+  };
+  const failed = async (err: unknown): Promise<never> => {
+    await release();
+    await logs.close();
+    throw err;
+  };
   const tenants = new Map(containers.slice(1).map((c): [string, Services] => [c.name, { ...shared, ...c.services }]));
   // hashing runs on the thread pool while the rest of the server is built
-  const usersReady = Promise.all(containers.map((c) => bootstrapUsers(config, c, announce, securityLog)));
+  const usersReady = Promise.all(containers.map((c) => prepareUsers(config, c, announce, securityLog)));
 
   const httpLog = logs.get('grid.http');
   const guards = new ConnectionGuards(config.limits, httpLog);
@@ -96,8 +107,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const app = createApp(services, { http: httpLog, access: logs.get(REST_ACCESS_LOG) }, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)), guards, bodies);
   const tls = config.tls && identity ? { port: config.tls.port, identity: identity.options } : undefined;
   const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog, guards);
-  await usersReady;
-  const { port, tlsPort } = await listeners.listen();
+  const writeUsers = await usersReady.catch(failed);
+  const { port, tlsPort } = await listeners.listen().catch(failed);
+  for (const write of writeUsers) write();
   node.address = `${config.host}:${port}`;
   if (tlsPort !== undefined) node.tlsAddress = `${config.host}:${tlsPort}`;
   if (identity) {
@@ -110,10 +122,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   close = () => (closing ??= (async () => {
     for (const c of containers) c.interrupt();
     services.server.closing.emit();
-    services.server.runtime.close();
     await listeners.close();
-    await Promise.all(containers.map((c) => c.close()));
-    await offLoop.close();
+    await release();
     logs.get('grid').info('server stopped');
     await logs.close();
   })());
@@ -151,23 +161,32 @@ async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRe
 /**
  * APP_USER/APP_PASS create or update a user of the default container; a first start of a
  * container with no users gets a generated admin (each tenant its own: users are per container).
+ * Prepared (passwords hashed) while the server is built; the returned step writes the user and
+ * announces a generated password, called once the port is bound: a start that fails to listen
+ * stores and prints no password.
  */
-async function bootstrapUsers(config: ServerConfig, c: Container, announce: (line: string) => void, log: Logger): Promise<void> {
+async function prepareUsers(config: ServerConfig, c: Container, announce: (line: string) => void, log: Logger): Promise<() => void> {
   const users = c.services.users;
   const tenant = c.name === CONTAINER_NAME ? '' : ` in tenant '${c.name}'`;
   if (config.appUser && !tenant) {
-    await users.upsert(config.appUser.name, config.appUser.password, config.appUser.roles);
-    log.info({ user: config.appUser.name, roles: config.appUser.roles }, 'user from APP_USER created or updated');
-    return;
+    const { name, password, roles } = config.appUser;
+    const write = await users.prepareUpsert(name, password, roles);
+    return () => {
+      write();
+      log.info({ user: name, roles }, 'user from APP_USER created or updated');
+    };
   }
-  if (!config.authEnabled || users.count() > 0) return;
+  if (!config.authEnabled || users.count() > 0) return () => undefined;
   const password = generatePassword();
-  await users.upsert('admin', password, ['admin']);
-  announce([
-    '',
-    `  No users existed${tenant}, so grid created one:`,
-    `      user: admin    password: ${password}`,
-    `  It is shown only this once. Change it with: grid user password admin -p NEW${tenant ? ` --tenant ${c.name}` : ''}`,
-    '',
-  ].join('\n'));
+  const write = await users.prepareUpsert('admin', password, ['admin']);
+  return () => {
+    write();
+    announce([
+      '',
+      `  No users existed${tenant}, so grid created one:`,
+      `      user: admin    password: ${password}`,
+      `  It is shown only this once. Change it with: grid user password admin -p NEW${tenant ? ` --tenant ${c.name}` : ''}`,
+      '',
+    ].join('\n'));
+  };
 }
