@@ -18,13 +18,17 @@ import { secureDataDir } from './util/private-files';
 import { type Clock, systemClock } from './util/clock';
 import type { DestinationStream } from 'pino';
 import { createLoggerRegistry, type Logger, REST_ACCESS_LOG } from './util/logger';
+import type { LogFormat } from './util/log-format';
 import type { LoggerRegistry } from './util/logger-registry';
 import { packageVersion } from './util/package-info';
+import { standardOutput } from './util/standard-output';
 
 export interface StartOptions {
   clock?: Clock;
   /** Replaces standard output as the STDOUT log appender. */
   stdout?: DestinationStream;
+  /** How log lines are written to standard output; by default pretty on a terminal, JSON otherwise. */
+  logFormat?: LogFormat;
   /** `POST /server?action=stop`: what stopping means for this process (the CLI exits; tests close). */
   onStopRequest?: () => void;
   /** Where first-start notices go (the generated admin password); stdout by default. */
@@ -53,7 +57,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const widened = secureDataDir(config.dataDir);
   // a bad keystore stops the start with a clear message before any store is opened
   const identity = config.tls && await loadTlsIdentity(config.tls, config.dataDir, config.host);
-  const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout });
+  const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout, format: opts.logFormat });
   // the file's loggers first; settings made through the API (persisted) apply over them
   for (const l of config.loggers) logs.configure(l.name, { level: l.level, appenders: l.appenders });
   const securityLog = logs.get('grid.security');
@@ -61,7 +65,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     securityLog.warn({ dataDir: config.dataDir, narrowed: widened.map((w) => `${w.path} (was ${w.mode.toString(8).padStart(4, '0')})`) },
       'the data directory was readable by other users; narrowed to 0700 (directories) and 0600 (files)');
   }
-  const announce = opts.announce ?? ((line: string) => process.stdout.write(line + '\n'));
+  const announce = opts.announce ?? ((line: string) => standardOutput().write(line + '\n'));
   // one worker thread, shared by the containers, for parsing and validation that grows with a request or with stored state
   const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
   const containers = await openContainers(config, clock, logs, offLoop).catch(async (err: unknown) => { await offLoop.close(); throw err; });

@@ -21,6 +21,8 @@ Options:
                         process: it survives a crash of the process (kill -9)
   --max-content-length SIZE   largest request body (default 10MB); larger ones get 413
   --log-level LEVEL     fatal, error, warn, info (default), debug, trace, silent
+  --log-format F        pretty or json: how log lines are written to standard output
+                        (default pretty on a terminal, json otherwise; the file is JSON)
   --auth-mechanisms M   basic, digest or basic,digest (default): what clients may use;
                         without digest no Digest credentials (HA1) are stored at all
   --console DIR         serve the built web console in DIR at /console/ (docs/console.md)

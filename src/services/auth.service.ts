@@ -9,6 +9,8 @@ import { PERMISSION_MASKS } from '../model/permissions';
 import type { Store, UserRecord } from '../store/store';
 import { BoundedMap } from '../util/bounded-map';
 import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+import { RateLimitedLog } from '../util/rate-limited-log';
 import { DigestNonces } from './digest-nonces';
 import type { AuthMechanism, DigestVault } from './digest-vault';
 import { FairGate, type GatePlace } from './fair-gate';
@@ -36,6 +38,8 @@ export interface AuthOptions {
   /** Accept Digest without qop (RFC 2069: no nonce count, so each nonce then works once). */
   digestWithoutQop: boolean;
   throttle?: ThrottleRules;
+  /** Where failed logins are reported (`grid.security`, WARN). */
+  log?: Logger;
 }
 
 const REMEMBER_MS = 60_000;
@@ -93,6 +97,7 @@ export class AuthService {
   private readonly inflight = new Map<string, Promise<Verdict>>();
   private readonly gate = new FairGate(VERIFY_SLOTS, 2 * VERIFY_WAITING_PER_LANE);
   private readonly throttle: LoginThrottle;
+  private readonly failures?: RateLimitedLog;
   private readonly nonces: DigestNonces;
   private readonly basicOn: boolean;
   private readonly digestOn: boolean;
@@ -115,6 +120,7 @@ export class AuthService {
     this.digestOn = options.mechanisms.includes('digest') && vault.digestEnabled;
     this.throttle = new LoginThrottle(clock, options.throttle ?? DEFAULT_THROTTLE_RULES);
     this.nonces = new DigestNonces(clock);
+    this.failures = options.log && new RateLimitedLog(options.log, 'login failed');
     this.dummyDigests = { name: '\u0000', ...vault.digestsFor('\u0000', randomBytes(16).toString('base64')) };
   }
 
@@ -175,7 +181,7 @@ export class AuthService {
       case 'digest':
         if (!this.digestOn) break;
         // a Digest response covers the method and URI too: the same header may be wrong for DELETE and right for GET
-        return this.digest(hash('sha256', `${method} ${uri}\n${header}`, 'base64'), credentials, method, uri, clientAddressKey(client));
+        return this.digest(hash('sha256', `${method} ${uri}\n${header}`, 'base64'), credentials, method, uri, client);
     }
     throw new UnsupportedAuthMechanismError(scheme.toUpperCase());
   }
@@ -224,6 +230,7 @@ export class AuthService {
       } else if (verdict.kind === 'failed') {
         this.throttle.failed(client, name);
         this.failedHeaders.set(fingerprint, this.clock.now() + REMEMBER_MS);
+        this.reportFailure('BASIC', name, remote);
       }
       return verdict;
     }).finally(() => this.inflight.delete(fingerprint));
@@ -248,7 +255,8 @@ export class AuthService {
     return ok && user ? { kind: 'ok', subject: this.subjectOf(user) } : { kind: 'failed' };
   }
 
-  private digest(fingerprint: string, credentials: string, method: string, uri: string, client: string): Subject {
+  private digest(fingerprint: string, credentials: string, method: string, uri: string, remote: string | undefined): Subject {
+    const client = clientAddressKey(remote);
     const f = parseDigestFields(credentials);
     if (!f) throw new MalformedAuthHeaderError();
     const algorithm: DigestAlgorithm | undefined = !f.algorithm || f.algorithm.toUpperCase() === 'MD5' ? 'MD5'
@@ -278,6 +286,7 @@ export class AuthService {
     if (!matches || !user || real === undefined) {
       this.throttle.failed(client, f.username);
       this.failedHeaders.set(fingerprint, this.clock.now() + REMEMBER_MS);
+      this.reportFailure(algorithm === 'MD5' ? 'DIGEST' : 'DIGEST-SHA-256', f.username, remote);
       throw new UnauthorizedError(this.challenges());
     }
     // the response is right: an old, foreign or already counted nonce asks for a new one (RFC 7616 stale)
@@ -315,6 +324,15 @@ export class AuthService {
     if (version === this.seenVersion) return;
     this.seenVersion = version;
     this.forget();
+  }
+
+  /**
+   * A wrong password or an unknown user, with the name and address, never the password. A flood
+   * is one line per 10 s with the count (src/util/rate-limited-log.ts); a header that failed is
+   * answered at once (not verified, not reported) for a minute.
+   */
+  private reportFailure(mechanism: string, user: string, remote: string | undefined): void {
+    this.failures?.warn({ mechanism, user: user.length > 128 ? `${user.slice(0, 128)}…` : user, client: remote });
   }
 
   private remember(fingerprint: string, subject: Subject): void {

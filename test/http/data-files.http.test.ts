@@ -51,8 +51,6 @@ describe('files in the data directory', () => {
       });
       expect(restore.status).to.equal(202);
       expect((await until(() => admin.head(`${C}/restores/r1`))).status).to.equal(201);
-      // the JSON-FILE appender writes in batches: give it a moment
-      await new Promise((resolve) => setTimeout(resolve, 400));
     });
     after(async () => {
       await server.close();
