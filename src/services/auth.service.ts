@@ -163,11 +163,11 @@ export class AuthService {
    * Synchronous when the login is remembered; a promise while a password is verified.
    */
   authenticate(header: string | undefined, method: string, uri: string, client?: string, connection?: object): Subject | Promise<Subject> {
-    if (!header) throw new UnauthorizedError(this.challenges());
+    if (!header) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const same = connection && this.sameConnectionLogin(connection, header);
     if (same) return same;
     const space = header.indexOf(' ');
-    if (space <= 0) throw new UnauthorizedError(this.challenges());
+    if (space <= 0) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const scheme = header.slice(0, space);
     const credentials = header.slice(space + 1).trim();
     switch (scheme.toLowerCase()) {
@@ -203,15 +203,15 @@ export class AuthService {
   }
 
   private async basic(fingerprint: string, credentials: string, remote: string | undefined): Promise<Subject> {
-    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges());
+    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const decoded = Buffer.from(credentials, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw new UnauthorizedError(this.challenges());
+    if (colon < 0) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const verdict = await this.verifyOnce(fingerprint, remote, decoded.slice(0, colon), decoded.slice(colon + 1));
     if (verdict.kind === 'ok') return verdict.subject;
     if (verdict.kind === 'throttled') throw new TooManyFailedLoginsError(Math.ceil(verdict.waitMs / 1000));
-    throw new UnauthorizedError(this.challenges());
+    throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
   }
 
   /** One verification per distinct header at a time; the outcome is booked once. */
@@ -261,16 +261,16 @@ export class AuthService {
     if (!f) throw new MalformedAuthHeaderError();
     const algorithm: DigestAlgorithm | undefined = !f.algorithm || f.algorithm.toUpperCase() === 'MD5' ? 'MD5'
       : f.algorithm.toUpperCase() === 'SHA-256' ? 'SHA-256' : undefined;
-    if (!algorithm || (f.realm !== undefined && f.realm !== REALM) || f.uri !== uri) throw new UnauthorizedError(this.challenges());
+    if (!algorithm || (f.realm !== undefined && f.realm !== REALM) || f.uri !== uri) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     let nc: number | undefined;
     if (f.qop !== undefined) {
-      if (f.qop.toLowerCase() !== 'auth') throw new UnauthorizedError(this.challenges());
+      if (f.qop.toLowerCase() !== 'auth') throw new UnauthorizedError(this.challenges(), 'no-credentials');
       if (!f.cnonce || !/^[0-9a-fA-F]{8}$/.test(f.nc ?? '')) throw new MalformedAuthHeaderError();
       nc = parseInt(f.nc, 16);
     } else if (!this.options.digestWithoutQop) {
-      throw new UnauthorizedError(this.challenges());
+      throw new UnauthorizedError(this.challenges(), 'no-credentials');
     }
-    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
+    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
     const waitMs = this.throttle.retryAfter(client, f.username);
     if (waitMs > 0) throw new TooManyFailedLoginsError(Math.ceil(waitMs / 1000));
     const user = this.store.users.find(f.username);
@@ -287,10 +287,10 @@ export class AuthService {
       this.throttle.failed(client, f.username);
       this.failedHeaders.set(fingerprint, this.clock.now() + REMEMBER_MS);
       this.reportFailure(algorithm === 'MD5' ? 'DIGEST' : 'DIGEST-SHA-256', f.username, remote);
-      throw new UnauthorizedError(this.challenges());
+      throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
     }
     // the response is right: an old, foreign or already counted nonce asks for a new one (RFC 7616 stale)
-    if (this.nonces.use(f.nonce, nc) === 'stale') throw new UnauthorizedError(this.challenges(true));
+    if (this.nonces.use(f.nonce, nc) === 'stale') throw new UnauthorizedError(this.challenges(true), 'stale-nonce');
     this.throttle.succeeded(client, user.name);
     return this.subjectOf(user);
   }
