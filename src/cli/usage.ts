@@ -57,7 +57,9 @@ Environment:
   grid user password NAME -p NEW                     set a new password
 
 Options:
-  --data DIR            data directory (default ./data)
+  --data DIR            data directory (default ./data); it must hold a grid.db already
+  --init                make a new data directory at --data if it is not one yet (to add
+                        users before the server's first start)
   --tenant NAME         the users of this tenant: each tenant has its own (docs/configuration.md)
   -p, --password PW     the password
   -g, --groups ROLES    comma-separated roles: admin, deployer, application, observer, monitor
