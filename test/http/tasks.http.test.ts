@@ -76,6 +76,16 @@ describe('tasks /rest/v2/tasks', () => {
       expect((await admin.put(task(fresh()), 'undefinedFunction()')).status).to.equal(200);
     });
 
+    it('answers 413 for a script larger than script-bytes (1 MiB), and stores nothing', async () => {
+      const name = fresh();
+      const big = `// ${'x'.repeat(1024 * 1024)}\n1`;
+      const r = await admin.put(task(name), big);
+      expect(r.status).to.equal(413);
+      expect(r.text).to.contain('larger than 1048576 bytes');
+      expect((await admin.get(task(name, 'script'))).status).to.equal(404);
+      expect((await admin.put(task(name), big.slice(big.length - 1024 * 1024))).status, 'exactly 1 MiB').to.equal(200);
+    });
+
     it('answers 400 for a bad mode (one bad input)', async () => {
       const r = await admin.put(task(fresh()), '// mode=everywhere\n1');
       expect(r.status).to.equal(400);
