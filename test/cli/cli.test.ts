@@ -32,7 +32,7 @@ describe('grid command line', function () {
     it('grid start --help exits 0 and mentions every option', () => {
       const r = runGrid(['start', '--help']);
       expect(r.status).to.equal(0);
-      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--no-auth', '--console', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
+      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--log-format', '--no-auth', '--console', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
         expect(r.stdout, option).to.include(option);
       }
     });
@@ -40,7 +40,7 @@ describe('grid command line', function () {
     it('grid user --help exits 0 and mentions every sub-command and option', () => {
       const r = runGrid(['user', '--help']);
       expect(r.status).to.equal(0);
-      for (const word of ['create', 'list', 'remove', 'password', '--data', '-p', '--password', '-g', '--groups', '--help']) {
+      for (const word of ['create', 'list', 'remove', 'password', '--data', '--init', '-p', '--password', '-g', '--groups', '--help']) {
         expect(r.stdout, word).to.include(word);
       }
       for (const role of ['admin', 'deployer', 'application', 'observer', 'monitor']) expect(r.stdout, role).to.include(role);
