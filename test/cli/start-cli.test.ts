@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -149,6 +149,27 @@ describe('grid start', function () {
       } finally {
         proc.child.kill('SIGTERM');
         await waitForExit(proc.child);
+      }
+    });
+
+    it('are pretty by default on a terminal (run under script(1), which gives it one)', async function () {
+      if (spawnSync('script', ['--version']).status !== 0) {
+        console.log('      skipped: script(1) from util-linux is not installed');
+        this.skip();
+      }
+      const command = [process.execPath, GRID_BIN, 'start', '--data', data, '--port', '0', '--log-level', 'info', '--no-auth'].map((a) => `'${a}'`).join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout!.on('data', (chunk: Buffer) => { out += chunk.toString(); });
+      try {
+        await eventually(() => /listening on (http:\/\/\S+)/.test(out), 'the listening line');
+        expect(out).to.match(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} INFO  \[grid\.cache\] container started/m);
+        expect(out).to.not.include('"msg"');
+        const url = /listening on (http:\/\/\S+)/.exec(out)![1];
+        expect((await fetch(`${url}/rest/v2/server?action=stop`, { method: 'POST' })).status).to.equal(204);
+        expect(await exitWithin(child, 15_000)).to.equal(0);
+      } finally {
+        child.kill('SIGKILL');
       }
     });
 
