@@ -123,7 +123,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     bulk: new BulkService(schemas, values),
     queries: new QueryService(queryEngine),
     searchAdmin: new SearchAdminService(indexing, queryEngine),
-    auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop }),
+    auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop, log: log('grid.security') }),
     roles,
     users,
     dataDir,

@@ -23,13 +23,17 @@ import { secureDataDir } from './util/private-files';
 import { type Clock, systemClock } from './util/clock';
 import type { DestinationStream } from 'pino';
 import { createLoggerRegistry, type Logger, REST_ACCESS_LOG } from './util/logger';
+import type { LogFormat } from './util/log-format';
 import type { LoggerRegistry } from './util/logger-registry';
 import { packageVersion } from './util/package-info';
+import { standardOutput } from './util/standard-output';
 
 export interface StartOptions {
   clock?: Clock;
   /** Replaces standard output as the STDOUT log appender. */
   stdout?: DestinationStream;
+  /** How log lines are written to standard output; by default pretty on a terminal, JSON otherwise. */
+  logFormat?: LogFormat;
   /** `POST /server?action=stop`: what stopping means for this process (the CLI exits; tests close). */
   onStopRequest?: () => void;
   /** Where first-start notices go (the generated admin password); stdout by default. */
@@ -58,7 +62,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const widened = secureDataDir(config.dataDir);
   // a bad keystore stops the start with a clear message before any store is opened
   const identity = config.tls && await loadTlsIdentity(config.tls, config.dataDir, config.host);
-  const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout });
+  const logs = createLoggerRegistry({ level: config.logLevel, dataDir: config.dataDir, stdout: opts.stdout, format: opts.logFormat });
   // the file's loggers first; settings made through the API (persisted) apply over them
   for (const l of config.loggers) logs.configure(l.name, { level: l.level, appenders: l.appenders });
   const securityLog = logs.get('grid.security');
@@ -66,7 +70,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     securityLog.warn({ dataDir: config.dataDir, narrowed: widened.map((w) => `${w.path} (was ${w.mode.toString(8).padStart(4, '0')})`) },
       'the data directory was readable by other users; narrowed to 0700 (directories) and 0600 (files)');
   }
-  const announce = opts.announce ?? ((line: string) => process.stdout.write(line + '\n'));
+  const announce = opts.announce ?? ((line: string) => standardOutput().write(line + '\n'));
   // one worker thread, shared by the containers, for parsing and validation that grows with a request or with stored state
   const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
   const containers = await openContainers(config, clock, logs, offLoop).catch(async (err: unknown) => { await offLoop.close(); throw err; });
@@ -98,9 +102,20 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // the server's loggers belong to the default container: its @@logging@* tasks change them
   main.services.tasks.useLogging(shared.logging);
   const services: Services = { ...shared, ...main.services };
+  // what every stop gives back, and a start that fails from here on
+  const release = async () => {
+    services.server.runtime.close();
+    await Promise.all(containers.map((c) => c.close()));
+    await offLoop.close();
+  };
+  const failed = async (err: unknown): Promise<never> => {
+    await release();
+    await logs.close();
+    throw err;
+  };
   const tenants = new Map(containers.slice(1).map((c): [string, Services] => [c.name, { ...shared, ...c.services }]));
   // hashing runs on the thread pool while the rest of the server is built
-  const usersReady = Promise.all(containers.map((c) => bootstrapUsers(config, c, announce, securityLog)));
+  const usersReady = Promise.all(containers.map((c) => prepareUsers(config, c, announce, securityLog)));
 
   const httpLog = logs.get('grid.http');
   const guards = new ConnectionGuards(config.limits, httpLog);
@@ -108,8 +123,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const app = createApp(services, { http: httpLog, access: logs.get(REST_ACCESS_LOG) }, tenants, browserSettingsOf(config, (fields, message) => httpLog.warn(fields, message)), guards, bodies);
   const tls = config.tls && identity ? { port: config.tls.port, identity: identity.options } : undefined;
   const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog, guards);
-  await usersReady;
-  const { port, tlsPort } = await listeners.listen();
+  const writeUsers = await usersReady.catch(failed);
+  const { port, tlsPort } = await listeners.listen().catch(failed);
+  for (const write of writeUsers) write();
   node.address = `${config.host}:${port}`;
   if (tlsPort !== undefined) node.tlsAddress = `${config.host}:${tlsPort}`;
   if (identity) {
@@ -122,10 +138,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   close = () => (closing ??= (async () => {
     for (const c of containers) c.interrupt();
     services.server.closing.emit();
-    services.server.runtime.close();
     await listeners.close();
-    await Promise.all(containers.map((c) => c.close()));
-    await offLoop.close();
+    await release();
     logs.get('grid').info('server stopped');
     await logs.close();
   })());
@@ -191,23 +205,32 @@ function readSchemaFile(path: string): string {
 /**
  * APP_USER/APP_PASS create or update a user of the default container; a first start of a
  * container with no users gets a generated admin (each tenant its own: users are per container).
+ * Prepared (passwords hashed) while the server is built; the returned step writes the user and
+ * announces a generated password, called once the port is bound: a start that fails to listen
+ * stores and prints no password.
  */
-async function bootstrapUsers(config: ServerConfig, c: Container, announce: (line: string) => void, log: Logger): Promise<void> {
+async function prepareUsers(config: ServerConfig, c: Container, announce: (line: string) => void, log: Logger): Promise<() => void> {
   const users = c.services.users;
   const tenant = c.name === CONTAINER_NAME ? '' : ` in tenant '${c.name}'`;
   if (config.appUser && !tenant) {
-    await users.upsert(config.appUser.name, config.appUser.password, config.appUser.roles);
-    log.info({ user: config.appUser.name, roles: config.appUser.roles }, 'user from APP_USER created or updated');
-    return;
+    const { name, password, roles } = config.appUser;
+    const write = await users.prepareUpsert(name, password, roles);
+    return () => {
+      write();
+      log.info({ user: name, roles }, 'user from APP_USER created or updated');
+    };
   }
-  if (!config.authEnabled || users.count() > 0) return;
+  if (!config.authEnabled || users.count() > 0) return () => undefined;
   const password = generatePassword();
-  await users.upsert('admin', password, ['admin']);
-  announce([
-    '',
-    `  No users existed${tenant}, so grid created one:`,
-    `      user: admin    password: ${password}`,
-    `  It is shown only this once. Change it with: grid user password admin -p NEW${tenant ? ` --tenant ${c.name}` : ''}`,
-    '',
-  ].join('\n'));
+  const write = await users.prepareUpsert('admin', password, ['admin']);
+  return () => {
+    write();
+    announce([
+      '',
+      `  No users existed${tenant}, so grid created one:`,
+      `      user: admin    password: ${password}`,
+      `  It is shown only this once. Change it with: grid user password admin -p NEW${tenant ? ` --tenant ${c.name}` : ''}`,
+      '',
+    ].join('\n'));
+  };
 }

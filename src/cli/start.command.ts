@@ -1,7 +1,9 @@
 import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
 import { compileCacheStartupDone } from '../util/compile-cache';
+import { isLogFormat, LOG_FORMATS, type LogFormat } from '../util/log-format';
 import { packageVersion } from '../util/package-info';
+import { standardOutput } from '../util/standard-output';
 import { parse, UsageError } from './args';
 import { USAGE } from './usage';
 
@@ -9,7 +11,7 @@ import { USAGE } from './usage';
 export async function runStart(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     data: { type: 'string' }, host: { type: 'string' }, port: { type: 'string' }, config: { type: 'string', multiple: true },
-    durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' },
+    durability: { type: 'string' }, 'max-content-length': { type: 'string' }, 'log-level': { type: 'string' }, 'log-format': { type: 'string' },
     'no-auth': { type: 'boolean' }, 'allow-remote-no-auth': { type: 'boolean' }, 'auth-mechanisms': { type: 'string' }, console: { type: 'string' },
     limit: { type: 'string', multiple: true }, D: { type: 'string', short: 'D', multiple: true },
     'tls-port': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'tls-keystore': { type: 'string' },
@@ -53,9 +55,9 @@ export async function runStart(args: string[]): Promise<number> {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
-  const server = await startServer(config, { onStopRequest: stop });
+  const server = await startServer(config, { onStopRequest: stop, logFormat: parseLogFormat(values['log-format'] as string | undefined) });
   const urls = server.tls ? `${server.url} and ${server.tls.url}` : server.url;
-  process.stdout.write(`grid ${packageVersion()} listening on ${urls} (data: ${config.dataDir})\n`);
+  standardOutput().write(`grid ${packageVersion()} listening on ${urls} (data: ${config.dataDir})\n`);
   compileCacheStartupDone();
   await stopped;
   await server.close();
@@ -63,6 +65,11 @@ export async function runStart(args: string[]): Promise<number> {
   // pool, say) may keep the process from exiting
   setTimeout(() => process.exit(0), 1_000).unref();
   return 0;
+}
+
+function parseLogFormat(value: string | undefined): LogFormat | undefined {
+  if (value === undefined || isLogFormat(value)) return value;
+  throw new UsageError(`--log-format ${value}: expected ${LOG_FORMATS.join(' or ')}`);
 }
 
 function parseProperties(defs: string[], flag = '-D'): Record<string, string> {

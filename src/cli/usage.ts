@@ -24,6 +24,8 @@ Options:
                         process: it survives a crash of the process (kill -9)
   --max-content-length SIZE   largest request body (default 10MB); larger ones get 413
   --log-level LEVEL     fatal, error, warn, info (default), debug, trace, silent
+  --log-format F        pretty or json: how log lines are written to standard output
+                        (default pretty on a terminal, json otherwise; the file is JSON)
   --auth-mechanisms M   basic, digest or basic,digest (default): what clients may use;
                         without digest no Digest credentials (HA1) are stored at all
   --console DIR         serve the built web console in DIR at /console/ (docs/console.md)
@@ -58,7 +60,9 @@ Environment:
   grid user password NAME -p NEW                     set a new password
 
 Options:
-  --data DIR            data directory (default ./data)
+  --data DIR            data directory (default ./data); it must hold a grid.db already
+  --init                make a new data directory at --data if it is not one yet (to add
+                        users before the server's first start)
   --tenant NAME         the users of this tenant: each tenant has its own (docs/configuration.md)
   -p, --password PW     the password
   -g, --groups ROLES    comma-separated roles: admin, deployer, application, observer, monitor

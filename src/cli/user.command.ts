@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { loadOrCreateCredentialsKey } from '../config/credentials-key';
 import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/digest-vault';
 import { tenantDataDir, tenantNameProblem } from '../config/tenants';
 import { UserService } from '../services/user.service';
 import { RoleRegistry } from '../services/role-registry';
-import { SqliteStore } from '../store/sqlite-store';
+import { DATABASE_FILE, SqliteStore } from '../store/sqlite-store';
 import { systemClock } from '../util/clock';
 import { parse, UsageError } from './args';
 import { USAGE } from './usage';
@@ -26,6 +26,7 @@ function openUsers(store: SqliteStore, dataDir: string): UserService {
 export async function runUser(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     data: { type: 'string' }, tenant: { type: 'string' }, password: { type: 'string', short: 'p' }, groups: { type: 'string', short: 'g' },
+    init: { type: 'boolean' },
   });
   if (values.help) {
     process.stdout.write(USAGE.user + '\n');
@@ -40,11 +41,18 @@ export async function runUser(args: string[]): Promise<number> {
   const tenant = values.tenant as string | undefined;
   const root = resolve((values.data as string | undefined) ?? './data');
   const dataDir = usersDir(root, tenant);
+  // a mistyped --data (or a command run from another directory) must not make a store nobody serves
+  const isDataDir = existsSync(join(root, DATABASE_FILE));
+  if (!isDataDir && !values.init) {
+    throw new UsageError(`${root} is not a grid data directory (it has no ${DATABASE_FILE}): name the server's data directory with --data, or pass --init to make a new one there`);
+  }
   if (tenant !== undefined && !existsSync(dataDir)) {
     if (sub !== 'create') throw new UsageError(`tenant '${tenant}' has no store in ${root} yet: the server makes it at its first start with that tenant in its configuration file`);
     // users may be provisioned before the first start; a misspelt tenant must not pass unnoticed
     process.stderr.write(`grid: note: tenant '${tenant}' had no store in ${root}; it is created now. The server serves it only if its configuration file lists tenant '${tenant}'.\n`);
   }
+  // --init with --tenant: the data directory itself too, so that later commands find it
+  if (!isDataDir && tenant !== undefined) new SqliteStore({ dataDir: root, durability: 'power' }).close();
   const store = new SqliteStore({ dataDir, durability: 'power' });
   try {
     const users = openUsers(store, dataDir);

@@ -50,6 +50,8 @@ export interface Limits {
   queryAnswerBytes: number;
   /** Index terms the full-text expansions of one query (fuzzy, wildcard, regexp, range) may look at. */
   queryExpansionTerms: number;
+  /** Bytes of one uploaded task script (it is compiled at upload and copied into an isolate at each run). */
+  scriptBytes: number;
 }
 
 export const DEFAULT_LIMITS: Readonly<Limits> = {
@@ -76,13 +78,14 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   queryRows: 10_000,
   queryAnswerBytes: 32 * 1024 * 1024,
   queryExpansionTerms: 1_000_000,
+  scriptBytes: 1024 * 1024,
 };
 
 /** `config-bytes` ⇄ `configBytes`: the names a user writes. */
 export const LIMIT_NAMES: ReadonlyArray<readonly [string, keyof Limits]> = (Object.keys(DEFAULT_LIMITS) as Array<keyof Limits>)
   .map((key) => [key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`), key] as const);
 
-const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes', 'schemaTotalBytes', 'queryAnswerBytes', 'requestBodyMemory']);
+const SIZES = new Set<keyof Limits>(['configBytes', 'schemaBytes', 'schemaTotalBytes', 'queryAnswerBytes', 'requestBodyMemory', 'scriptBytes']);
 
 export class LimitError extends Error {}
 

@@ -62,7 +62,13 @@ function identity(options: SecureContextOptions, source: string, origin: TlsIden
     return { options, fingerprint: cert.fingerprint256, source, origin };
   } catch (err) {
     const message = (err as Error).message;
-    const hint = /mac verify|bad decrypt|wrong tag/i.test(message) ? ' (wrong password?)'
+    const locked = /mac verify|bad decrypt|wrong tag/i.test(message);
+    if (locked && options.passphrase === undefined) {
+      const what = options.pfx ? 'the keystore' : 'the key';
+      throw new ConfigError(`cannot use TLS certificate ${source}: ${what} is protected by a password and none was given: `
+        + 'put it in a file named by --tls-keystore-password-file (or tls-keystore-password-file in the configuration file), or in GRID_TLS_KEYSTORE_PASSWORD');
+    }
+    const hint = locked ? ' (wrong password?)'
       // RC2/3DES-encrypted keystores (older Java keytool, `openssl pkcs12 -legacy`): OpenSSL 3 reads them no more
       : /unsupported pkcs12 pfx/i.test(message) ? ' (a legacy PKCS#12 encryption such as RC2-40: convert the keystore with'
         + ' `openssl pkcs12 -legacy -in OLD.p12 -nodes -out both.pem` then `openssl pkcs12 -export -in both.pem -out NEW.p12`'

@@ -1,9 +1,16 @@
 import { GridError } from './grid-error';
 
-/** 401 with one challenge per enabled mechanism and an empty body (behavior-notes §2.1). */
+/** Why a 401 is answered, in its short body (the original sends none; `curl -s` users see this). */
+const UNAUTHORIZED_TEXTS = {
+  'no-credentials': 'Authentication required: send the user name and password of a grid user (WWW-Authenticate lists the mechanisms)',
+  'wrong-credentials': 'Wrong user name or password',
+  'stale-nonce': 'Stale nonce: repeat the request with the nonce of WWW-Authenticate',
+} as const;
+
+/** 401 with one challenge per enabled mechanism (docs/security.md) and a short body saying why. */
 export class UnauthorizedError extends GridError {
-  constructor(challenges: string[]) {
-    super(401, 'UNAUTHORIZED', '', { 'WWW-Authenticate': challenges });
+  constructor(challenges: string[], why: keyof typeof UNAUTHORIZED_TEXTS) {
+    super(401, 'UNAUTHORIZED', UNAUTHORIZED_TEXTS[why], { 'WWW-Authenticate': challenges });
   }
 }
 

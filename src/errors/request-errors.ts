@@ -79,8 +79,16 @@ export class WrongMethodError extends GridError {
   constructor(method: string) { super(400, 'WRONG_METHOD', `ISPN012034: Wrong method '${method}'`); }
 }
 
+/** 415; the message, when given, names the types the resource takes. */
 export class UnsupportedMediaTypeError extends GridError {
-  constructor() { super(415, 'UNSUPPORTED_MEDIA_TYPE', ''); }
+  constructor(message = '') { super(415, 'UNSUPPORTED_MEDIA_TYPE', message); }
+}
+
+/** `/rest/v3/…` (the original's 16.x API): not served, and not read as the v1 path of a cache named `v3`. */
+export class ApiVersionNotServedError extends GridError {
+  constructor(version: string) {
+    super(404, 'API_VERSION_NOT_SERVED', `REST API ${version} is not served by grid: use /rest/v2/… (or the v1 paths /rest/{cacheName}/{cacheKey})`);
+  }
 }
 
 export class NotAcceptableError extends GridError {

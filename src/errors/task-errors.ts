@@ -44,6 +44,11 @@ export class DistributedTaskWithoutCacheError extends GridError {
   constructor(name: string) { super(500, 'DISTRIBUTED_TASK_WITHOUT_CACHE', `ISPN027509: Distributed script '${name}' invoked without a cache binding`); }
 }
 
+/** A script that does not compile, refused at upload (the original finds out when it first runs it). */
+export class ScriptCompilationError extends GridError {
+  constructor(name: string, detail: string) { super(400, 'SCRIPT_COMPILATION_FAILED', `ISPN027504: Compiler error for script '${name}': ${detail}`); }
+}
+
 /** The script threw, ran past its time limit or past its memory limit: 500 with what happened. */
 export class ScriptExecutionError extends GridError {
   constructor(detail: string) { super(500, 'SCRIPT_EXECUTION_FAILED', `ISPN027503: Script execution error: ${detail}`); }

@@ -211,10 +211,10 @@ function writeError(ctx: GridContext, err: unknown, log: Logger): void {
 /**
  * Where the original answers a 4xx with no body (404 for a missing entry, 409, 415…), a short
  * reason from the error's code (`ENTRY_NOT_FOUND` → "Entry not found"), so that every refusal
- * says why. 401 keeps its empty body with the challenges (the original's and browsers' habit).
+ * says why (a 401 carries its own, next to the unchanged challenges).
  */
 function reasonOf(e: GridError): string {
-  if (e.status < 400 || e.status >= 500 || e.status === 401) return '';
+  if (e.status < 400 || e.status >= 500) return '';
   const words = e.code.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

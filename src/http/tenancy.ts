@@ -1,5 +1,5 @@
 import { tenantNameProblem } from '../config/tenants';
-import { ResourceNotFoundError } from '../errors';
+import { ApiVersionNotServedError, ResourceNotFoundError } from '../errors';
 import type { Services } from '../services';
 import type { RouteMatch, Router } from './router';
 
@@ -38,6 +38,8 @@ export function routeToContainer(
   router: Router, method: string, path: string, action: string | undefined, defaults: Services, tenants: ReadonlyMap<string, Services>,
 ): TenantTarget {
   const m = TENANT_PATH.exec(path);
+  // API versions past v2 are a literal segment, as v2 is: never a tenant, nor a v1 cache name
+  if (m && /^v([3-9]|\d{2,})$/.test(m[1])) throw new ApiVersionNotServedError(m[1]);
   if (!m || tenantNameProblem(m[1]) !== undefined) return { services: defaults, ...router.match(method, path, action) };
   const asTenant = attempt(() => containerRow(router.match(method, `/rest${m[2] ?? ''}`, action)));
   const asIs = attempt(() => router.match(method, path, action));

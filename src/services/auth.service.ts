@@ -9,6 +9,8 @@ import { PERMISSION_MASKS } from '../model/permissions';
 import type { Store, UserRecord } from '../store/store';
 import { BoundedMap } from '../util/bounded-map';
 import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+import { RateLimitedLog } from '../util/rate-limited-log';
 import { DigestNonces } from './digest-nonces';
 import type { AuthMechanism } from '../config/server-config';
 import type { DigestVault } from './digest-vault';
@@ -37,6 +39,8 @@ export interface AuthOptions {
   /** Accept Digest without qop (RFC 2069: no nonce count, so each nonce then works once). */
   digestWithoutQop: boolean;
   throttle?: ThrottleRules;
+  /** Where failed logins are reported (`grid.security`, WARN). */
+  log?: Logger;
 }
 
 const REMEMBER_MS = 60_000;
@@ -88,6 +92,7 @@ export class AuthService {
   private readonly inflight = new Map<string, Promise<Verdict>>();
   private readonly gate = new FairGate(VERIFY_SLOTS, 2 * VERIFY_WAITING_PER_LANE);
   private readonly throttle: LoginThrottle;
+  private readonly failures?: RateLimitedLog;
   private readonly nonces: DigestNonces;
   private readonly basicOn: boolean;
   private readonly digestOn: boolean;
@@ -110,6 +115,7 @@ export class AuthService {
     this.digestOn = options.mechanisms.includes('digest') && vault.digestEnabled;
     this.throttle = new LoginThrottle(clock, options.throttle ?? DEFAULT_THROTTLE_RULES);
     this.nonces = new DigestNonces(clock);
+    this.failures = options.log && new RateLimitedLog(options.log, 'login failed');
     this.dummyDigests = { name: '\u0000', ...vault.digestsFor('\u0000', randomBytes(16).toString('base64')) };
   }
 
@@ -152,11 +158,11 @@ export class AuthService {
    * Synchronous when the login is remembered; a promise while a password is verified.
    */
   authenticate(header: string | undefined, method: string, uri: string, client?: string, connection?: object): Subject | Promise<Subject> {
-    if (!header) throw new UnauthorizedError(this.challenges());
+    if (!header) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const same = connection && this.sameConnectionLogin(connection, header);
     if (same) return same;
     const space = header.indexOf(' ');
-    if (space <= 0) throw new UnauthorizedError(this.challenges());
+    if (space <= 0) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const scheme = header.slice(0, space);
     const credentials = header.slice(space + 1).trim();
     switch (scheme.toLowerCase()) {
@@ -170,7 +176,7 @@ export class AuthService {
       case 'digest':
         if (!this.digestOn) break;
         // a Digest response covers the method and URI too: the same header may be wrong for DELETE and right for GET
-        return this.digest(hash('sha256', `${method} ${uri}\n${header}`, 'base64'), credentials, method, uri, clientAddressKey(client));
+        return this.digest(hash('sha256', `${method} ${uri}\n${header}`, 'base64'), credentials, method, uri, client);
     }
     throw new UnsupportedAuthMechanismError(scheme.toUpperCase());
   }
@@ -192,15 +198,15 @@ export class AuthService {
   }
 
   private async basic(fingerprint: string, credentials: string, remote: string | undefined): Promise<Subject> {
-    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges());
+    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(credentials)) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const decoded = Buffer.from(credentials, 'base64').toString('utf8');
     const colon = decoded.indexOf(':');
-    if (colon < 0) throw new UnauthorizedError(this.challenges());
+    if (colon < 0) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     const verdict = await this.verifyOnce(fingerprint, remote, decoded.slice(0, colon), decoded.slice(colon + 1));
     if (verdict.kind === 'ok') return verdict.subject;
     if (verdict.kind === 'throttled') throw new TooManyFailedLoginsError(Math.ceil(verdict.waitMs / 1000));
-    throw new UnauthorizedError(this.challenges());
+    throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
   }
 
   /** One verification per distinct header at a time; the outcome is booked once. */
@@ -219,6 +225,7 @@ export class AuthService {
       } else if (verdict.kind === 'failed') {
         this.throttle.failed(client, name);
         this.failedHeaders.set(fingerprint, this.clock.now() + REMEMBER_MS);
+        this.reportFailure('BASIC', name, remote);
       }
       return verdict;
     }).finally(() => this.inflight.delete(fingerprint));
@@ -243,21 +250,22 @@ export class AuthService {
     return ok && user ? { kind: 'ok', subject: this.subjectOf(user) } : { kind: 'failed' };
   }
 
-  private digest(fingerprint: string, credentials: string, method: string, uri: string, client: string): Subject {
+  private digest(fingerprint: string, credentials: string, method: string, uri: string, remote: string | undefined): Subject {
+    const client = clientAddressKey(remote);
     const f = parseDigestFields(credentials);
     if (!f) throw new MalformedAuthHeaderError();
     const algorithm: DigestAlgorithm | undefined = !f.algorithm || f.algorithm.toUpperCase() === 'MD5' ? 'MD5'
       : f.algorithm.toUpperCase() === 'SHA-256' ? 'SHA-256' : undefined;
-    if (!algorithm || (f.realm !== undefined && f.realm !== REALM) || f.uri !== uri) throw new UnauthorizedError(this.challenges());
+    if (!algorithm || (f.realm !== undefined && f.realm !== REALM) || f.uri !== uri) throw new UnauthorizedError(this.challenges(), 'no-credentials');
     let nc: number | undefined;
     if (f.qop !== undefined) {
-      if (f.qop.toLowerCase() !== 'auth') throw new UnauthorizedError(this.challenges());
+      if (f.qop.toLowerCase() !== 'auth') throw new UnauthorizedError(this.challenges(), 'no-credentials');
       if (!f.cnonce || !/^[0-9a-fA-F]{8}$/.test(f.nc ?? '')) throw new MalformedAuthHeaderError();
       nc = parseInt(f.nc, 16);
     } else if (!this.options.digestWithoutQop) {
-      throw new UnauthorizedError(this.challenges());
+      throw new UnauthorizedError(this.challenges(), 'no-credentials');
     }
-    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges());
+    if (this.failedRecently(fingerprint)) throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
     const waitMs = this.throttle.retryAfter(client, f.username);
     if (waitMs > 0) throw new TooManyFailedLoginsError(Math.ceil(waitMs / 1000));
     const user = this.store.users.find(f.username);
@@ -273,10 +281,11 @@ export class AuthService {
     if (!matches || !user || real === undefined) {
       this.throttle.failed(client, f.username);
       this.failedHeaders.set(fingerprint, this.clock.now() + REMEMBER_MS);
-      throw new UnauthorizedError(this.challenges());
+      this.reportFailure(algorithm === 'MD5' ? 'DIGEST' : 'DIGEST-SHA-256', f.username, remote);
+      throw new UnauthorizedError(this.challenges(), 'wrong-credentials');
     }
     // the response is right: an old, foreign or already counted nonce asks for a new one (RFC 7616 stale)
-    if (this.nonces.use(f.nonce, nc) === 'stale') throw new UnauthorizedError(this.challenges(true));
+    if (this.nonces.use(f.nonce, nc) === 'stale') throw new UnauthorizedError(this.challenges(true), 'stale-nonce');
     this.throttle.succeeded(client, user.name);
     return this.subjectOf(user);
   }
@@ -310,6 +319,15 @@ export class AuthService {
     if (version === this.seenVersion) return;
     this.seenVersion = version;
     this.forget();
+  }
+
+  /**
+   * A wrong password or an unknown user, with the name and address, never the password. A flood
+   * is one line per 10 s with the count (src/util/rate-limited-log.ts); a header that failed is
+   * answered at once (not verified, not reported) for a minute.
+   */
+  private reportFailure(mechanism: string, user: string, remote: string | undefined): void {
+    this.failures?.warn({ mechanism, user: user.length > 128 ? `${user.slice(0, 128)}…` : user, client: remote });
   }
 
   private remember(fingerprint: string, subject: Subject): void {

@@ -270,7 +270,9 @@ export class CacheService {
 function formatOf(body: ConfigBody): ConfigFormat {
   // Without a Content-Type the format is recognised from the text, as for bare text/plain.
   const format = detectConfigFormat(body.contentType ?? 'text/plain', body.text);
-  if (!format) throw new UnsupportedMediaTypeError();
+  if (!format) {
+    throw new UnsupportedMediaTypeError(`Unsupported media type '${body.contentType}' for a cache configuration: send application/json, application/xml or application/yaml (or text/plain, or no Content-Type: the format is recognised from the text)`);
+  }
   return format;
 }
 

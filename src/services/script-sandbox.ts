@@ -1,6 +1,6 @@
 import type ivm from 'isolated-vm';
 import { lazy } from '../util/lazy';
-import { ScriptExecutionError } from '../errors';
+import { ScriptCompilationError, ScriptExecutionError } from '../errors';
 import { DEFAULT_SANDBOX_LIMITS, ExecutionBudget, limitMessages, type SandboxLimits } from './script-limits';
 
 // a native module of its own: loaded when the first script runs
@@ -59,6 +59,8 @@ globalThis.cacheManager = Object.freeze({
 if ($1 !== undefined) globalThis.cache = makeCache($1);
 `;
 
+const SCRIPT_FILE = 'script.js';
+
 /** Bytes each binding writes, charged against the execution's write limit before it runs. */
 function writeBytes(op: string, args: string[]): number {
   if (op === 'put') return Buffer.byteLength(args[1]) + Buffer.byteLength(args[2]);
@@ -110,6 +112,27 @@ export class ScriptSandbox {
     for (const next of this.waiting.splice(0)) {
       this.running++;
       next();
+    }
+  }
+
+  /**
+   * Compiles the script as `run` evaluates it, in an isolate of its own (on its thread, not the
+   * server's), and runs nothing: a syntax error is ScriptCompilationError with its line:column
+   * in the uploaded text.
+   */
+  async check(name: string, source: string): Promise<void> {
+    await this.acquire();
+    const isolate = new (loadIvm()).Isolate({ memoryLimit: this.limits.memoryMb });
+    try {
+      (await isolate.compileScript(source, { filename: SCRIPT_FILE })).release();
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw new ScriptCompilationError(name, describe(err, undefined, isolate, this.limits));
+      // isolated-vm appends the place as ` [file:line:column]`
+      const m = /^(.*) \[[^\]]*:(\d+):(\d+)\]$/.exec(err.message);
+      throw new ScriptCompilationError(name, m ? `SyntaxError: ${m[1]} at ${m[2]}:${m[3]}` : `SyntaxError: ${err.message}`);
+    } finally {
+      if (!isolate.isDisposed) isolate.dispose();
+      this.release();
     }
   }
 
@@ -174,8 +197,8 @@ export class ScriptSandbox {
  * own limits only through its state and errors: an isolate it disposed hit the memory limit, its
  * fixed timeout text is the time limit. Anything else is what the script threw.
  */
-function describe(err: unknown, budget: ExecutionBudget, isolate: ivm.Isolate, limits: SandboxLimits): string {
-  if (budget.stopped) return budget.stopped;
+function describe(err: unknown, budget: ExecutionBudget | undefined, isolate: ivm.Isolate, limits: SandboxLimits): string {
+  if (budget?.stopped) return budget.stopped;
   if (isolate.isDisposed) return limitMessages.memory(limits);
   if (err instanceof Error && err.message === 'Script execution timed out.') return limitMessages.time(limits);
   if (err instanceof Error) return `${err.name}: ${err.message}`;

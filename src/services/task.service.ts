@@ -1,4 +1,4 @@
-import { CacheNotFoundError, DistributedTaskWithoutCacheError, NoSuchScriptError, UnknownTaskError } from '../errors';
+import { CacheNotFoundError, DistributedTaskWithoutCacheError, MissingArgumentError, NoSuchScriptError, UnknownTaskError } from '../errors';
 import type { CacheManager } from '../grid/cache-manager';
 import { checkResourceName } from '../model/resource-name';
 import { parseScriptMetadata, requireJavaScript, type ScriptMetadata } from '../model/script-metadata';
@@ -75,8 +75,20 @@ export class TaskService {
     return [...scripts, ...admin];
   }
 
-  /** PUT and POST both create or replace; the header is checked before anything is stored. */
+  /** PUT and POST both create or replace; the header is checked, and the script compiled, before anything is stored. */
   async upload(name: string, script: string): Promise<void> {
+    checkResourceName('task', name);
+    requireJavaScript(name, parseScriptMetadata(name, script));
+    await this.sandbox.check(name, script);
+    await this.restore(name, script);
+  }
+
+  /**
+   * A script from a backup archive: its header is checked, but it is not compiled first — an
+   * archive of the original may hold a script written for its engine, which should not stop the
+   * rest of the restore; running it says what is wrong.
+   */
+  async restore(name: string, script: string): Promise<void> {
     checkResourceName('task', name);
     const metadata = parseScriptMetadata(name, script);
     requireJavaScript(name, metadata);
@@ -113,6 +125,9 @@ export class TaskService {
       if (!h || h.internal || !canAccess(req.subject, h)) throw new CacheNotFoundError(req.cacheName);
     }
     if (task.metadata.mode === 'DISTRIBUTED' && req.cacheName === undefined) throw new DistributedTaskWithoutCacheError(name);
+    // a declared parameter not passed would be a ReferenceError (500) inside the script
+    const missing = task.metadata.parameters.find((p) => req.parameters[p] === undefined);
+    if (missing !== undefined) throw new MissingArgumentError(`param.${missing}`);
     const bindings = new ScriptBindings(this.manager, req.subject);
     let outcome: ScriptOutcome;
     try {

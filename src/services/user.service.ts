@@ -34,17 +34,28 @@ export class UserService {
 
   /** Creates the user, or replaces the password and roles of an existing one. */
   async upsert(name: string, password: string, roles: string[]): Promise<UserView> {
+    return (await this.prepareUpsert(name, password, roles))();
+  }
+
+  /**
+   * `upsert` in two steps: the slow part (checks, password hash) now, the write when the returned
+   * function is called — at start, only once the server listens (nothing is stored for a server
+   * that never served). Nothing else may change this user in between.
+   */
+  async prepareUpsert(name: string, password: string, roles: string[]): Promise<() => UserView> {
     this.validate(name, password, roles);
     const existing = this.users.find(name);
     // unchanged (APP_USER at every start): nothing to write
     if (existing && existing.roles.join(',') === roles.join(',') && await this.hasPassword(existing, password)) {
-      return { name, roles };
+      return () => ({ name, roles });
     }
     const credentials = await this.credentials(name, password);
-    const now = this.clock.now();
-    this.users.upsert({ ...credentials, name, roles, createdAt: existing?.createdAt ?? now, updatedAt: now });
-    this.onChange();
-    return { name, roles };
+    return () => {
+      const now = this.clock.now();
+      this.users.upsert({ ...credentials, name, roles, createdAt: existing?.createdAt ?? now, updatedAt: now });
+      this.onChange();
+      return { name, roles };
+    };
   }
 
   async setPassword(name: string, password: string): Promise<void> {

@@ -39,6 +39,8 @@ export class LoggerRegistry {
     this.root = pino({
       level: 'trace',
       base: undefined,
+      // ISO 8601, readable in the file and on a pipe as it is
+      timestamp: pino.stdTimeFunctions.isoTime,
       redact: { paths: ['authorization', 'headers.authorization', 'req.headers.authorization'], censor: '[redacted]' },
     }, router);
     this.root.level = rootLevel;

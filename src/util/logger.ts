@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import { createStream } from 'rotating-file-stream';
 import { LoggerRegistry } from './logger-registry';
-import { ensurePrivateDir, narrowTree, PRIVATE_FILE_MODE } from './private-files';
+import { LogFile } from './log-file';
+import { defaultLogFormat, formatPretty, type LogFormat } from './log-format';
+import { ensurePrivateDir } from './private-files';
+import { standardOutput } from './standard-output';
 
 export type { Logger };
 
@@ -10,8 +12,10 @@ export interface LogOptions {
   level: string;
   /** Data directory: the JSON-FILE appender writes `log/server.log.json` (rotated at 10 MB, 5 kept). */
   dataDir: string;
-  /** Replaces standard output as the STDOUT appender (tests read what is logged). */
+  /** Replaces standard output as the STDOUT appender (tests read what is logged); it gets JSON lines. */
   stdout?: DestinationStream;
+  /** How the STDOUT appender writes to standard output; by default pretty on a terminal, JSON otherwise. */
+  format?: LogFormat;
 }
 
 /**
@@ -21,46 +25,29 @@ export interface LogOptions {
  */
 export const REST_ACCESS_LOG = 'org.infinispan.REST_ACCESS_LOG';
 
-const FILE_BATCH = 64 * 1024;
-const FILE_FLUSH_MS = 200;
+const FILE_MAX_BYTES = 10 * 1024 * 1024;
+const FILE_KEEP = 5;
 
 /** The appenders (STDOUT, JSON-FILE) and the named loggers of one server. */
 export function createLoggerRegistry(opts: LogOptions): LoggerRegistry {
-  const stdout = opts.stdout ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
   const dir = join(opts.dataDir, 'log');
   ensurePrivateDir(dir);
-  const file = createStream('server.log.json', { path: dir, size: '10M', maxFiles: 5, mode: PRIVATE_FILE_MODE });
-  // rotated files keep their mode (rename); the history file is written with the default one
-  const narrow = () => { try { narrowTree(dir); } catch { /* the appender reports its own failures */ } };
-  file.on('history', narrow);
-  file.on('rotated', narrow);
-  let failed = false;
-  file.on('error', (err: Error) => {
-    if (!failed) process.stderr.write(`grid: the JSON-FILE log appender failed and stops writing: ${err.message}\n`);
-    failed = true;
-  });
-  // rotating-file-stream writes each chunk with its own async fs call: hand it batches instead
-  let pending = '';
-  let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (pending && !failed) file.write(pending);
-    pending = '';
+  const file = new LogFile({ dir, name: 'server.log.json', maxBytes: FILE_MAX_BYTES, keep: FILE_KEEP });
+  const fileAppender: DestinationStream & { end: () => Promise<void> } = {
+    write: (line: string) => file.write(line),
+    end: async () => file.close(),
   };
-  const fileAppender: DestinationStream & { end: () => Promise<void>; flushSync: () => void } = {
-    write: (line: string) => {
-      pending += line;
-      if (pending.length >= FILE_BATCH) flush();
-      else if (!timer) timer = setTimeout(flush, FILE_FLUSH_MS).unref();
-    },
-    flushSync: flush,
-    end: () => {
-      flush();
-      return new Promise<void>((resolve) => file.end(() => resolve()));
-    },
-  };
-  const registry = new LoggerRegistry({ STDOUT: stdout, 'JSON-FILE': fileAppender }, opts.level as pino.LevelWithSilent);
+  const registry = new LoggerRegistry({ STDOUT: opts.stdout ?? stdoutAppender(opts.format), 'JSON-FILE': fileAppender }, opts.level as pino.LevelWithSilent);
   registry.configure(REST_ACCESS_LOG, { level: 'INFO' });
   return registry;
+}
+
+/** Standard output, each line as it is logged (src/util/standard-output.ts). */
+function stdoutAppender(format = defaultLogFormat(process.stdout.isTTY === true)): DestinationStream {
+  const out = standardOutput();
+  const render = format === 'pretty' ? formatPretty : (line: string) => line;
+  out.onCaughtUp = (dropped) => out.write(render(JSON.stringify({
+    level: 40, time: new Date().toISOString(), logger: 'grid', dropped, msg: 'standard output was not read fast enough: log lines dropped',
+  }) + '\n'));
+  return { write: (line: string) => out.write(render(line)) };
 }

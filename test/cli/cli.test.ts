@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyPassword } from '../../src/model/passwords';
@@ -32,7 +32,7 @@ describe('grid command line', function () {
     it('grid start --help exits 0 and mentions every option', () => {
       const r = runGrid(['start', '--help']);
       expect(r.status).to.equal(0);
-      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--no-auth', '--console', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
+      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--log-format', '--no-auth', '--console', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
         expect(r.stdout, option).to.include(option);
       }
     });
@@ -40,7 +40,7 @@ describe('grid command line', function () {
     it('grid user --help exits 0 and mentions every sub-command and option', () => {
       const r = runGrid(['user', '--help']);
       expect(r.status).to.equal(0);
-      for (const word of ['create', 'list', 'remove', 'password', '--data', '-p', '--password', '-g', '--groups', '--help']) {
+      for (const word of ['create', 'list', 'remove', 'password', '--data', '--init', '-p', '--password', '-g', '--groups', '--help']) {
         expect(r.stdout, word).to.include(word);
       }
       for (const role of ['admin', 'deployer', 'application', 'observer', 'monitor']) expect(r.stdout, role).to.include(role);
@@ -122,7 +122,7 @@ describe('grid command line', function () {
     });
 
     it('create, list, password and remove a user', async () => {
-      const created = runGrid(['user', 'create', 'alice', '-p', 'pw', '-g', 'admin', '--data', data]);
+      const created = runGrid(['user', 'create', 'alice', '-p', 'pw', '-g', 'admin', '--data', data, '--init']);
       expect(created.status, created.stderr).to.equal(0);
 
       const listed = runGrid(['user', 'list', '--data', data]);
@@ -142,24 +142,24 @@ describe('grid command line', function () {
     });
 
     it('lists several roles comma-separated', () => {
-      expect(runGrid(['user', 'create', 'bob', '--password', 'pw', '--groups', 'observer,monitor', '--data', data]).status).to.equal(0);
+      expect(runGrid(['user', 'create', 'bob', '--password', 'pw', '--groups', 'observer,monitor', '--data', data, '--init']).status).to.equal(0);
       expect(runGrid(['user', 'list', '--data', data]).stdout.split('\n')).to.include('bob\tobserver,monitor');
     });
 
     it('removing a user that does not exist exits non-zero with a clear message', () => {
-      const r = runGrid(['user', 'remove', 'nobody', '--data', data]);
+      const r = runGrid(['user', 'remove', 'nobody', '--data', data, '--init']);
       expect(r.status).to.not.equal(0);
       expect(r.stderr).to.include("User 'nobody' not found");
     });
 
     it('changing the password of a user that does not exist exits non-zero', () => {
-      const r = runGrid(['user', 'password', 'nobody', '-p', 'x', '--data', data]);
+      const r = runGrid(['user', 'password', 'nobody', '-p', 'x', '--data', data, '--init']);
       expect(r.status).to.not.equal(0);
       expect(r.stderr).to.include("User 'nobody' not found");
     });
 
     it('takes any group, as the original (its roles come from grants or custom roles); says when it grants nothing yet', () => {
-      const r = runGrid(['user', 'create', 'carol', '-p', 'pw', '-g', 'wizard', '--data', data]);
+      const r = runGrid(['user', 'create', 'carol', '-p', 'pw', '-g', 'wizard', '--data', data, '--init']);
       expect(r.status, r.stderr).to.equal(0);
       expect(r.stderr).to.include("'wizard' names no role and has no grant yet");
       expect(runGrid(['user', 'list', '--data', data]).stdout).to.include('carol\twizard');
@@ -168,10 +168,26 @@ describe('grid command line', function () {
     });
 
     it('refuses a group name with a space, a comma-free list only, and creates nobody', () => {
-      const r = runGrid(['user', 'create', 'frank', '-p', 'pw', '-g', 'bad group', '--data', data]);
+      const r = runGrid(['user', 'create', 'frank', '-p', 'pw', '-g', 'bad group', '--data', data, '--init']);
       expect(r.status).to.not.equal(0);
       expect(r.stderr).to.include("Invalid group name 'bad group'");
       expect(runGrid(['user', 'list', '--data', data]).stdout).to.not.include('frank');
+    });
+
+    it('refuses a --data directory that is not a grid data directory, and creates nothing there, unless --init', () => {
+      mkdirSync(data);
+      for (const args of [['list'], ['create', 'alice', '-p', 'pw', '-g', 'admin'], ['remove', 'alice'], ['password', 'alice', '-p', 'x']]) {
+        for (const target of [data, join(dir, 'missing')]) {
+          const r = runGrid(['user', ...args, '--data', target]);
+          expect(r.status, args.join(' ')).to.equal(2);
+          expect(r.stderr).to.include(`grid: ${target} is not a grid data directory (it has no grid.db): name the server's data directory with --data, or pass --init to make a new one there`);
+        }
+      }
+      expect(readdirSync(data)).to.deep.equal([]);
+      expect(existsSync(join(dir, 'missing'))).to.equal(false);
+      const made = runGrid(['user', 'create', 'alice', '-p', 'pw', '-g', 'admin', '--data', data, '--init']);
+      expect(made.status, made.stderr).to.equal(0);
+      expect(runGrid(['user', 'list', '--data', data]).stdout).to.equal('alice\tadmin\n');
     });
 
     it('user create without -p is a usage error', () => {

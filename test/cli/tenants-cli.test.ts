@@ -48,7 +48,7 @@ describe('grid start with tenants (bin/grid)', function () {
   });
 
   it('announces a generated admin per tenant without users; `grid user --tenant` gives a tenant its own users', async () => {
-    const created = runGrid(['user', 'create', 'alice', '-p', 'alice-pw', '-g', 'admin', '--data', dataDir, '--tenant', 't1']);
+    const created = runGrid(['user', 'create', 'alice', '-p', 'alice-pw', '-g', 'admin', '--data', dataDir, '--tenant', 't1', '--init']);
     expect(created.status, created.stderr).to.equal(0);
     expect(runGrid(['user', 'list', '--data', dataDir, '--tenant', 't1']).stdout).to.contain('alice');
     expect(runGrid(['user', 'list', '--data', dataDir]).stdout).to.not.contain('alice');
@@ -76,12 +76,12 @@ describe('grid start with tenants (bin/grid)', function () {
     expect(bad.stderr).to.contain('user create needs -g ROLE[,ROLE]');
     expect(existsSync(join(dataDir, 'tenants')), 'a refused command leaves no store behind').to.equal(false);
 
-    const unknown = runGrid(['user', 'list', '--data', dataDir, '--tenant', 't9']);
+    const unknown = runGrid(['user', 'list', '--data', dataDir, '--tenant', 't9', '--init']);
     expect(unknown.status).to.equal(2);
     expect(unknown.stderr).to.contain("tenant 't9' has no store in");
     expect(existsSync(join(dataDir, 'tenants', 't9'))).to.equal(false);
 
-    const first = runGrid(['user', 'create', 'bob', '-p', 'pw', '-g', 'admin', '--data', dataDir, '--tenant', 't1']);
+    const first = runGrid(['user', 'create', 'bob', '-p', 'pw', '-g', 'admin', '--data', dataDir, '--tenant', 't1', '--init']);
     expect(first.status).to.equal(0);
     expect(first.stderr, 'provisioning before the first start works, and says what it made').to.contain("tenant 't1' had no store");
     const second = runGrid(['user', 'create', 'carol', '-p', 'pw', '-g', 'admin', '--data', dataDir, '--tenant', 't1']);
@@ -90,7 +90,7 @@ describe('grid start with tenants (bin/grid)', function () {
 
   it('keeps every acknowledged write of every tenant after kill -9', async () => {
     for (const tenant of ['t1', 't2']) {
-      expect(runGrid(['user', 'create', 'ops', '-p', 'ops-pw', '-g', 'admin', '--data', dataDir, '--tenant', tenant]).status).to.equal(0);
+      expect(runGrid(['user', 'create', 'ops', '-p', 'ops-pw', '-g', 'admin', '--data', dataDir, '--tenant', tenant, '--init']).status).to.equal(0);
     }
     const file = config('t.yaml', TENANTS_YAML);
     let proc = await spawnServer(['--data', dataDir, '--config', file, '--durability', 'process'], { APP_USER: 'ops', APP_PASS: 'ops-pw' });

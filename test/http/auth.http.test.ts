@@ -31,10 +31,12 @@ describe('authentication', () => {
   });
   after(() => server.close());
 
-  it('answers 401 with one challenge per mechanism and an empty body without credentials', async () => {
+  it('answers 401 with one challenge per mechanism and a short text saying why without credentials', async () => {
     const r = await anonymous.get('/rest/v2/caches');
     expect(r.status).to.equal(401);
-    expect(r.text).to.equal('');
+    expect(r.text).to.equal('Authentication required: send the user name and password of a grid user (WWW-Authenticate lists the mechanisms)');
+    expect(r.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    expect((await anonymous.head('/rest/v2/caches')).text).to.equal('');
     const challenges = r.headers.get('www-authenticate')!;
     expect(challenges).to.contain('Basic realm="default"');
     expect(challenges).to.contain('algorithm=MD5');
@@ -54,9 +56,26 @@ describe('authentication', () => {
     expect(r.text).to.equal('Resource not found');
   });
 
-  it('answers 401 for a wrong password and for an unknown user', async () => {
-    expect((await new Client(server.url, { user: 'admin', password: 'wrong' }).get('/rest/v2/caches')).status).to.equal(401);
-    expect((await new Client(server.url, { user: 'ghost', password: 'x' }).get('/rest/v2/caches')).status).to.equal(401);
+  it('answers 401 for a wrong password and for an unknown user, with the same text and the same challenges', async () => {
+    const wrong = await new Client(server.url, { user: 'admin', password: 'wrong' }).get('/rest/v2/caches');
+    const unknown = await new Client(server.url, { user: 'ghost', password: 'x' }).get('/rest/v2/caches');
+    for (const r of [wrong, unknown]) {
+      expect([r.status, r.text]).to.deep.equal([401, 'Wrong user name or password']);
+      expect(r.headers.get('www-authenticate')).to.contain('Basic realm="default"');
+    }
+  });
+
+  it('answers 404 saying that REST v3 is not served, with or without credentials, whatever follows', async () => {
+    const text = 'REST API v3 is not served by grid: use /rest/v2/… (or the v1 paths /rest/{cacheName}/{cacheKey})';
+    for (const client of [anonymous, server.as('admin')]) {
+      for (const path of ['/rest/v3/caches', '/rest/v3/caches/c/k', '/rest/v3', '/rest/v12/container']) {
+        const r = await client.get(path);
+        expect([r.status, r.text], path).to.deep.equal([404, path.startsWith('/rest/v12') ? text.replace('v3', 'v12') : text]);
+      }
+    }
+    // a cache is still reached through the v2 and v1 paths
+    expect((await server.as('admin').put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
+    expect((await server.as('admin').get('/rest/c/k')).text).to.equal('v');
   });
 
   it('never answers 500 to a malformed Authorization header', async () => {

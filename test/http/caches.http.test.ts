@@ -72,10 +72,14 @@ describe('caches /rest/v2/caches', () => {
       expect((await admin.post(`/rest/v2/caches/${'x'.repeat(255)}`, '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
     });
 
-    it('answers 415 for a content type that is no configuration format', async () => {
-      const r = await admin.post(`/rest/v2/caches/${fresh()}`, 'x', { 'Content-Type': 'image/png' });
-      expect(r.status).to.equal(415);
-      expect(r.text).to.equal('Unsupported media type');
+    it('answers 415 naming the types it takes for a content type that is no configuration format', async () => {
+      const name = fresh();
+      for (const method of ['POST', 'PUT']) {
+        const r = await admin.request(method, `/rest/v2/caches/${name}`, { body: 'x', headers: { 'Content-Type': 'image/png' } });
+        expect([r.status, r.text], method).to.deep.equal([415,
+          "Unsupported media type 'image/png' for a cache configuration: send application/json, application/xml or application/yaml (or text/plain, or no Content-Type: the format is recognised from the text)"]);
+      }
+      expect((await admin.head(`/rest/v2/caches/${name}`)).status).to.equal(404);
     });
 
     it('answers 400 for text/plain with parameters, which the original\'s reader does not auto-detect (behavior-notes §6.4)', async () => {
@@ -102,6 +106,26 @@ describe('caches /rest/v2/caches', () => {
         expect(r.status, type).to.equal(400);
         expect(r.text).to.contain("ISPN000327: Cannot find a parser for element 'error' in namespace '' at [");
         expect((await admin.head(`/rest/v2/caches/${name}`)).status).to.equal(404);
+      }
+    });
+
+    it('answers 400 for a store grid has no engine for, saying to declare file-store, in each format; creates nothing', async () => {
+      const bodies: Array<[string, string, string]> = [
+        ['application/json', '{"local-cache":{"persistence":{"string-keyed-jdbc-store":{"dialect":"H2"}}}}', 'string-keyed-jdbc-store'],
+        ['application/xml', '<local-cache><persistence><rocksdb-store path="x"/></persistence></local-cache>', 'rocksdb-store'],
+        ['application/yaml', 'localCache:\n  persistence:\n    remoteStore:\n      cache: c\n', 'remote-store'],
+      ];
+      for (const [type, body, store] of bodies) {
+        const name = fresh();
+        const r = await admin.post(`/rest/v2/caches/${name}`, body, { 'Content-Type': type });
+        expect(r.status, type).to.equal(400);
+        expect(r.text).to.match(new RegExp(`^ISPN000327: Cannot find a parser for element '${store}' in namespace '' at \\[\\d+,\\d+\\]\\. `));
+        expect(r.text).to.contain(`grid keeps persistent entries in its own store (SQLite, in the data directory), not in a '${store}': declare 'file-store'`);
+        expect(r.text).to.not.contain('classpath');
+        expect((await admin.head(`/rest/v2/caches/${name}`)).status).to.equal(404);
+      }
+      for (const store of ['file-store', 'single-file-store', 'soft-index-file-store']) {
+        expect((await admin.post(`/rest/v2/caches/${fresh()}`, JSON.stringify({ 'local-cache': { persistence: { [store]: {} } } }), { 'Content-Type': 'application/json' })).status, store).to.equal(200);
       }
     });
 

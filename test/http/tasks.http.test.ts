@@ -62,6 +62,30 @@ describe('tasks /rest/v2/tasks', () => {
       expect((await admin.put(task('named.js'), '1')).status).to.equal(200);
     });
 
+    it('answers 400 ISPN027504 with line:column for a script that does not compile, and stores nothing', async () => {
+      const name = fresh();
+      for (const method of ['PUT', 'POST']) {
+        const r = await admin.request(method, task(name), { body: '// mode=local,language=javascript\nvar x = (1 + ;\n' });
+        expect([r.status, r.text], method).to.deep.equal([400, `ISPN027504: Compiler error for script '${name}': SyntaxError: Unexpected token ';' at 2:14`]);
+      }
+      expect((await admin.get(task(name, 'script'))).status).to.equal(404);
+      const kept = await upload('"first"');
+      expect((await admin.put(task(kept), '"unterminated')).status).to.equal(400);
+      expect((await exec(kept)).json(), 'the stored script stays').to.equal('first');
+      // what compiles is stored, even when it would fail when run
+      expect((await admin.put(task(fresh()), 'undefinedFunction()')).status).to.equal(200);
+    });
+
+    it('answers 413 for a script larger than script-bytes (1 MiB), and stores nothing', async () => {
+      const name = fresh();
+      const big = `// ${'x'.repeat(1024 * 1024)}\n1`;
+      const r = await admin.put(task(name), big);
+      expect(r.status).to.equal(413);
+      expect(r.text).to.contain('larger than 1048576 bytes');
+      expect((await admin.get(task(name, 'script'))).status).to.equal(404);
+      expect((await admin.put(task(name), big.slice(big.length - 1024 * 1024))).status, 'exactly 1 MiB').to.equal(200);
+    });
+
     it('answers 400 for a bad mode (one bad input)', async () => {
       const r = await admin.put(task(fresh()), '// mode=everywhere\n1');
       expect(r.status).to.equal(400);
@@ -190,13 +214,20 @@ describe('tasks /rest/v2/tasks', () => {
       expect(r.text).to.include('ISPN012010');
     });
 
-    it('answers 500 with the error message when the script throws, or misses a parameter', async () => {
+    it('answers 500 with the error message when the script throws', async () => {
       const r = await exec(await upload('throw new Error("boom")'));
       expect(r.status).to.equal(500);
       expect(r.text).to.equal('ISPN027503: Script execution error: Error: boom');
-      const missing = await exec(await upload(HELLO));
-      expect(missing.status).to.equal(500);
-      expect(missing.text).to.include('ReferenceError: greetee is not defined');
+    });
+
+    it('answers 400 naming a declared parameter that is not passed, and runs nothing', async () => {
+      await admin.createCache('param-check');
+      const name = await upload('// mode=local,parameters=[key,value]\ncache.put(key, value)');
+      const missing = await exec(name, '&cache=param-check&param.key=k');
+      expect([missing.status, missing.text]).to.deep.equal([400, "ISPN012040: Missing required argument 'param.value'"]);
+      expect((await admin.get('/rest/v2/caches/param-check/k')).status, 'nothing ran').to.equal(404);
+      expect((await exec(name, '&cache=param-check&param.key=k&param.value=')).status, 'an empty value is a value').to.equal(200);
+      expect((await exec(await upload(HELLO))).text).to.equal("ISPN012040: Missing required argument 'param.greetee'");
     });
 
     it('answers 500 ISPN027509 for a distributed script without cache=, and a one-node list with it', async () => {

@@ -95,6 +95,10 @@ describe('the TLS port (--tls-port)', () => {
       expect(wrong.status).to.equal(2);
       expect(wrong.stderr).to.match(/^grid: cannot use TLS certificate .*cert\.pem.*\n$/);
       expect(wrong.stderr + wrong.stdout).to.not.include('nope');
+      const none = runGrid(['start', '--data', join(dir, 'data'), '--port', '0', '--tls-port', '0', '--tls-cert', pair.cert, '--tls-key', pair.key]);
+      expect(none.status).to.equal(2);
+      expect(none.stderr).to.match(/^grid: cannot use TLS certificate .*: the key is protected by a password and none was given: put it in a file named by --tls-keystore-password-file/);
+      expect(none.stderr).to.not.include('bad decrypt');
     });
   });
 
@@ -159,6 +163,14 @@ describe('the TLS port (--tls-port)', () => {
         proc.child.kill('SIGTERM');
         await waitForExit(proc.child);
       }
+    });
+
+    it('refuses to start without a password, saying one is needed and how to give it', () => {
+      const r = runGrid(['start', '--data', join(dir, 'data-none'), '--port', '0', '--tls-port', '0', '--tls-keystore', keystore]);
+      expect(r.status).to.equal(2);
+      expect(r.stderr).to.equal(`grid: cannot use TLS certificate ${keystore}: the keystore is protected by a password and none was given: `
+        + 'put it in a file named by --tls-keystore-password-file (or tls-keystore-password-file in the configuration file), or in GRID_TLS_KEYSTORE_PASSWORD\n');
+      expect(r.stdout).to.not.include('password:');
     });
 
     it('refuses to start with a wrong password, saying so', () => {

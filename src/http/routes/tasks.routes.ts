@@ -33,7 +33,9 @@ function isUserOnly(ctx: GridContext): boolean {
 }
 
 async function upload(ctx: GridContext, s: Services): Promise<void> {
-  await s.tasks.upload(ctx.params.task, decode(await readBody(ctx, s.bodyLimit), ctx.request.charset));
+  // script-bytes: compiling a script, and copying it into an isolate at each run, hold the loop a while per MiB
+  const body = await readBody(ctx, Math.min(s.bodyLimit, s.limits.scriptBytes));
+  await s.tasks.upload(ctx.params.task, decode(body, ctx.request.charset));
   sendStatus(ctx, 200);
 }
 

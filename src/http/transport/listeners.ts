@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { SecureContextOptions } from 'node:tls';
+import { ConfigError } from '../../config/server-config-error';
 import type { Logger } from '../../util/logger';
 import type { ConnectionGuards } from '../connection-guards';
 import { H2Sessions, type RequestHandler } from './h2-sessions';
@@ -50,9 +51,9 @@ export class HttpListeners {
   /** Binds both ports; resolves with the ports actually bound (port 0 picks a free one). */
   async listen(): Promise<{ port: number; tlsPort?: number }> {
     const { host } = this.opts;
-    await listen(this.plain, this.opts.port, host);
+    await listen(this.plain, this.opts.port, host, 'port');
     try {
-      if (this.tls && this.opts.tls) await listen(this.tls, this.opts.tls.port, host);
+      if (this.tls && this.opts.tls) await listen(this.tls, this.opts.tls.port, host, 'tls-port');
     } catch (err) {
       await new Promise((resolve) => this.plain.close(resolve));
       throw err;
@@ -84,14 +85,26 @@ export class HttpListeners {
   }
 }
 
-function listen(server: NetServer, port: number, host: string): Promise<void> {
+function listen(server: NetServer, port: number, host: string, flag: 'port' | 'tls-port'): Promise<void> {
   return new Promise((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (err: NodeJS.ErrnoException) => reject(listenError(err, port, host, flag));
+    server.once('error', fail);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });
+}
+
+/** Why a port could not be bound, in one line that says what to do (the CLI exits with code 2). */
+function listenError(err: NodeJS.ErrnoException, port: number, host: string, flag: string): Error {
+  const where = `${flag === 'port' ? 'port' : 'TLS port'} ${port} on ${host}`;
+  switch (err.code) {
+    case 'EADDRINUSE': return new ConfigError(`${where} is in use by another process: stop it or pass --${flag}`);
+    case 'EACCES': return new ConfigError(`${where} needs privileges this process does not have: pass a --${flag} above 1023`);
+    case 'EADDRNOTAVAIL': return new ConfigError(`${host} is not an address of this machine: pass a --host it has (127.0.0.1, 0.0.0.0, …)`);
+    default: return err;
+  }
 }
 
 function portOf(server: NetServer): number {

@@ -1,4 +1,4 @@
-import { duplicateElementError, unexpectedAttributeError, unknownElementError } from './config-messages';
+import { duplicateElementError, unexpectedAttributeError, unknownElementError, unsupportedStoreError } from './config-messages';
 import { own } from './config-limits';
 import { freeFormValue, normalizeValue } from './normalize-config-value';
 import type { RawDocument, RawElement } from './raw-config';
@@ -31,7 +31,7 @@ function buildChildren(raw: RawElement, spec: ElementSpec): ConfigElement[] {
   const byName = new Map<string, ConfigElement[]>();
   for (const child of raw.children) {
     const childSpec = own(spec.children, child.name);
-    if (!childSpec) throw unknownElementError(child.name, child.location);
+    if (!childSpec) throw raw.name === 'persistence' ? unsupportedStoreError(child.name, child.location) : unknownElementError(child.name, child.location);
     const siblings = byName.get(child.name) ?? [];
     if (siblings.length > 0 && !childSpec.repeatable) throw duplicateElementError(child.name, child.location);
     siblings.push(buildElement(child, childSpec));

@@ -15,6 +15,18 @@ export function unknownElementError(name: string, location: TextLocation): Inval
   );
 }
 
+/**
+ * A store the original offers and grid has no engine for (`rocksdb-store`, `string-keyed-jdbc-store`,
+ * `remote-store`, …): the original's id and place, then what to do instead of its class-path advice.
+ */
+export function unsupportedStoreError(name: string, location: TextLocation): InvalidConfigurationError {
+  return new InvalidConfigurationError(
+    `ISPN000327: Cannot find a parser for element '${name}' in namespace '' at ${at(location)}. ` +
+    `grid keeps persistent entries in its own store (SQLite, in the data directory), not in a '${name}': ` +
+    `declare 'file-store' (or 'single-file-store', 'soft-index-file-store', which mean the same) instead`,
+  );
+}
+
 // The original appends the location to the message without a separator (ConfigurationReaderException).
 export function unexpectedAttributeError(name: string, location: TextLocation): InvalidConfigurationError {
   return new InvalidConfigurationError(`Unexpected attribute '${name}' encountered${at(location)}`);

@@ -127,7 +127,7 @@ async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePl
       if (wanted.has(c.name)) await src.counters.restore(c.name, c.configuration, c.value);
     }, signal);
   }
-  for (const t of plan.tasks) await src.tasks.upload(t.name, t.script);
+  for (const t of plan.tasks) await src.tasks.restore(t.name, t.script);
   return { entries };
 }
 
