@@ -38,7 +38,7 @@ A running server, over its REST API (--server URL, default http://127.0.0.1:1122
   get, put, rm      read, write, remove an entry; keys lists a cache's keys
   query             run an Ickle query: a table on a terminal, JSON when piped
   schema            ls, upload, get, rm protobuf schemas
-  counter           ls, get, add, reset counters
+  counter           ls, create, get, add, reset, rm counters
   task              ls, upload, exec server tasks
   backup            ls, create, download, rm backups on the server
   restore           upload a backup archive and restore it
@@ -150,12 +150,15 @@ ${CONNECTION_HELP}`,
 
 ${CONNECTION_HELP}`,
 
-  counter: `Usage: grid counter <ls|get|add|reset> [options]
+  counter: `Usage: grid counter <ls|create|get|add|reset|rm> [options]
 
   grid counter ls                 the counters' names
+  grid counter create NAME [--type strong|weak] [--initial-value N] [--storage volatile|persistent]
+                                  define a counter (default: strong, 0, volatile)
   grid counter get NAME           the value
   grid counter add NAME [DELTA]   add DELTA (default 1, may be negative) and print the value
   grid counter reset NAME         back to the initial value
+  grid counter rm NAME            remove a counter
 
 ${CONNECTION_HELP}`,
 

@@ -95,6 +95,19 @@ describe('grid query, schema, counter, task (over REST, against a running server
       await server.as('admin').post('/rest/v2/counters/hits', '{"weak-counter":{"initial-value":0}}', { 'Content-Type': 'application/json' });
     });
 
+    it('create (strong by default; weak, 64-bit initial value, persistent), a name taken, rm', async () => {
+      expect(await grid(['counter', 'create', 'c1', ...as('admin')])).to.deep.include({ code: 0, stdout: "counter 'c1' created\n" });
+      expect((await server.as('admin').get('/rest/v2/counters/c1/config')).json()).to.have.property('strong-counter');
+      const big = '9007199254740993';
+      expect((await grid(['counter', 'create', 'c2', '--type', 'weak', '--initial-value', big, '--storage', 'persistent', ...as('admin')])).code).to.equal(0);
+      expect((await server.as('admin').get('/rest/v2/counters/c2')).text).to.equal(big);
+      expect((await server.as('admin').get('/rest/v2/counters/c2/config')).json()).to.deep.nested.include({ 'weak-counter.storage': 'PERSISTENT' });
+      expect(await grid(['counter', 'create', 'c1', ...as('admin')])).to.deep.equal({ code: 1, stdout: '', stderr: "grid: a counter named 'c1' exists: choose another name or `grid counter rm c1`\n" });
+      expect(await grid(['counter', 'rm', 'c1', ...as('admin')])).to.deep.include({ code: 0, stdout: "counter 'c1' removed\n" });
+      expect((await server.as('admin').get('/rest/v2/counters/c1')).status).to.equal(404);
+      expect((await grid(['counter', 'create', 'c3', '--type', 'medium', ...as('admin')])).stderr).to.contain("--type is strong or weak, not 'medium'");
+    });
+
     it('ls, get, add (1, a delta, a negative delta; weak counters too), reset', async () => {
       expect((await grid(['counter', 'ls', ...as('application')])).stdout.split('\n')).to.include.members(['visits', 'hits']);
       expect((await grid(['counter', 'get', 'visits', ...as('application')])).stdout).to.equal('10\n');
