@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { packageRoot, packageVersion } from '../../src/util/package-info';
 import { cleanEnv } from '../support/cli';
-import { documentationFiles, fencesOf, looksLikeCommand, SHELL, type Fence } from '../support/markdown-examples';
+import { documentationFiles, fencesOf, inlineGridCommands, looksLikeCommand, SHELL, type Fence } from '../support/markdown-examples';
 import { spawnServer, waitForExit } from '../support/process';
 import { tempDir } from '../support/server';
 
@@ -49,6 +49,22 @@ describe('the shell examples of README.md and docs/*.md', function () {
     const version = `grid ${packageVersion()}\n`;
     expect((await run(join(bin, 'grid'), ['--version'], { cwd: tempDir() })).stdout).to.equal(version);
     expect((await run('npx', ['--no-install', 'grid', '--version'], { cwd: join(root, 'docs') })).stdout).to.equal(version);
+  });
+
+  it('every `grid …` in tables and prose names a command, and flags its --help lists', async () => {
+    const helps = new Map<string, string>();
+    const spans = documentationFiles(root).flatMap((file) => inlineGridCommands(root, file));
+    expect(spans.length).to.be.greaterThan(20);
+    for (const span of spans) {
+      const command = /^grid ([a-z][a-z-]*)(?:\s|$)/.exec(span.text)?.[1];
+      if (!command) continue; // `grid --help`, `grid <command> --help`, output such as `grid <version> listening …`
+      if (!helps.has(command)) helps.set(command, (await run(process.execPath, [join(root, 'bin', 'grid'), command, '--help'])).stdout);
+      const help = helps.get(command)!;
+      for (const flag of span.text.match(/(?<![\w-])--?[A-Za-z][\w-]*/g) ?? []) {
+        const asListed = /^-[A-Za-z]/.test(flag) && !flag.startsWith('--') ? flag.slice(0, 2) : flag;
+        expect(help, `${span.file}:${span.line} \`${span.text}\`: 'grid ${command} --help' lists no ${asListed}`).to.include(asListed);
+      }
+    }
   });
 
   for (const example of runnable) {

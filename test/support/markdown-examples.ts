@@ -43,3 +43,16 @@ export function fencesOf(root: string, file: string): Fence[] {
 export function looksLikeCommand(body: string): boolean {
   return body.split('\n').some((l) => /^\s*(\$\s+)?(grid|bin\/grid|npx grid|npm|curl)\s/.test(l));
 }
+
+/** The inline code spans of a Markdown file that start with `grid ` (commands in tables and prose). */
+export function inlineGridCommands(root: string, file: string): Array<{ file: string; line: number; text: string }> {
+  const out: Array<{ file: string; line: number; text: string }> = [];
+  const lines = readFileSync(join(root, file), 'utf8').split('\n');
+  let inFence = false;
+  lines.forEach((l, i) => {
+    if (/^ {0,3}(`{3,}|~{3,})/.test(l)) inFence = !inFence;
+    if (inFence) return;
+    for (const m of l.matchAll(/(?<!`)`(grid [^`]+)`(?!`)/g)) out.push({ file, line: i + 1, text: m[1].replace(/\\\|/g, '|') });
+  });
+  return out;
+}
