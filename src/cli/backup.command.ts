@@ -86,6 +86,8 @@ async function restore(client: RestClient, file: string, values: Record<string, 
   const name = (values.name as string | undefined) ?? `restore-${Date.now()}`;
   const resources = selection(values);
   const { blob, size } = await openInputFile(file);
+  // credentials and the ADMIN permission are checked before the archive is read and sent
+  await client.login('/v2/cluster/restores');
   const progress = new Progress(`restore ${name}`);
   const summary = await summarizeArchive(file, (n) => progress.tick(`reading ${file}: ${n.toLocaleString('en-US')} entries`));
   const caches = `${summary.caches} cache${summary.caches === 1 ? '' : 's'}`;

@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from './args';
 import { resolveCredentials, type Credentials } from './credentials';
+import { challengesOf, DigestSession } from './digest-auth';
 import { CommandFailure, EXIT } from './failure';
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:11222';
@@ -34,7 +35,9 @@ export interface RequestOptions {
  * Every failure becomes one sentence (CommandFailure): no server, wrong credentials, a refusal.
  */
 export class RestClient {
-  private readonly authorization: string | undefined;
+  private readonly basic: string | undefined;
+  /** Set once the server turned Basic down and offered Digest. */
+  private digest: DigestSession | undefined;
 
   constructor(
     /** The server's base URL, without a trailing slash. */
@@ -43,12 +46,16 @@ export class RestClient {
     private readonly rest: string,
     readonly credentials: Credentials | undefined,
   ) {
-    this.authorization = credentials && 'Basic ' + Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64');
+    this.basic = credentials && 'Basic ' + Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64');
   }
 
   /** Sends a request to `<rest><path>` (path like `/v2/caches/x`) and fails unless its status is expected. */
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
-    const response = await this.send(method, path, opts);
+    let response = await this.send(method, path, opts);
+    if ((response.status === 401 || response.status === 403) && !(opts.body instanceof ReadableStream) && await this.switchToDigest(response)) {
+      await response.body?.cancel();
+      response = await this.send(method, path, opts);
+    }
     const expected = opts.ok ? opts.ok.includes(response.status) : response.status >= 200 && response.status < 300;
     if (expected) return response;
     throw await this.failure(response, opts.explain ?? {});
@@ -69,13 +76,43 @@ export class RestClient {
       for (const v of value === undefined ? [] : Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
     }
     const headers = new Headers(opts.headers);
-    if (this.authorization) headers.set('Authorization', this.authorization);
+    const authorization = this.digest ? this.digest.authorization(method, url.pathname + url.search) : this.basic;
+    if (authorization) headers.set('Authorization', authorization);
     try {
       // a stream body (a file being uploaded) needs fetch's half-duplex mode
       return await fetch(url, { method, headers, body: opts.body, ...(opts.body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
     } catch (err) {
       throw this.unreachable(err);
     }
+  }
+
+  /**
+   * Basic goes first (one round trip). A server that takes no Basic — the original configured so, or
+   * grid with --auth-mechanisms digest: 401 without a Basic challenge, or 403 ISPN080052 ("the
+   * request authentication mechanism 'BASIC' is not supported") — gets Digest from then on, and so
+   * does one whose Digest nonce went stale. A streamed body cannot be sent twice: commands that
+   * stream one make a small request first (login).
+   */
+  private async switchToDigest(response: Response): Promise<boolean> {
+    if (!this.credentials) return false;
+    let header = response.headers.get('www-authenticate');
+    if (this.digest) return response.status === 401 && this.digest.renew(header);
+    if (response.status === 403) {
+      if (!(await response.clone().text()).includes('ISPN080052')) return false;
+      // the challenge comes with a 401 to a request without credentials
+      const probe = await fetch(this.server + this.rest + '/v2/caches').catch(() => undefined);
+      await probe?.body?.cancel();
+      header = probe?.status === 401 ? probe.headers.get('www-authenticate') : null;
+    } else if (challengesOf(header).some((c) => c.scheme === 'basic')) {
+      return false;
+    }
+    this.digest = DigestSession.from(header, this.credentials);
+    return this.digest !== undefined;
+  }
+
+  /** A small authenticated request, so that a streamed upload after it goes with the right scheme. */
+  async login(path: string): Promise<void> {
+    await (await this.request('GET', path)).body?.cancel();
   }
 
   private unreachable(err: unknown): CommandFailure {

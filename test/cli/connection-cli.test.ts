@@ -37,6 +37,23 @@ describe('grid: connecting to a server, credentials, versions and mistakes', fun
     expect((await grid(['cache', 'ls', '-p', 'wrong'], { env })).code).to.equal(1);
   });
 
+  it('speaks Digest to a server that takes no Basic: commands and a streamed restore', async () => {
+    const digestOnly = await startTestServer({ authMechanisms: ['digest'] });
+    try {
+      const as = ['--server', digestOnly.url, '-u', 'admin', '-p', 'admin-pw'];
+      expect((await grid(['cache', 'create', 'd', ...as])).code).to.equal(0);
+      expect((await grid(['put', 'd', 'k', 'v', ...as])).code).to.equal(0);
+      expect((await grid(['get', 'd', 'k', ...as])).stdout).to.equal('v');
+      const zip = join(tempDir(), 'd.zip');
+      expect((await grid(['backup', 'create', 'b', '-o', zip, ...as])).code).to.equal(0);
+      expect(await grid(['restore', zip, '--name', 'r', ...as])).to.deep.include({ code: 0, stdout: `restore r: restored ${zip}: 1 entry in 1 cache\n` });
+      const wrong = await grid(['cache', 'ls', '--server', digestOnly.url, '-u', 'admin', '-p', 'nope']);
+      expect([wrong.code, wrong.stderr]).to.deep.equal([1, `grid: wrong user or password for ${digestOnly.url}; give -u/-p or GRID_USER/GRID_PASSWORD\n`]);
+    } finally {
+      await digestOnly.close();
+    }
+  });
+
   it('reads the password from a netrc file (--netrc-file, $NETRC, ~/.netrc) for the server\'s host', async () => {
     const home = tempDir();
     const netrc = join(home, '.netrc');
