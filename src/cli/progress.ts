@@ -3,7 +3,8 @@
  * terminal; elsewhere (a log, a pipe) a plain line at most every few seconds.
  */
 export class Progress {
-  private lastLine = 0;
+  // off a terminal the first line comes after 5 s: a quick command writes nothing to stderr
+  private lastLine = Date.now();
   private readonly tty = process.stderr.isTTY === true;
 
   constructor(private readonly label: string) {}
