@@ -1,11 +1,11 @@
-import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, renameSync, rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse, unknownCommand, UsageError } from './args';
 import { summarizeArchive } from './archive-summary';
 import { CommandFailure } from './failure';
-import { openInputFile } from './files';
+import { inputFile } from './files';
 import { printLines } from './output';
 import { formatBytes, Progress } from './progress';
 import { CONNECTION_OPTIONS, connect, seg, type RestClient } from './rest-client';
@@ -85,7 +85,7 @@ export async function runRestore(args: string[]): Promise<number> {
 async function restore(client: RestClient, file: string, values: Record<string, unknown>): Promise<number> {
   const name = (values.name as string | undefined) ?? `restore-${Date.now()}`;
   const resources = selection(values);
-  const { blob, size } = await openInputFile(file);
+  const { size } = inputFile(file);
   // credentials and the ADMIN permission are checked before the archive is read and sent
   await client.login('/v2/cluster/restores');
   const progress = new Progress(`restore ${name}`);
@@ -97,7 +97,7 @@ async function restore(client: RestClient, file: string, values: Record<string, 
   try {
     await client.request('POST', path, {
       headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}` },
-      body: multipart(boundary, blob, basename(file), resources, (sent) => progress.tick(`uploading ${holding}: ${formatBytes(sent, size)}`)),
+      body: multipart(boundary, file, size, resources, (sent) => progress.tick(`uploading ${holding}: ${formatBytes(sent, size)}`)),
       explain: { 409: `a restore named ${name} exists: choose another --name` },
     });
     await waitWhile202(client, path, progress, {}, `restoring ${holding}`, 201);
@@ -136,9 +136,8 @@ async function waitWhile202(client: RestClient, path: string, progress: Progress
 /** Saves the archive to `<output>.part`, renamed to `output` once whole: a failed download leaves no half file. */
 async function download(client: RestClient, path: string, output: string, progress: Progress, explain: Record<number, string>): Promise<number> {
   const r = await client.request('GET', path, { explain });
-  if (!r.body) throw new CommandFailure('the server sent no archive');
-  const total = Number(r.headers.get('content-length') ?? '') || undefined;
-  const body = Readable.fromWeb(r.body as import('node:stream/web').ReadableStream);
+  const total = Number(r.header('content-length') ?? '') || undefined;
+  const body = r.stream;
   let bytes = 0;
   body.on('data', (chunk: Buffer) => progress.tick(`downloading ${formatBytes((bytes += chunk.length), total)}`));
   const part = `${output}.part`;
@@ -155,31 +154,19 @@ async function download(client: RestClient, path: string, output: string, progre
 }
 
 /** multipart/form-data with the `resources` field and the `backup` file part, counting the bytes sent. */
-function multipart(boundary: string, file: Blob, fileName: string, resources: Record<string, string[]> | undefined, onSent: (bytes: number) => void): ReadableStream<Uint8Array> {
-  const quoted = fileName.replace(/["\\\r\n]/g, '_');
-  const head = (resources ? `--${boundary}\r\nContent-Disposition: form-data; name="resources"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(resources)}\r\n` : '')
-    + `--${boundary}\r\nContent-Disposition: form-data; name="backup"; filename="${quoted}"\r\nContent-Type: application/zip\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  const reader = file.stream().getReader();
-  let sent = 0;
-  let stage: 'head' | 'file' | 'done' = 'head';
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (stage === 'head') {
-        stage = 'file';
-        return controller.enqueue(Buffer.from(head));
-      }
-      if (stage === 'file') {
-        const { done, value } = await reader.read();
-        if (!done) {
-          onSent((sent += value.length));
-          return controller.enqueue(value);
-        }
-        stage = 'done';
-        controller.enqueue(Buffer.from(tail));
-      }
-      controller.close();
-    },
-    cancel: (reason) => reader.cancel(reason),
-  });
+function multipart(boundary: string, file: string, size: number, resources: Record<string, string[]> | undefined, onSent: (bytes: number) => void): { stream: Readable; length: number } {
+  const quoted = basename(file).replace(/["\\\r\n]/g, '_');
+  const head = Buffer.from((resources ? `--${boundary}\r\nContent-Disposition: form-data; name="resources"\r\nContent-Type: application/json\r\n\r\n${JSON.stringify(resources)}\r\n` : '')
+    + `--${boundary}\r\nContent-Disposition: form-data; name="backup"; filename="${quoted}"\r\nContent-Type: application/zip\r\n\r\n`);
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  async function* parts(): AsyncGenerator<Buffer> {
+    yield head;
+    let sent = 0;
+    for await (const chunk of createReadStream(file)) {
+      onSent((sent += (chunk as Buffer).length));
+      yield chunk as Buffer;
+    }
+    yield tail;
+  }
+  return { stream: Readable.from(parts(), { objectMode: false }), length: head.length + size + tail.length };
 }

@@ -11,8 +11,8 @@ interface Challenge {
   qop: boolean;
 }
 
-/** The challenges of a 401's `WWW-Authenticate` (fetch joins several headers with ", "). */
-export function challengesOf(header: string | null): Array<{ scheme: string; params: Map<string, string> }> {
+/** The challenges of a 401's `WWW-Authenticate` (several headers arrive joined with ", "). */
+export function challengesOf(header: string | null | undefined): Array<{ scheme: string; params: Map<string, string> }> {
   return (header ?? '').split(/,\s*(?=[A-Za-z][\w-]*\s+[\w-]+=)/).map((part) => {
     const scheme = /^\s*([A-Za-z][\w-]*)/.exec(part)?.[1] ?? '';
     const params = new Map<string, string>();
@@ -33,13 +33,13 @@ export class DigestSession {
   private constructor(private challenge: Challenge, private readonly credentials: Credentials) {}
 
   /** A session from a 401's header, or undefined when it offers no Digest this client speaks. */
-  static from(header: string | null, credentials: Credentials): DigestSession | undefined {
+  static from(header: string | null | undefined, credentials: Credentials): DigestSession | undefined {
     const challenge = pick(header);
     return challenge && new DigestSession(challenge, credentials);
   }
 
   /** Whether a 401 says only that the nonce expired (`stale=true`): then it is taken and the request repeated. */
-  renew(header: string | null): boolean {
+  renew(header: string | null | undefined): boolean {
     const fresh = challengesOf(header).find((c) => c.scheme === 'digest' && c.params.get('stale')?.toLowerCase() === 'true');
     const challenge = fresh && pick(header);
     if (!challenge) return false;
@@ -63,7 +63,7 @@ export class DigestSession {
   }
 }
 
-function pick(header: string | null): Challenge | undefined {
+function pick(header: string | null | undefined): Challenge | undefined {
   const offers = challengesOf(header).filter((c) => c.scheme === 'digest' && c.params.has('nonce'));
   const algorithmOf = (p: Map<string, string>) => (p.get('algorithm') ?? 'MD5').toUpperCase();
   const best = offers.find((c) => algorithmOf(c.params) === 'SHA-256') ?? offers.find((c) => algorithmOf(c.params) === 'MD5');

@@ -37,7 +37,7 @@ export async function runEntry(command: 'get' | 'put' | 'rm' | 'keys', args: str
   if (command === 'get') {
     const client = connect(values);
     const accept: Record<string, string> = values.accept ? { Accept: values.accept as string } : {};
-    const bytes = Buffer.from(await (await client.request('GET', path, { headers: { ...keyHeaders, ...accept }, explain })).arrayBuffer());
+    const bytes = await (await client.request('GET', path, { headers: { ...keyHeaders, ...accept }, explain })).bytes();
     process.stdout.write(bytes);
     // on a terminal the prompt starts on a line of its own; piped, the value's bytes are exact
     if (process.stdout.isTTY && bytes.length && bytes[bytes.length - 1] !== 0x0a) process.stdout.write('\n');

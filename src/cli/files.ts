@@ -1,4 +1,4 @@
-import { openAsBlob, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { CommandFailure } from './failure';
 
 /** A file named on the command line, read whole (configurations, schemas, scripts, values). */
@@ -10,11 +10,13 @@ export function readInputFile(file: string): Buffer {
   }
 }
 
-/** A large file (an archive) as a blob read from disk while it is sent, and its size. */
-export async function openInputFile(file: string): Promise<{ blob: Blob; size: number }> {
+/** A large file (an archive), read while it is sent: checked here, and its size. */
+export function inputFile(file: string): { size: number } {
   try {
-    if (!statSync(file).isFile()) throw new CommandFailure(`${file} is not a file`);
-    return { blob: await openAsBlob(file), size: statSync(file).size };
+    const stat = statSync(file);
+    if (!stat.isFile()) throw new CommandFailure(`${file} is not a file`);
+    accessSync(file, constants.R_OK);
+    return { size: stat.size };
   } catch (err) {
     throw unreadable(file, err);
   }

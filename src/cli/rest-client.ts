@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { UsageError } from './args';
 import { resolveCredentials, type Credentials } from './credentials';
 import { challengesOf, DigestSession } from './digest-auth';
+import { exchange, isStream, type Body, type Reply } from './http-transport';
 import { CommandFailure, EXIT } from './failure';
 
 export const DEFAULT_SERVER = 'http://127.0.0.1:11222';
@@ -24,7 +25,7 @@ export type Explain = Partial<Record<number, string | ((said: string) => string 
 export interface RequestOptions {
   query?: Record<string, string | string[] | undefined>;
   headers?: Record<string, string>;
-  body?: RequestInit['body'];
+  body?: Body;
   /** Statuses that are an answer, not a failure (default: any 2xx). */
   ok?: number[];
   explain?: Explain;
@@ -50,10 +51,10 @@ export class RestClient {
   }
 
   /** Sends a request to `<rest><path>` (path like `/v2/caches/x`) and fails unless its status is expected. */
-  async request(method: string, path: string, opts: RequestOptions = {}): Promise<Response> {
+  async request(method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
     let response = await this.send(method, path, opts);
-    if ((response.status === 401 || response.status === 403) && !(opts.body instanceof ReadableStream) && await this.switchToDigest(response)) {
-      await response.body?.cancel();
+    if ((response.status === 401 || response.status === 403) && !isStream(opts.body) && await this.switchToDigest(response)) {
+      response.discard();
       response = await this.send(method, path, opts);
     }
     const expected = opts.ok ? opts.ok.includes(response.status) : response.status >= 200 && response.status < 300;
@@ -70,17 +71,16 @@ export class RestClient {
     }
   }
 
-  private async send(method: string, path: string, opts: RequestOptions): Promise<Response> {
+  private async send(method: string, path: string, opts: RequestOptions): Promise<Reply> {
     const url = new URL(this.server + this.rest + path);
     for (const [name, value] of Object.entries(opts.query ?? {})) {
       for (const v of value === undefined ? [] : Array.isArray(value) ? value : [value]) url.searchParams.append(name, v);
     }
-    const headers = new Headers(opts.headers);
+    const headers = { ...opts.headers };
     const authorization = this.digest ? this.digest.authorization(method, url.pathname + url.search) : this.basic;
-    if (authorization) headers.set('Authorization', authorization);
+    if (authorization) headers.Authorization = authorization;
     try {
-      // a stream body (a file being uploaded) needs fetch's half-duplex mode
-      return await fetch(url, { method, headers, body: opts.body, ...(opts.body instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
+      return await exchange(url, method, headers, opts.body);
     } catch (err) {
       throw this.unreachable(err);
     }
@@ -93,16 +93,16 @@ export class RestClient {
    * does one whose Digest nonce went stale. A streamed body cannot be sent twice: commands that
    * stream one make a small request first (login).
    */
-  private async switchToDigest(response: Response): Promise<boolean> {
+  private async switchToDigest(response: Reply): Promise<boolean> {
     if (!this.credentials) return false;
-    let header = response.headers.get('www-authenticate');
+    let header = response.header('www-authenticate');
     if (this.digest) return response.status === 401 && this.digest.renew(header);
     if (response.status === 403) {
-      if (!(await response.clone().text()).includes('ISPN080052')) return false;
+      if (!(await response.text()).includes('ISPN080052')) return false;
       // the challenge comes with a 401 to a request without credentials
-      const probe = await fetch(this.server + this.rest + '/v2/caches').catch(() => undefined);
-      await probe?.body?.cancel();
-      header = probe?.status === 401 ? probe.headers.get('www-authenticate') : null;
+      const probe = await exchange(new URL(this.server + this.rest + '/v2/caches'), 'GET', {}, undefined).catch(() => undefined);
+      probe?.discard();
+      header = probe?.status === 401 ? probe.header('www-authenticate') : undefined;
     } else if (challengesOf(header).some((c) => c.scheme === 'basic')) {
       return false;
     }
@@ -112,19 +112,18 @@ export class RestClient {
 
   /** A small authenticated request, so that a streamed upload after it goes with the right scheme. */
   async login(path: string): Promise<void> {
-    await (await this.request('GET', path)).body?.cancel();
+    (await this.request('GET', path)).discard();
   }
 
   private unreachable(err: unknown): CommandFailure {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const code = cause?.code ?? '';
+    const code = (err as NodeJS.ErrnoException).code ?? '';
     if (/CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS/.test(code)) {
       return new CommandFailure(`the TLS certificate of ${this.server} is not trusted (${code}): give its CA with NODE_EXTRA_CA_CERTS=FILE`);
     }
     return new CommandFailure(`no grid server answers at ${this.server} — is it running?`, EXIT.noServer);
   }
 
-  private async failure(response: Response, explain: Explain): Promise<CommandFailure> {
+  private async failure(response: Reply, explain: Explain): Promise<CommandFailure> {
     if (response.status === 401) {
       return new CommandFailure(this.credentials
         ? `wrong user or password for ${this.server}; give -u/-p or GRID_USER/GRID_PASSWORD`
