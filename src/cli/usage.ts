@@ -1,14 +1,53 @@
+/** The options every client of a running server takes (rest-client.ts CONNECTION_OPTIONS). */
+const CONNECTION_HELP = `Connecting:
+  --server URL          the server (default $GRID_SERVER, else http://127.0.0.1:11222)
+  -u, --user USER       log in as USER (or $GRID_USER)
+  -p, --password PW     its password (or $GRID_PASSWORD)
+  --netrc-file FILE     credentials as 'machine HOST login USER password PW' lines
+                        (default $NETRC, else ~/.netrc; must not be readable by others)
+  --tenant NAME         a tenant's container instead of the default one`;
+
+const ENTRY_USAGE = `Usage: grid get|put|rm|keys CACHE [KEY] [options]
+
+  grid get CACHE KEY [--accept TYPE]       print a value (its bytes, as stored or converted to TYPE)
+  grid put CACHE KEY VALUE                 write a value (text/plain; charset=utf-8)
+  grid put CACHE KEY --file F              write a file's bytes (- reads standard input)
+  grid rm CACHE KEY                        remove an entry
+  grid keys CACHE [--limit N]              the keys, one a line
+
+Options of put:
+  --content-type TYPE   the value's media type, e.g. application/json
+  --ttl S               lifespan in seconds (-1: never expires; default: the cache's)
+  --max-idle S          maximum idle time in seconds
+Options of get, put and rm:
+  --key-content-type TYPE   the key's media type (default text/plain)
+
+${CONNECTION_HELP}`;
+
 /** Help texts of `grid` and its commands. */
 export const USAGE: Record<string, string> = {
   main: `Usage: grid <command> [options]
 
-Commands:
+The server, on this machine:
   start             start the server
   user              manage users of the built-in realm (create, list, remove, password)
   migrate           bring the database in the data directory to the latest schema
-  backup            create a backup of a running server, or restore one into it
 
-Run 'grid <command> --help' for the options of a command.`,
+A running server, over its REST API (--server URL, default http://127.0.0.1:11222):
+  cache             ls, create, delete, stats, clear, size
+  get, put, rm      read, write, remove an entry; keys lists a cache's keys
+  query             run an Ickle query: a table on a terminal, JSON when piped
+  schema            ls, upload, get, rm protobuf schemas
+  counter           ls, create, get, add, reset, rm counters
+  task              ls, upload, exec server tasks
+  backup            ls, create, download, rm backups on the server
+  restore           upload a backup archive and restore it
+  stop              stop the server
+
+  --version         print grid's version
+
+Run 'grid <command> --help' for the options of a command. Exit codes: 0 done, 1 failed,
+2 bad usage, 3 no server answers.`,
 
   start: `Usage: grid start [options]
 
@@ -74,25 +113,106 @@ with --auth-mechanisms basic.
 Without --tenant the users are the default container's (paths /rest/v2/…, and the process-wide
 resources: server, cluster, logging).`,
 
-  backup: `Usage: grid backup <create|restore> [options]
-
-  grid backup create NAME [-o FILE]     back up everything, wait, download the zip (default NAME.zip,
-                                        the name percent-encoded as on the server: a/b → a%2Fb.zip)
-  grid backup restore FILE [--name N]   upload a backup zip and wait until it is restored
-
-Options:
-  --server URL          the server (default http://127.0.0.1:11222)
-  -u, --user USER       an ADMIN user (or environment GRID_USER)
-  -p, --password PW     its password (or environment GRID_PASSWORD)
-  -o, --output FILE     where create saves the archive
-  --name NAME           the restore's name on the server (default restore-<time>)
-  --tenant NAME         a tenant's container instead of the default one (a backup restores
-                        only into a container of the same name)
-  -h, --help            show this help
-
-Shows a progress line on a terminal, plain lines otherwise; exits 1 when the server reports a failure.`,
-
   migrate: `Usage: grid migrate [--data DIR]
 
 Applies the SQL migrations the database in DIR (default ./data) has not seen yet.`,
+
+  // ---- clients of a running server (src/cli/rest-client.ts; docs/cli.md) ----
+
+  cache: `Usage: grid cache <ls|create|delete|stats|clear|size> [NAME] [options]
+
+  grid cache ls                                  the caches' names
+  grid cache create NAME [--template T | --file F]   create a cache from a template or a
+                                                 configuration file (JSON, XML or YAML)
+  grid cache delete NAME                         delete a cache and its entries
+  grid cache stats NAME                          its statistics (JSON)
+  grid cache clear NAME                          remove every entry
+  grid cache size NAME                           the number of entries
+
+${CONNECTION_HELP}`,
+
+  get: ENTRY_USAGE,
+  put: ENTRY_USAGE,
+  rm: ENTRY_USAGE,
+  keys: ENTRY_USAGE,
+
+  query: `Usage: grid query CACHE 'ICKLE' [options]
+
+  grid query books "from shop.Book where year > 1960 order by year"
+
+Options:
+  --max-results N       at most N hits (the server's default is 10)
+  --offset N            skip the first N hits
+  --format F            table (the default on a terminal) or json (the default when piped:
+                        the server's answer as it is)
+
+${CONNECTION_HELP}`,
+
+  schema: `Usage: grid schema <ls|upload|get|rm> [options]
+
+  grid schema ls                         the schemas, with their errors
+  grid schema upload FILE [--name N]     register or replace a .proto file (name: the file's)
+  grid schema get NAME                   print a schema
+  grid schema rm NAME                    remove a schema
+
+${CONNECTION_HELP}`,
+
+  counter: `Usage: grid counter <ls|create|get|add|reset|rm> [options]
+
+  grid counter ls                 the counters' names
+  grid counter create NAME [--type strong|weak] [--initial-value N] [--storage volatile|persistent]
+                                  define a counter (default: strong, 0, volatile)
+  grid counter get NAME           the value
+  grid counter add NAME [DELTA]   add DELTA (default 1, may be negative) and print the value
+  grid counter reset NAME         back to the initial value
+  grid counter rm NAME            remove a counter
+
+${CONNECTION_HELP}`,
+
+  task: `Usage: grid task <ls|upload|exec> [options]
+
+  grid task ls                                 the tasks: name, type, parameters
+  grid task upload FILE [--name N]             upload a script (name: the file's, e.g. hello.js)
+  grid task exec NAME [--param k=v …] [--cache C]   run a task and print its result
+
+${CONNECTION_HELP}`,
+
+  backup: `Usage: grid backup <ls|create|download|rm> [options]
+
+  grid backup ls                       the backups on the server
+  grid backup create NAME [-o FILE]    back up (everything, or what --caches … select) and wait;
+                                       with -o, also download the archive to FILE
+  grid backup download NAME [-o FILE]  save a backup's archive (default NAME.zip, the name
+                                       percent-encoded as on the server: a/b → a%2Fb.zip)
+  grid backup rm NAME                  delete a backup and its archive from the server
+  grid backup restore FILE             the same as 'grid restore FILE'
+
+Options:
+  -o, --output FILE     where the archive is saved (written as FILE.part, renamed when whole)
+  --caches a,b          only these caches (* for all); likewise --templates, --counters,
+                        --schemas, --tasks; any of them leaves out the kinds not named
+
+${CONNECTION_HELP}
+
+Progress goes to stderr: a line rewritten in place on a terminal, a line every few seconds otherwise.`,
+
+  restore: `Usage: grid restore FILE [options]
+
+Uploads a backup archive (a zip from 'grid backup download' or any grid server) and waits until
+the server has restored it. Caches that exist keep their entries and gain the archive's.
+
+Options:
+  --name NAME           the restore's name on the server (default restore-<time>)
+  --caches a,b          only these caches; likewise --templates, --counters, --schemas, --tasks
+
+${CONNECTION_HELP}
+
+Progress (entries, bytes and percent sent) goes to stderr, rewritten in place on a terminal.`,
+
+  stop: `Usage: grid stop [options]
+
+Asks the server to stop (POST /rest/v2/server?action=stop, LIFECYCLE permission): it answers,
+finishes the requests in flight and closes its store.
+
+${CONNECTION_HELP}`,
 };
