@@ -10,7 +10,7 @@ import { describeRequest, send, violation } from '../support/fuzz-send';
 import { startTestServer, type TestServer } from '../support/server';
 import { STALL_BOUND_MS, startHealthProbe } from '../support/stall-probe';
 
-// Issue 10, "Make the project prove it": seeded requests — paths, methods, headers, bodies
+// The fuzzing of docs/reliability.md#fuzzing: seeded requests — paths, methods, headers, bodies
 // (configurations in three formats, schemas, protostream JSON, deep JSON, multipart, zips) — from
 // 16 concurrent clients under every role, against a real server. The oracle: no 500, no other 5xx
 // without a reason, every 4xx explained, the health probe answered within STALL_BOUND_MS the whole

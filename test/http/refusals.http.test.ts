@@ -8,7 +8,7 @@ import { SseReader } from '../support/sse';
 import { h2Transport } from '../support/transports';
 import { waitUntil } from '../support/poll';
 
-// Issue 10, item 8: every refusal is a clean 4xx (or 503) that says why.
+// Every refusal is a clean 4xx (or 503) that says why (docs/security.md#refusals-always-say-why).
 
 interface RawReply { status: number; head: string; body: string }
 

@@ -63,7 +63,7 @@ async function define(ctx: GridContext, s: Services): Promise<void> {
   sendStatus(ctx, 200);
 }
 
-/** Spec 1 wins over the original here: JSON (also without Accept) or text, others 406. */
+/** The contract wins over the original here: JSON (also without Accept) or text, others 406 (docs/reference/management-plane.md#counter-read-delete-list). */
 async function value(ctx: GridContext, s: Services): Promise<void> {
   const type = negotiateAmong(ctx.get('accept') || undefined, VALUE_TYPES);
   const v = await s.counters.value(ctx.params.counter);
