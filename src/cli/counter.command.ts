@@ -34,7 +34,7 @@ export async function runCounter(args: string[]): Promise<number> {
       await client.request('POST', path, {
         headers: { 'Content-Type': 'application/json' },
         body: definition,
-        // the server answers 304 when a counter of that name exists (spec 1, Counters)
+        // the server answers 304 when a counter of that name exists (docs/reference/management-plane.md#counter-create)
         ok: [200],
         explain: { 304: `a counter named '${name}' exists: choose another name or \`grid counter rm ${name}\`` },
       });
@@ -48,7 +48,7 @@ export async function runCounter(args: string[]): Promise<number> {
       printText(`counter '${name}' removed`);
       return 0;
     case 'add': {
-      // a weak counter answers 204 without its value (spec 1, Counters): read it back then
+      // a weak counter answers 204 without its value (docs/reference/management-plane.md#counter-updates): read it back then
       const r = await client.request('POST', path, { query: { action: 'add', delta: delta ?? '1' }, explain });
       printText(r.status === 204 ? await (await client.request('GET', path, { explain })).text() : await r.text());
       return 0;

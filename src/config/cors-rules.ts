@@ -1,6 +1,6 @@
 import { ConfigError } from './server-config-error';
 
-/** One configured `cors-rule` (spec 1 "CORS"), validated; lists are already split. */
+/** One configured `cors-rule` (docs/reference/http.md#cors), validated; lists are already split. */
 export interface CorsRuleConfig {
   name: string;
   allowCredentials: boolean;

@@ -24,7 +24,7 @@ export class MalformedAuthHeaderError extends GridError {
   constructor() { super(400, 'MALFORMED_AUTH_HEADER', ''); }
 }
 
-/** 403 `ISPN000287` (behavior-notes §2.2). */
+/** 403 `ISPN000287` (docs/reference/http.md#authorization). */
 export class PermissionDeniedError extends GridError {
   constructor(principal: string, permission: string) {
     super(403, 'PERMISSION_DENIED',

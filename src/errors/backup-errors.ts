@@ -1,6 +1,6 @@
 import { GridError } from './grid-error';
 
-/** Backups and restores (spec 2 "Backups and restores", behavior-notes §10). */
+/** Backups and restores (docs/reference/management-plane.md#backups-and-restores). */
 
 /** POST of a backup or restore name already used, in any state: 409 with no body. */
 export class OperationExistsError extends GridError {
@@ -55,7 +55,7 @@ export class RestoreFailedError extends GridError {
   constructor() { super(500, 'RESTORE_FAILED', 'ISPN012039: Restore failed'); }
 }
 
-/** DELETE of a restore that failed (the original's answer, behavior-notes §10.1). */
+/** DELETE of a restore that failed (the original's answer, docs/reference/management-plane.md#restores). */
 export class BackupDeleteFailedError extends GridError {
   constructor() { super(500, 'BACKUP_DELETE_FAILED', 'ISPN012041: Backup delete failed'); }
 }

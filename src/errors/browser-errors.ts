@@ -2,7 +2,7 @@ import { excerpt } from './client-text';
 import { GridError } from './grid-error';
 
 /**
- * An `Origin` that no CORS rule allows and that is not this server's own (behavior-notes §3). The
+ * An `Origin` that no CORS rule allows and that is not this server's own (docs/reference/http.md#cors). The
  * original answers an empty 403; the reason tells a developer which setting to change.
  */
 export class CorsOriginRefusedError extends GridError {

@@ -19,7 +19,7 @@ export class MaxIdleWithStoreError extends GridError {
 }
 
 /**
- * A cache definition sent as `text/plain` with parameters (behavior-notes §6.4): the original's
+ * A cache definition sent as `text/plain` with parameters (docs/reference/management-plane.md#cache-create): the original's
  * ConfigurationReader throws IllegalArgumentException(the media type), which ParserRegistry wraps
  * in a CacheConfigurationException, so the message is the wrapped exception's `toString()` (400).
  */
@@ -32,7 +32,7 @@ export function incompatibilityReport(kind: string, problems: string[]): string 
   return [`ISPN000963: Invalid configuration in '${kind}'`, ...problems.map((p) => `    ${p}`)].join('\n');
 }
 
-/** `PUT /caches/{name}` with a change the running cache cannot take (behavior-notes §6.4). */
+/** `PUT /caches/{name}` with a change the running cache cannot take (docs/reference/management-plane.md#cache-update). */
 export class IncompatibleConfigurationError extends GridError {
   constructor(kind: string, problems: string[]) {
     super(400, 'INCOMPATIBLE_CONFIGURATION', incompatibilityReport(kind, problems));
@@ -40,7 +40,7 @@ export class IncompatibleConfigurationError extends GridError {
 }
 
 /**
- * `POST /caches?action=compare` found the two configurations different (409, behavior-notes §6.7):
+ * `POST /caches?action=compare` found the two configurations different (409, docs/reference/management-plane.md#config-compare):
  * no body, or with `ignoreMutable=true` the incompatibility report.
  */
 export class ConfigurationsDifferError extends GridError {

@@ -11,7 +11,7 @@ export class CacheAbsentError extends GridError {
   constructor() { super(404, 'CACHE_ABSENT', ''); }
 }
 
-/** A cache on the server's ignore list (behavior-notes §5.1). */
+/** A cache on the server's ignore list (docs/reference/data-plane.md#cache-lookup). */
 export class CacheIgnoredError extends GridError {
   constructor(name: string) { super(503, 'CACHE_IGNORED', `ISPN012008: Cache with name '${name}' is temporarily unavailable.`); }
 }
@@ -74,7 +74,7 @@ export class TranscoderNotFoundError extends GridError {
   }
 }
 
-/** An alias (behavior-notes §6.8) that names another cache already, or is another cache's name. */
+/** An alias (docs/reference/management-plane.md#aliases) that names another cache already, or is another cache's name. */
 export class AliasInUseError extends GridError {
   /** `cache` undefined: the caller may not learn which cache holds it (a secured cache it cannot see). */
   constructor(readonly alias: string, readonly cache: string | undefined) {
@@ -82,7 +82,7 @@ export class AliasInUseError extends GridError {
   }
 }
 
-/** `?action=get|set-mutable-attribute` of an attribute that is not mutable, or unknown (behavior-notes §6.8). */
+/** `?action=get|set-mutable-attribute` of an attribute that is not mutable, or unknown (docs/reference/management-plane.md#mutable-attributes). */
 export class ImmutableAttributeError extends GridError {
   constructor(name: string) { super(400, 'IMMUTABLE_ATTRIBUTE', `ISPN012035: Attribute '${name}' is immutable`); }
 }

@@ -1,6 +1,6 @@
 import { GridError } from './grid-error';
 
-/** `GET|DELETE|POST ?action=` of an undefined counter: 404, empty body (behavior-notes §8). */
+/** `GET|DELETE|POST ?action=` of an undefined counter: 404, empty body (docs/reference/management-plane.md#counter-read-delete-list). */
 export class CounterNotFoundError extends GridError {
   constructor() { super(404, 'COUNTER_NOT_FOUND', ''); }
 }

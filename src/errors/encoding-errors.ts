@@ -1,6 +1,6 @@
 import { GridError } from './grid-error';
 
-/** A media type header the client sent cannot be parsed (commons MediaType, behavior-notes §4.2). */
+/** A media type header the client sent cannot be parsed (commons MediaType, docs/reference/media-types.md#media-type-syntax). */
 export class InvalidMediaTypeError extends GridError {
   constructor(message: string) { super(400, 'INVALID_MEDIA_TYPE', message); }
 }

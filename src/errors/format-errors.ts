@@ -1,7 +1,7 @@
 import { excerpt } from './client-text';
 import { GridError } from './grid-error';
 
-/** Protobuf schemas and protostream content (behavior-notes §4.5, §7). */
+/** Protobuf schemas and protostream content (docs/reference/media-types.md#protostream-json, docs/reference/management-plane.md#schemas). */
 export class SchemaNotFoundError extends GridError {
   constructor() { super(404, 'SCHEMA_NOT_FOUND', ''); }
 }

@@ -12,7 +12,7 @@ export class UnknownAppenderError extends GridError {
   constructor(appender: string) { super(400, 'UNKNOWN_APPENDER', `ISPN080035: Unknown appender \`${appender}\``); }
 }
 
-/** DELETE of a logger that was never configured: 404 with the logger's name as body (behavior-notes §13). */
+/** DELETE of a logger that was never configured: 404 with the logger's name as body (docs/reference/management-plane.md#logging). */
 export class LoggerNotFoundError extends GridError {
   constructor(name: string) { super(404, 'LOGGER_NOT_FOUND', name); }
 }

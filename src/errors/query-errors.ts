@@ -1,7 +1,7 @@
 import { GridError } from './grid-error';
 
 /**
- * A query the client got wrong (query-notes §3, §4). The HTTP layer answers 400 JSON
+ * A query the client got wrong (docs/reference/query.md#grammar, docs/reference/query.md#semantic-checks). The HTTP layer answers 400 JSON
  * `{"error":{"message":<endpoint's message>,"cause":<this message>}}`; the message is the
  * original's text, ISPN id included where it has one.
  */
@@ -9,7 +9,7 @@ export class QueryError extends GridError {
   constructor(code: string, message: string) { super(400, code, message); }
 }
 
-/** ISPN028526: the parser's messages, each `[rules]: line L:C detail` (§3.7). */
+/** ISPN028526: the parser's messages, each `[rules]: line L:C detail` (docs/reference/query.md#syntax-errors). */
 export class IckleSyntaxError extends QueryError {
   constructor(query: string, detail: string) {
     super('QUERY_SYNTAX', `ISPN028526: Invalid query: ${query}; Parser error messages: [${detail}].`);
@@ -59,7 +59,7 @@ export class QueryFeatureNotSupportedError extends QueryError {
   constructor(what: string) { super('QUERY_NOT_SUPPORTED', `${what} is not supported by this server`); }
 }
 
-/** Full-text on a cache without indexing (query-notes §4). */
+/** Full-text on a cache without indexing (docs/reference/query.md#semantic-checks). */
 export class FullTextNeedsIndexError extends QueryError {
   constructor() { super('FULL_TEXT_NEEDS_INDEX', 'The cache must be indexed in order to use full-text queries.'); }
 }
@@ -70,7 +70,7 @@ export class CacheNotQueryableError extends QueryError {
   }
 }
 
-/** ISPN028021 / ISPN028022: the cache's indexed-entities cannot be used (query-notes §6.3). */
+/** ISPN028021 / ISPN028022: the cache's indexed-entities cannot be used (docs/reference/query.md#indexing-configuration). */
 export class IndexedEntityError extends QueryError {
   constructor(message: string) { super('INDEXED_ENTITY', message); }
 }
@@ -102,7 +102,7 @@ export class SearchRequestError extends QueryError {
   constructor(message: string) { super('SEARCH_REQUEST', message); }
 }
 
-/** ISPN012045: search admin on a cache without indexing (plain text, query-notes §7). */
+/** ISPN012045: search admin on a cache without indexing (plain text, docs/reference/query.md#search-admin). */
 export class CacheNotIndexedError extends GridError {
   constructor(cache: string) { super(400, 'CACHE_NOT_INDEXED', `ISPN012045: Cache '${cache}' is not indexed`); }
 }

@@ -1,6 +1,6 @@
 import { GridError } from './grid-error';
 
-/** Routing and request-shape errors (behavior-notes §1.1, §1.2). */
+/** Routing and request-shape errors (docs/reference/http.md#routing, docs/reference/errors.md#status-mapping). */
 export class ResourceNotFoundError extends GridError {
   constructor() { super(404, 'RESOURCE_NOT_FOUND', 'Resource not found'); }
 }
@@ -19,7 +19,7 @@ export class ForbiddenMethodError extends GridError {
   constructor() { super(403, 'FORBIDDEN_METHOD', 'Unknown HTTP method'); }
 }
 
-/** 413 with no body; the HTTP layer closes the connection after it (behavior-notes §1.3). */
+/** 413 with no body; the HTTP layer closes the connection after it (docs/reference/http.md#limits). */
 export class PayloadTooLargeError extends GridError {
   constructor(limit?: number) {
     super(413, 'PAYLOAD_TOO_LARGE', limit === undefined ? 'Request body too large' : `Request body larger than ${limit} bytes`);
@@ -31,7 +31,7 @@ export class MalformedBodyError extends GridError {
   constructor(status: 400 | 408, reason: string) { super(status, 'MALFORMED_BODY', reason); }
 }
 
-/** A `Content-Encoding` other than gzip, deflate or identity (behavior-notes §1.3). */
+/** A `Content-Encoding` other than gzip, deflate or identity (docs/reference/http.md#compression). */
 export class UnsupportedContentEncodingError extends GridError {
   constructor(coding: string) {
     super(415, 'UNSUPPORTED_CONTENT_ENCODING', `Content-Encoding '${coding}' is not supported: send gzip, deflate or identity`);
@@ -105,12 +105,12 @@ export class NotImplementedError extends GridError {
   constructor(what: string) { super(501, 'NOT_IMPLEMENTED', `${what} is not implemented by this server yet`); }
 }
 
-/** `GET /server/report/{node}` for a node that is not a member (behavior-notes §11): 404, no body. */
+/** `GET /server/report/{node}` for a node that is not a member (docs/reference/management-plane.md#server-runtime): 404, no body. */
 export class NodeNotFoundError extends GridError {
   constructor() { super(404, 'NODE_NOT_FOUND', ''); }
 }
 
-/** `/console/…` on a server started without `--console` (behavior-notes §17). */
+/** `/console/…` on a server started without `--console` (docs/reference/management-plane.md#console). */
 export class ConsoleNotEnabledError extends GridError {
   constructor() {
     super(404, 'CONSOLE_NOT_ENABLED',

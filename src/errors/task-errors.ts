@@ -1,6 +1,6 @@
 import { GridError } from './grid-error';
 
-/** A header key the parser does not know (the original's CacheException → 500, behavior-notes §14). */
+/** A header key the parser does not know (the original's CacheException → 500, docs/reference/management-plane.md#script-header). */
 export class UnknownScriptPropertyError extends GridError {
   constructor(key: string) { super(500, 'UNKNOWN_SCRIPT_PROPERTY', `ISPN027506: Unknown script mode: '${key}'`); }
 }

@@ -1,6 +1,6 @@
 import { GridError } from './grid-error';
 
-/** Cache-level cross-site call on a cache without `backups` (behavior-notes §16). */
+/** Cache-level cross-site call on a cache without `backups` (docs/reference/management-plane.md#cross-site). */
 export class NoBackupSitesError extends GridError {
   constructor(cache: string) { super(404, 'NO_BACKUP_SITES', `Cache '${cache}' does not have backup sites.`); }
 }

@@ -2,7 +2,7 @@ import { AliasInUseError, CacheExistsError } from '../errors';
 import { checkResourceName } from '../model/resource-name';
 
 /**
- * Which cache each alias names (the `aliases` attribute of a cache definition, behavior-notes §6.8).
+ * Which cache each alias names (the `aliases` attribute of a cache definition, docs/reference/management-plane.md#aliases).
  * An alias names one cache at a time and never shadows a cache name.
  */
 export class CacheAliases {

@@ -12,7 +12,7 @@ export function isExpired(e: StoredEntry, now: number): boolean {
   return (e.lifespan >= 0 && e.created + e.lifespan <= now) || (e.maxIdle >= 0 && e.lastUsed + e.maxIdle <= now);
 }
 
-/** Mortal entries carry Last-Modified / Expires on reads (behavior-notes §5.3). */
+/** Mortal entries carry Last-Modified / Expires on reads (docs/reference/data-plane.md#reads). */
 export function isMortal(e: StoredEntry): boolean {
   return e.lifespan >= 0 || e.maxIdle >= 0;
 }

@@ -14,7 +14,7 @@ import type { CacheEntry } from './cache-entry';
 import { CacheAliases } from './cache-aliases';
 import { CacheStats } from './cache-stats';
 
-/** Internal caches the original lists and serves (behavior-notes §6.1). */
+/** Internal caches the original lists and serves (docs/reference/management-plane.md#cache-names). */
 export const INTERNAL_CACHES = ['___protobuf_metadata', '___script_cache'] as const;
 
 
@@ -44,7 +44,7 @@ export interface CacheHandle {
   internal: boolean;
   /** Created with the VOLATILE flag: its definition is not persisted. */
   volatile: boolean;
-  /** Partition availability, set by `?action=set-availability` (behavior-notes §6.8) through `CacheManager.setAvailability`. */
+  /** Partition availability, set by `?action=set-availability` (docs/reference/management-plane.md#availability) through `CacheManager.setAvailability`. */
   availability?: Availability;
   /** The cache's own rebalancing switch (`?action=enable|disable-rebalancing`); the container's switch also applies. */
   rebalancing: boolean;
@@ -80,7 +80,7 @@ export type ContainerStatus = 'RUNNING' | 'STOPPING';
 /** A cache's partition availability (`?action=get-availability`, health DEGRADED). */
 export type Availability = 'AVAILABLE' | 'DEGRADED_MODE';
 
-/** A change of the container's configuration (behavior-notes §9.5); removals carry no definition. */
+/** A change of the container's configuration (docs/reference/management-plane.md#config-events); removals carry no definition. */
 export interface ConfigEvent {
   type: 'create-cache' | 'update-cache' | 'remove-cache' | 'create-template' | 'update-template' | 'remove-template';
   name: string;
@@ -106,7 +106,7 @@ export class CacheManager {
   private readonly templates = new Map<string, CacheDefinition>();
   /** Definition changes run one after another, so each sees the state the previous one left. */
   private changes: Promise<unknown> = Promise.resolve();
-  /** The server's ignore list: caches temporarily refused to clients (spec 2 "Server"). */
+  /** The server's ignore list: caches temporarily refused to clients (docs/reference/management-plane.md#ignore-list). */
   private readonly ignored = new Set<string>();
   private nextId: number;
   /** Each cache's reaper timer, following its own `expiration.interval` (`scheduleReaper`). */
@@ -281,7 +281,7 @@ export class CacheManager {
   }
 
   /**
-   * `POST ?action=assign-alias` (behavior-notes §6.8): the alias moves to this cache, leaving the
+   * `POST ?action=assign-alias` (docs/reference/management-plane.md#aliases): the alias moves to this cache, leaving the
    * cache that had it; both definitions are written in one transaction.
    */
   assignAlias(alias: string, nameOrAlias: string): Promise<void> {

@@ -25,7 +25,7 @@ export interface WriteResult {
   commit: Commit | undefined;
 }
 
-/** What entry listeners hear (behavior-notes §6.12). */
+/** What entry listeners hear (docs/reference/data-plane.md#entry-events). */
 export interface EntryEvent {
   type: 'cache-entry-created' | 'cache-entry-modified' | 'cache-entry-removed' | 'cache-entry-expired';
   key: Buffer;

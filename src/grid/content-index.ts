@@ -1,6 +1,6 @@
 import type { StoredEntry } from '../store/store';
 
-/** A change of a cache's content, as an index must follow it (query-notes §6.3). */
+/** A change of a cache's content, as an index must follow it (docs/reference/query.md#indexing-configuration). */
 export type ContentChange =
   /** `memoryOnly`: a passivating cache's entry, held in memory and not in the store. */
   | { kind: 'put'; entry: StoredEntry; memoryOnly: boolean }

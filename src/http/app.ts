@@ -63,7 +63,7 @@ function perContainer(...tables: RouteSpec[][]): RouteSpec[] {
   return tables.flat().map((r) => ({ ...r, perContainer: r.perContainer ?? true }));
 }
 
-/** Resources that touch caches or counters answer 503 after `POST /container?action=shutdown` (behavior-notes §1.3). */
+/** Resources that touch caches or counters answer 503 after `POST /container?action=shutdown` (docs/reference/http.md#service-unavailable). */
 function needContainer(...tables: RouteSpec[][]): RouteSpec[] {
   return tables.flat().map((r) => ({ ...r, requiresContainer: r.requiresContainer ?? true }));
 }
@@ -136,7 +136,7 @@ export function createApp(
     ctx.state.subject = subject;
     if (connection) guards.claim(connection, { tenant: ctx.state.tenant, user: subject.name });
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
-    // the one place a cache path is resolved: names and aliases alike (behavior-notes §5.1)
+    // the one place a cache path is resolved: names and aliases alike (docs/reference/data-plane.md#cache-lookup)
     const named = ctx.params[route.cacheParam ?? 'cache'];
     const h: CacheHandle | undefined = route.scope === 'cache' ? s.manager.require(named) : named === undefined ? undefined : s.manager.find(named);
     authorize(subject, route.permission, h);

@@ -1,5 +1,5 @@
 /**
- * Headers for answers to browsers (`User-Agent` starting with `Mozilla`, behavior-notes §1.3),
+ * Headers for answers to browsers (`User-Agent` starting with `Mozilla`, docs/reference/http.md#browser-headers),
  * errors included.
  *
  * The Content-Security-Policy is the original's (InvocationHelper): scripts only from the server

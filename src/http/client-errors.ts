@@ -16,9 +16,9 @@ export function isClientGone(err: unknown): boolean {
 /** Status line and reason for what Node's HTTP parser refused, by its error code. */
 function refusalOf(code: string | undefined): [string, string] {
   switch (code) {
-    // an unknown verb is 403 as in the original (behavior-notes §1.1)
+    // an unknown verb is 403 as in the original (docs/reference/http.md#routing)
     case 'HPE_INVALID_METHOD': return ['403 Forbidden', 'Unknown HTTP method'];
-    case 'HPE_HEADER_OVERFLOW': return ['413 Payload Too Large', 'Request line and headers are too large']; // §19
+    case 'HPE_HEADER_OVERFLOW': return ['413 Payload Too Large', 'Request line and headers are too large']; // docs/reference/http.md#limits
     case 'ERR_HTTP_REQUEST_TIMEOUT': return ['408 Request Timeout', 'The request was not received in time'];
     case 'HPE_INVALID_URL': return ['400 Bad Request', 'Malformed request target'];
     case 'HPE_UNEXPECTED_CONTENT_LENGTH': case 'HPE_INVALID_CONTENT_LENGTH':
@@ -65,7 +65,7 @@ function endedInBodyInProgress(err: Error & { code?: string }, socket: Socket): 
   return current?.req !== undefined && !current.req.complete;
 }
 
-/** A CONNECT request (Node hands it over as a `connect` event, not a request): 403 as any unknown verb (behavior-notes §1.1). */
+/** A CONNECT request (Node hands it over as a `connect` event, not a request): 403 as any unknown verb (docs/reference/http.md#routing). */
 export function answerConnect(socket: Socket): void {
   afterAnswerInProgress(socket, () => refuse(socket, '403 Forbidden', 'Unknown HTTP method'));
 }

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { constants, createDeflate, createGunzip, createGzip, createInflate, createInflateRaw, deflate, gzip } from 'node:zlib';
 import { UnsupportedContentEncodingError } from '../errors';
 
-/** The two content codings the original's Netty pipeline speaks (behavior-notes §1.3). */
+/** The two content codings the original's Netty pipeline speaks (docs/reference/http.md#compression). */
 export type Coding = 'gzip' | 'deflate';
 
 /** The original's `compression-level` default. */

@@ -2,7 +2,7 @@ import cors from '@koa/cors';
 import type Koa from 'koa';
 import { CorsOriginRefusedError, CorsRequestRefusedError } from '../errors';
 
-/** A CORS rule as configured (spec 1 "CORS"; the same shape as the config file's `cors-rule`). */
+/** A CORS rule as configured (docs/reference/http.md#cors; the same shape as the config file's `cors-rule`). */
 export interface CorsRule {
   name: string;
   allowCredentials: boolean;
@@ -21,14 +21,14 @@ export interface CorsSettings {
   rules?: readonly CorsRule[];
 }
 
-/** Every request header the server reads (the original's RequestHeader list, behavior-notes §3). */
+/** Every request header the server reads (the original's RequestHeader list, docs/reference/http.md#cors). */
 export const REQUEST_HEADER_NAMES = [
   'Accept', 'Authorization', 'Cache-Control', 'Content-encoding', 'Content-Type', 'created', 'extended', 'flags',
   'If-Modified-Since', 'If-None-Match', 'If-UnModified-Since', 'key-content-type', 'lastUsed', 'maxIdleTimeSeconds',
   'timeToLiveSeconds', 'User-Agent',
 ];
 
-/** Every response header the server writes (the original's ResponseHeader list, behavior-notes §3). */
+/** Every response header the server writes (the original's ResponseHeader list, docs/reference/http.md#cors). */
 export const RESPONSE_HEADER_NAMES = [
   'Cache-Control', 'Cluster-Primary-Owner', 'Cluster-Backup-Owners', 'Cluster-Node-Name', 'Cluster-Server-Address',
   'Content-Length', 'Content-Type', 'created', 'Date', 'Etag', 'Expires', 'key-content-type', 'Last-Modified', 'lastUsed',
@@ -96,7 +96,7 @@ function compile(rule: CorsRule, matches?: CompiledRule['matches']): CompiledRul
   };
 }
 
-/** The rules in the original's order (behavior-notes §3): cors-allow, localhost, configured. */
+/** The rules in the original's order (docs/reference/http.md#cors): cors-allow, localhost, configured. */
 function compileAll(settings: CorsSettings): CompiledRule[] {
   const rules: CompiledRule[] = [];
   if (settings.allowAll?.length) rules.push(compile(allowEverything('cors-allow', settings.allowAll)));
@@ -109,7 +109,7 @@ function compileAll(settings: CorsSettings): CompiledRule[] {
 }
 
 /**
- * CORS, before routing and authentication (spec 1 "CORS", behavior-notes §3). Requests without
+ * CORS, before routing and authentication (docs/reference/http.md#cors). Requests without
  * `Origin` pass untouched. Otherwise the first rule whose origins match applies: a preflight
  * (OPTIONS + Origin + Access-Control-Request-Method) is answered here, 200 with an empty body,
  * with the rule's headers (none when no rule matched); an actual request gets the allow-origin,

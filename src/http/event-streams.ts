@@ -54,7 +54,7 @@ function* whileOpen<T>(items: Iterable<T>, open: () => boolean): Generator<T> {
 }
 
 /**
- * Configuration changes of the container (behavior-notes §9.5), YAML unless Accept asks otherwise.
+ * Configuration changes of the container (docs/reference/management-plane.md#config-events), YAML unless Accept asks otherwise.
  * A cache's configuration reaches only a listener with ADMIN on that cache (its own roles when
  * secured), and its removal only a listener that could see it.
  */
@@ -83,7 +83,7 @@ export function listenConfig(ctx: GridContext, s: Services): void {
   })).catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
 }
 
-/** Entry events of one cache (behavior-notes §6.12), the key converted to the negotiated type. */
+/** Entry events of one cache (docs/reference/data-plane.md#entry-events), the key converted to the negotiated type. */
 export async function listenEntries(ctx: GridContext, s: Services): Promise<void> {
   const target = KEY_TARGETS[negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS)];
   const h = ctx.state.cache;

@@ -19,7 +19,7 @@ export function requestMediaType(header: string | undefined): MediaType | undefi
 let lastHeader: string | undefined;
 let lastType: MediaType | undefined;
 
-/** The response type and conversion target of an entry read (behavior-notes §4.4; model/negotiation). */
+/** The response type and conversion target of an entry read (docs/reference/media-types.md#read-negotiation; model/negotiation). */
 export function negotiateValueType(acceptHeader: string | undefined, storage: MediaType, configured: string | undefined): Negotiated {
   return negotiateValue(acceptHeader, storage, configured);
 }

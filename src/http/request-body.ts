@@ -12,7 +12,7 @@ const tooLargeFor = (limit: number): TooLarge => () => new PayloadTooLargeError(
 
 /**
  * Reads the whole request body, decoded from its `Content-Encoding` (gzip or deflate), refusing
- * more than `limit` decoded bytes with 413 (behavior-notes §1.3): a small compressed body that
+ * more than `limit` decoded bytes with 413 (docs/reference/http.md#limits): a small compressed body that
  * inflates past the limit is stopped there, never held whole. While it arrives it counts against
  * the server's budget for bodies (`ctx.state.bodies`, src/http/body-budget.ts): 503 past it.
  */

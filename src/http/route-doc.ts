@@ -96,7 +96,7 @@ export const QUERY_PARAMS = {
   template: param('template', 'Create from this template instead of a configuration body'),
 } as const;
 
-/** Request headers of the entry operations (spec 1 "Entry operations"). */
+/** Request headers of the entry operations (docs/reference/data-plane.md#request-headers). */
 export const HEADERS = {
   keyContentType: param('Key-Content-Type', 'Media type of the key in the path (default text)'),
   flags: param('flags', 'Comma-separated core Flag names applied to the operation, e.g. SKIP_CACHE_LOAD,SKIP_STATISTICS (SKIP_CACHE_STORE, SKIP_CACHE_LOAD, SKIP_STATISTICS, SKIP_LISTENER_NOTIFICATION and SKIP_INDEXING take effect; the others are accepted; empty entries are dropped; docs/compatibility.md)'),

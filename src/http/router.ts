@@ -4,7 +4,7 @@ import type { RouteSpec } from './route-spec';
 interface Node {
   literals: Map<string, Node>;
   param?: { name: string; node: Node };
-  /** `*name`: the rest of the path, one segment or more (static content, behavior-notes §1.1). */
+  /** `*name`: the rest of the path, one segment or more (static content, docs/reference/http.md#routing). */
   rest?: { name: string; node: Node };
   routes: RouteSpec[];
   /** The same rows by method. */

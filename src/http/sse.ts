@@ -26,7 +26,7 @@ export function dataLines(data: string): string[] {
 }
 
 /**
- * Server-sent events (behavior-notes §6.12, §9.5): `event:` then one `data:` line per line of the
+ * Server-sent events (docs/reference/http.md#server-sent-events): `event:` then one `data:` line per line of the
  * payload (`dataLines`) and a blank line; comment lines keep idle connections open. The stream
  * ends (cleanly, so the client sees the end rather than a reset) when its client goes away, when
  * it is dropped, or when one of `endings` is told: the server closing, the stream's container

@@ -4,7 +4,7 @@ import { extname, join, sep } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Context } from 'koa';
 
-/** One month, as the original's static content (behavior-notes §17). */
+/** One month, as the original's static content (docs/reference/management-plane.md#console). */
 const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
 
 /** Types by extension, for what a single-page application ships (the original: MediaTypeResolver). */
@@ -68,8 +68,8 @@ export async function openStaticFile(root: string, segments: string[]): Promise<
 }
 
 /**
- * Starts the answer for an opened static file with the original's cache headers (behavior-notes
- * §17): `Last-Modified`, one month of private `Cache-Control` and `Expires`, and 304 (the file
+ * Starts the answer for an opened static file with the original's cache headers
+ * (docs/reference/management-plane.md#console): `Last-Modified`, one month of private `Cache-Control` and `Expires`, and 304 (the file
  * closed) when `If-Modified-Since` is not older than the file. False after a 304; otherwise the
  * status and type are set and the caller sets the body.
  */

@@ -3,7 +3,7 @@ import { WireWriter, readFields } from './protobuf-wire';
 import type { StoredEntry } from './stored-entry';
 
 /**
- * The archive's layout and byte formats (behavior-notes §10.3; docs/backup-format.md). Pure: no I/O.
+ * The archive's layout and byte formats (docs/reference/management-plane.md#backup-archive; docs/backup-format.md). Pure: no I/O.
  */
 export const MANIFEST = 'manifest.properties';
 /** The Infinispan version whose archive layout this follows; a restore needs major ≥ 12. */

@@ -1,6 +1,6 @@
 import { InvalidBackupRequestError, UnknownResourceTypeError } from '../errors';
 
-/** The resource types a backup holds (behavior-notes §10.2), in the order a restore applies them. */
+/** The resource types a backup holds (docs/reference/management-plane.md#backup-resources), in the order a restore applies them. */
 export const RESOURCE_TYPES = ['proto-schemas', 'templates', 'caches', 'counters', 'tasks'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 

@@ -3,7 +3,7 @@ import { UnsupportedCharsetError } from '../errors';
 
 /**
  * The charsets text can be read and written in (the `charset` parameter of `text/plain`,
- * behavior-notes §4.2), each exactly as Java's: decoding replaces malformed input with U+FFFD,
+ * docs/reference/media-types.md#charsets), each exactly as Java's: decoding replaces malformed input with U+FFFD,
  * encoding replaces a character the charset cannot hold with `?` (String.getBytes). Only those
  * Node can do both ways byte for byte; any other name is refused with the original's
  * UnsupportedCharsetException (400, the name as the message).

@@ -8,7 +8,7 @@ import { essence, FORM_URLENCODED, type MediaType } from './media-type';
  * (RFC4648Codec) and `application/x-www-form-urlencoded` (UrlFormCodec). Keys and values share them.
  */
 
-/** `0x` + lowercase hex, as commons Base16Codec accepts (behavior-notes §4.2). */
+/** `0x` + lowercase hex, as commons Base16Codec accepts (docs/reference/media-types.md#content-encodings). */
 export function decodeHex(text: string): Buffer {
   if (!text.startsWith('0x') || text.length % 2 !== 0) throw new EncodingError('Illegal hex literal!');
   const digits = text.slice(2);

@@ -8,7 +8,7 @@ export type CounterStorage = 'VOLATILE' | 'PERSISTENT';
 export const LONG_MIN = -(2n ** 63n);
 export const LONG_MAX = 2n ** 63n - 1n;
 
-/** A counter definition (behavior-notes §8); values are 64-bit, kept as BigInt end to end. */
+/** A counter definition (docs/reference/management-plane.md#counter-config); values are 64-bit, kept as BigInt end to end. */
 export interface CounterConfig {
   kind: CounterKind;
   initialValue: bigint;

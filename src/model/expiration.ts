@@ -4,7 +4,7 @@ export interface Expiry {
   maxIdle: number;
 }
 
-/** A header value in whole seconds, read like Java's Long.valueOf; anything else counts as absent (behavior-notes §4.1). */
+/** A header value in whole seconds, read like Java's Long.valueOf; anything else counts as absent (docs/reference/data-plane.md#expiration). */
 function seconds(header: string | undefined): number | undefined {
   if (header === undefined || !/^[+-]?\d{1,15}$/.test(header.trim())) return undefined;
   return Number(header.trim());
@@ -15,8 +15,8 @@ function toMs(s: number): number {
 }
 
 /**
- * Resolves `timeToLiveSeconds` / `maxIdleTimeSeconds` against the cache's defaults, by spec 1's
- * expiration rules:
+ * Resolves `timeToLiveSeconds` / `maxIdleTimeSeconds` against the cache's defaults, by
+ * docs/reference/data-plane.md#expiration:
  *  1. absent → configured default;  2. negative → never;  3. both 0 → both defaults;
  *  4. only max-idle 0 → default max-idle, lifespan from its header or -1 when absent;
  *  5. only ttl 0 → default lifespan, max-idle from its header or -1 when absent.

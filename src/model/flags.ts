@@ -20,7 +20,7 @@ export const SKIP_LISTENER_NOTIFICATION: OpFlags = 8;
 export const SKIP_INDEXING: OpFlags = 16;
 
 /**
- * Core `Flag` names accepted on entry operations (behavior-notes §4.1) and the bit each applies.
+ * Core `Flag` names accepted on entry operations (docs/reference/data-plane.md#flags) and the bit each applies.
  * Bit 0: accepted and meaningless for one node without transactions, locks or shared stores
  * (docs/compatibility.md, "Entry flags").
  */

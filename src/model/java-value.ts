@@ -2,7 +2,7 @@ import { EncodingError, excerpt } from '../errors';
 import { decodeHex } from './content-codecs';
 
 /**
- * The only Java objects this server understands (issue 3): String, the primitive wrappers and
+ * The only Java objects this server understands (docs/reference/media-types.md#java-types): String, the primitive wrappers and
  * byte[]. Everything that crosses Java formats (x-java-object, serialization, marshalling,
  * protostream scalars) goes through this value; any other class is refused, never instantiated.
  */

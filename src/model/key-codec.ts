@@ -6,7 +6,7 @@ import { protostreamToJava, type ProtobufTypes } from './protostream-json';
 import { fromJava, isConvertible, keepsBytes, toJava, transcode } from './transcoding';
 import { unwrap, wrapScalar } from './wrapped-message';
 
-/** Key-Content-Type when the request has none: v2 since 13.0, and the legacy v1 API (behavior-notes §4.1, §18). */
+/** Key-Content-Type when the request has none: v2 since 13.0, and the legacy v1 API (docs/reference/media-types.md#request-defaults, docs/reference/data-plane.md#legacy-v1). */
 export const DEFAULT_KEY_TYPE = parseMediaType('text/plain; charset=utf-8');
 export const LEGACY_KEY_TYPE = parseMediaType('application/x-java-object; type=java.lang.String');
 
@@ -14,7 +14,7 @@ const TEXT = parseMediaType(TEXT_PLAIN);
 const BYTE_STORAGE = new Set([APPLICATION_UNKNOWN, OCTET_STREAM]);
 
 /**
- * The key a cache stores for a request key (behavior-notes §4.4, last bullet): the path segment's
+ * The key a cache stores for a request key (docs/reference/media-types.md#keys): the path segment's
  * UTF-8 bytes, read in Key-Content-Type and converted to the cache's key storage type by the same
  * transcoders as values. Two rules are the keys' own, because a key has no per-entry type:
  * - a cache storing `application/x-java-object` keeps each key as the `WrappedMessage` of its Java

@@ -1,7 +1,7 @@
 import { encodeHex } from './content-codecs';
 import { protostreamToJson, type ProtobufTypes } from './protostream-json';
 
-/** How keys or values are written into the entries listing (behavior-notes §6.11). */
+/** How keys or values are written into the entries listing (docs/reference/data-plane.md#entries-listing). */
 export type Representation = 'json' | 'text' | 'hex';
 
 /** Bytes of a value rendered at a time: a 10 MB value is written in pieces, never as one string. */

@@ -6,7 +6,7 @@ export interface MediaType {
   subtype: string;
   params: Readonly<Record<string, string>>;
   weight: number;
-  /** The text as the client sent it (responses echo it, behavior-notes §4.4). */
+  /** The text as the client sent it (responses echo it, docs/reference/media-types.md#read-negotiation). */
   raw: string;
 }
 
@@ -68,7 +68,7 @@ export function parseMediaTypeList(header: string): MediaType[] {
   return items.map((m, i) => ({ m, i })).sort((a, b) => b.m.weight - a.m.weight || a.i - b.i).map((x) => x.m);
 }
 
-/** True when either side is `*∕*` or the type/subtype are equal; parameters are ignored (§4.2). */
+/** True when either side is `*∕*` or the type/subtype are equal; parameters are ignored (docs/reference/media-types.md#media-type-syntax). */
 export function matches(a: string, b: string): boolean {
   return a === MATCH_ALL || b === MATCH_ALL || a === b;
 }

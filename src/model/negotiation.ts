@@ -12,7 +12,7 @@ const TEXT = parseMediaType(TEXT_PLAIN);
 const JSON_MT = parseMediaType(JSON_TYPE);
 
 /**
- * Accept negotiation for entry reads (behavior-notes §4.4): the first Accept entry (by q-weight)
+ * Accept negotiation for entry reads (docs/reference/media-types.md#read-negotiation): the first Accept entry (by q-weight)
  * the storage type converts to; `*∕*` becomes text for Java objects, JSON for protostream, else
  * the stored bytes under the configured type or octet-stream. Unparseable Accept: 406
  * `Data format not supported`; nothing convertible: 406 `ISPN012007`.

@@ -1,4 +1,4 @@
-/** Permissions and the default roles of the original server (behavior-notes §2.2). */
+/** Permissions and the default roles of the original server (docs/reference/http.md#authorization). */
 export const PERMISSION_BITS = {
   LIFECYCLE: 1, READ: 2, WRITE: 4, EXEC: 8, LISTEN: 16, BULK_READ: 32, BULK_WRITE: 64, ADMIN: 128, CREATE: 256, MONITOR: 512,
 } as const;

@@ -16,7 +16,7 @@ function parseDate(text: string): number {
 }
 
 /**
- * Conditional GET/HEAD, evaluated in the original's order (behavior-notes §5.3): If-None-Match,
+ * Conditional GET/HEAD, evaluated in the original's order (docs/reference/data-plane.md#conditional-reads): If-None-Match,
  * If-Match, If-Unmodified-Since, If-Modified-Since. ETags compare as exact strings; dates at second
  * granularity and only for entries that have a Last-Modified.
  */

@@ -1,5 +1,5 @@
 /**
- * protostream annotations in schema comments (query-notes §6.1): `@Name` or `@Name(attr=value, …)`
+ * protostream annotations in schema comments (docs/reference/query.md#annotations): `@Name` or `@Name(attr=value, …)`
  * where a value is a boolean, number, "string", bare or qualified name (`YES`, `Store.YES`), a nested
  * annotation (`analyzer=@Analyzer(definition="x")`) or a `{…}` list (`@Fields({@Field, @Field})`).
  * Text around annotations is documentation; a malformed annotation is skipped, not an error.

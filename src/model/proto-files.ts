@@ -7,8 +7,8 @@ const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs'
 
 
 /**
- * Validation of a set of `.proto` files as the original's schema registry does it (behavior-notes
- * §7): each file is checked alone (syntax), then its imports against the other files, then its
+ * Validation of a set of `.proto` files as the original's schema registry does it
+ * (docs/reference/management-plane.md#schemas): each file is checked alone (syntax), then its imports against the other files, then its
  * types; a file with an error stays registered with that error. Parsing uses protobufjs.
  */
 export interface ProtoFile { name: string; content: string }
@@ -125,7 +125,7 @@ function locate(content: string, token: string): string {
 }
 
 /**
- * Leading comments carry the indexing annotations (query-notes §6.1), but protobufjs attaches a
+ * Leading comments carry the indexing annotations (docs/reference/query.md#annotations), but protobufjs attaches a
  * comment only from the lines before a declaration and prefers a trailing comment on the same
  * line. So every block comment gets a line of its own (`/* @Indexed *∕ message X {` and
  * `/* @Basic *∕ optional string a = 1;` keep their annotations) and trailing `//` comments are

@@ -7,7 +7,7 @@ const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs'
 const hasOwn = (o: object, name: string): boolean => Object.prototype.hasOwnProperty.call(o, name);
 
 /**
- * A query hit as protostream's canonical JSON (query-notes §2): `_type` first and only at the top,
+ * A query hit as protostream's canonical JSON (docs/reference/query.md#result-json): `_type` first and only at the top,
  * only the fields present (no proto2 defaults filled in), repeated fields as arrays, enums by name,
  * 64-bit integers as exact bare numbers, bytes as base64, NaN and infinities quoted.
  */

@@ -64,7 +64,7 @@ function scalarFromJson(typeName: string, v: Json | undefined): JavaValue | unde
   }
 }
 
-/** Canonical protostream JSON → WrappedMessage bytes (behavior-notes §4.5). */
+/** Canonical protostream JSON → WrappedMessage bytes (docs/reference/media-types.md#protostream-json). */
 export function jsonToProtostream(text: string, types: ProtobufTypes): Buffer {
   const doc = parseJson(text);
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
@@ -128,7 +128,7 @@ export function protostreamToJson(bytes: Buffer, types: ProtobufTypes): string {
   } catch (err) {
     throw new InvalidContentError((err as Error).message);
   }
-  return hitJson(t, message); // one writer for entry reads and search hits (query-notes §2)
+  return hitJson(t, message); // one writer for entry reads and search hits (docs/reference/query.md#result-json)
 }
 
 /** The Java value of a stored protostream scalar; messages and enums read as their JSON text. */

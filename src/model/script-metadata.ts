@@ -5,7 +5,7 @@ import { parseMediaType } from './media-type';
 
 export type ScriptMode = 'LOCAL' | 'DISTRIBUTED';
 
-/** What a script's header declares (behavior-notes §14). */
+/** What a script's header declares (docs/reference/management-plane.md#script-header). */
 export interface ScriptMetadata {
   name: string;
   extension: string;

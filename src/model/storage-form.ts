@@ -26,7 +26,7 @@ export function keepsBodyAsSent(contentType: MediaType, storage: MediaType): boo
 }
 
 /**
- * The body as the cache stores it (behavior-notes §4.4 PUT/POST): a content encoding (hex,
+ * The body as the cache stores it (docs/reference/media-types.md#write-conversion): a content encoding (hex,
  * Base64, form-urlencoded) is undone first; then a pair that keeps the bytes stores them, Java
  * objects are stored as their text with their class in the value type, and anything else goes
  * through the transcoder registry. ISPN000492 (400) when the pair does not convert.

@@ -13,7 +13,7 @@ import { unwrap, wrapScalar } from './wrapped-message';
 import { fromXml, textToXml, toXml } from './xml-scalars';
 
 /**
- * The transcoder registry (behavior-notes §4.3): which pairs convert, and how. Values travel as
+ * The transcoder registry (docs/reference/media-types.md#transcoders): which pairs convert, and how. Values travel as
  * bytes; a conversion through Java objects goes through `JavaValue` (String, primitive wrappers
  * and byte[] only). `application/unknown` is opaque: converting from or to it keeps the bytes.
  */
@@ -42,7 +42,7 @@ for (const [a, others] of TRANSCODERS) {
   }
 }
 
-/** Whether a value of media type `from` can be produced as `to` (type/subtype only; §4.3). */
+/** Whether a value of media type `from` can be produced as `to` (type/subtype only; docs/reference/media-types.md#transcoders). */
 export function isConvertible(from: string, to: string): boolean {
   if (from === MATCH_ALL || to === MATCH_ALL || from === to) return true;
   return SUPPORTED.has(`${from}|${to}`);
@@ -68,7 +68,7 @@ export function textCharset(m: MediaType): Charset {
 
 /**
  * The charsets a conversion reads and writes text in, when they differ (DefaultTranscoder
- * convertTextToText, behavior-notes §4.2/§4.3); undefined when no text is recoded: neither side
+ * convertTextToText, docs/reference/media-types.md#charsets); undefined when no text is recoded: neither side
  * is text/plain, a side is opaque, the target is octet-stream (text keeps its bytes there), or both
  * name the same charset. An unknown charset is a 400 (UnsupportedCharsetError) unless both sides
  * carry the same parameter, which the original never converts (its MediaType equality).

@@ -4,7 +4,7 @@ import { forEachField, type WireField, WireWriter } from './protobuf-wire';
 import { WireReader } from './wire-reader';
 
 /**
- * protostream's `WrappedMessage` envelope (behavior-notes §4.6): a scalar is exactly one field;
+ * protostream's `WrappedMessage` envelope (docs/reference/media-types.md#wrapped-message): a scalar is exactly one field;
  * a message is its type name (16) or type id (19) then its bytes (17); an enum is the name or id
  * then its number (18).
  */

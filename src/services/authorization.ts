@@ -10,7 +10,7 @@ export type RoutePermission = Permission | 'AUTHENTICATED';
 /**
  * The caller's permissions on a cache: a cache with `security.authorization` only grants what the
  * caller's roles that the cache lists grant (all roles when it lists none); others use the global
- * permissions (behavior-notes §2.2). With authentication off nothing is restricted.
+ * permissions (docs/reference/http.md#authorization). With authentication off nothing is restricted.
  */
 export function cacheMask(subject: Subject, h: CacheHandle): number {
   const s = h.cache.settings;

@@ -52,7 +52,7 @@ export interface BackupOptions {
 export const DEFAULT_BACKUP_TIMEOUT_MS = 3_600_000;
 
 /**
- * Backups and restores (spec 2 "States and transitions", behavior-notes §10): named operations that
+ * Backups and restores (docs/reference/management-plane.md#backups-and-restores): named operations that
  * run in the background, one of each kind at a time; their records survive restart, and one in
  * progress at a crash is FAILED afterwards. A DELETE while running takes effect when it ends.
  */
@@ -69,7 +69,7 @@ export class BackupService {
 
   /**
    * `container` names the container in archives; a restore accepts only an archive of a container
-   * with that name (spec 2).
+   * with that name (docs/reference/management-plane.md#restores).
    */
   constructor(
     private readonly store: Store, private readonly dataDir: string, private readonly clock: Clock, private readonly log: Logger,
@@ -263,7 +263,7 @@ export class BackupService {
   }
 
   /**
-   * Runs an operation in the background; only one of each kind at a time (behavior-notes §10.1).
+   * Runs an operation in the background; only one of each kind at a time (docs/reference/management-plane.md#backups).
    * It fails when it outlives `timeoutMs` or the server stops: the outcome is recorded at once and
    * the lock released even if the work is stuck in the file system; the work sees the signal at its
    * next step and stops there.

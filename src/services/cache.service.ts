@@ -28,21 +28,21 @@ export interface MutableAttributeView {
   value: MutableValue;
 }
 
-/** What one node holds of a cache (`?action=distribution`, behavior-notes §6.9). */
+/** What one node holds of a cache (`?action=distribution`, docs/reference/management-plane.md#cache-distribution). */
 export interface CacheDistribution {
   memoryEntries: number;
   totalEntries: number;
   memoryUsed: number;
 }
 
-/** `GET /caches?action=role-accessible` (behavior-notes §6.8). */
+/** `GET /caches?action=role-accessible` (docs/reference/management-plane.md#role-accessible). */
 export interface RoleAccessibleCaches {
   secured: string[];
   'non-secured': string[];
 }
 
 /**
- * Cache lifecycle and configuration (spec 1 "Cache management", behavior-notes §6.4–6.7).
+ * Cache lifecycle and configuration (docs/reference/management-plane.md#caches).
  * Documents from clients are parsed on the worker thread, held to the `config-*` limits.
  */
 export class CacheService {
@@ -214,7 +214,7 @@ export class CacheService {
   }
 
   /**
-   * POST /caches?action=compare (behavior-notes §6.7): two documents, each in any format and each
+   * POST /caches?action=compare (docs/reference/management-plane.md#config-compare): two documents, each in any format and each
    * holding exactly one cache (else ISPN012033), describe the same configuration — names aside.
    * With `ignoreMutable`, differences in mutable attributes are allowed and a refusal says why.
    * Answers by returning when equal, with ConfigurationsDifferError (409) otherwise.
@@ -246,7 +246,7 @@ export class CacheService {
     return this.offLoop.run('config.parse', { text, format, limits: this.limits });
   }
 
-  /** A create or update body; `text/plain` with parameters is the parser's 400, not a 415 (behavior-notes §6.4). */
+  /** A create or update body; `text/plain` with parameters is the parser's 400, not a 415 (docs/reference/management-plane.md#cache-create). */
   private parseBody(body: ConfigBody): Promise<CacheDefinition> {
     if (body.contentType !== undefined && isTextWithParameters(body.contentType)) {
       throw new UnreadableConfigurationTypeError(javaMediaTypeText(body.contentType));

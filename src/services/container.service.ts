@@ -15,7 +15,7 @@ export interface CacheConfigView {
   configuration: unknown;
 }
 
-/** The cache container (spec 2 "Container and cache manager", behavior-notes §9). */
+/** The cache container (docs/reference/management-plane.md#container). */
 export class ContainerService {
   constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME) {}
 
@@ -40,7 +40,7 @@ export class ContainerService {
     return this.visibleHandles(subject).map((h) => ({ status: cacheHealthOf(h), cache_name: h.cache.name }));
   }
 
-  /** The first non-HEALTHY status among all caches, else HEALTHY (behavior-notes §9.2); it names no cache. */
+  /** The first non-HEALTHY status among all caches, else HEALTHY (docs/reference/management-plane.md#container-health); it names no cache. */
   clusterHealth(): HealthStatus {
     for (const h of this.manager.handles()) {
       const status = cacheHealthOf(h);
@@ -67,7 +67,7 @@ export class ContainerService {
   /** The names `cacheConfigs` would list, without formatting every definition. */
   configurationNames(subject: Subject): string[] {
     const names = this.manager.templateDefinitions().map(([name]) => name);
-    // the internal caches are not private ones: the original lists them too (behavior-notes §9.1)
+    // the internal caches are not private ones: the original lists them too (docs/reference/management-plane.md#container-info)
     for (const h of this.manager.handles()) if (canAccess(subject, h)) names.push(h.cache.name);
     return names.sort();
   }

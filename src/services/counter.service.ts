@@ -4,10 +4,10 @@ import type { Counter } from '../grid/counter';
 import type { CounterManager } from '../grid/counter-manager';
 import { type CounterConfig, formatCounterConfig, parseCounterConfig } from '../model/counter-config';
 
-/** What an update answers: WEAK counters 204, STRONG ones 200 with the new value (spec 1 "Counters"). */
+/** What an update answers: WEAK counters 204, STRONG ones 200 with the new value (docs/reference/management-plane.md#counter-updates). */
 export type UpdateOutcome = { kind: 'WEAK' } | { kind: 'STRONG'; value: bigint };
 
-/** Counters (spec 1 "Counters", behavior-notes §8). */
+/** Counters (docs/reference/management-plane.md#counters). */
 export class CounterService {
   constructor(private readonly manager: CounterManager) {}
 

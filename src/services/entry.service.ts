@@ -38,7 +38,7 @@ export interface ReadResult {
   etag: string;
 }
 
-/** Entry operations with the rules of spec 1 "Entry operations" and behavior-notes §4, §5. */
+/** Entry operations with the rules of docs/reference/data-plane.md#entry-paths and docs/reference/media-types.md#media-types. */
 export class EntryService {
   private readonly types: ProtobufTypes;
   private readonly metadata: ProtobufMetadataCache;
@@ -112,7 +112,7 @@ export class EntryService {
     });
   }
 
-  /** DELETE: If-None-Match, when sent, must equal the ETag (behavior-notes §5.4). */
+  /** DELETE: If-None-Match, when sent, must equal the ETag (docs/reference/data-plane.md#deletes). */
   async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined, flags: OpFlags = NO_FLAGS): Promise<void> {
     if (this.isMetadata(h)) return this.metadata.remove(this.keyName(h, key), key, ifNoneMatch);
     const current = h.cache.peek(key, flags);
@@ -123,7 +123,7 @@ export class EntryService {
   }
 
   /**
-   * The key the cache stores for a path segment read in `keyType` (behavior-notes §4.4, last
+   * The key the cache stores for a path segment read in `keyType` (docs/reference/media-types.md#keys, last
    * bullet); 400 ISPN000492 when that type does not convert to the key storage type.
    */
   storedKey(h: CacheHandle, segment: string, keyType: MediaType): Buffer {
@@ -158,7 +158,7 @@ export class EntryService {
   }
 
   /**
-   * The body as the cache stores it (behavior-notes §4.4 PUT/POST): no Content-Type stores it as
+   * The body as the cache stores it (docs/reference/media-types.md#write-conversion): no Content-Type stores it as
    * sent, and so does a type the storage keeps byte for byte (remembered for the next write);
    * anything else is decoded, checked and converted (model/storage-form.ts), on the worker when large.
    */

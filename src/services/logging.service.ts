@@ -2,7 +2,7 @@ import { InvalidLevelError, LoggerNotFoundError, MissingArgumentsError, UnknownA
 import type { Store } from '../store/store';
 import { LEVELS, type LoggerRegistry, type LoggerView } from '../util/logger-registry';
 
-/** Loggers and appenders changed at run time, persisted (spec 2 "Logging", behavior-notes §13). */
+/** Loggers and appenders changed at run time, persisted (docs/reference/management-plane.md#logging). */
 export class LoggingService {
   constructor(private readonly registry: LoggerRegistry, private readonly store: Store) {
     for (const r of store.loggers.list()) registry.configure(r.name, { level: r.level, appenders: r.appenders });

@@ -26,7 +26,7 @@ function publicHandles(manager: CacheManager): CacheHandle[] {
 }
 
 /**
- * Prometheus metrics (`GET /metrics`, behavior-notes §17) with prom-client: per-cache and
+ * Prometheus metrics (`GET /metrics`, docs/reference/management-plane.md#metrics) with prom-client: per-cache and
  * container counters from the engine, entries in memory, request latency, and the process.
  * Per-cache series are rebuilt at every scrape, so a removed cache disappears from them. The
  * registry is built at the first scrape: the process metrics that accumulate (GC, event loop

@@ -15,7 +15,7 @@ const PROTO = '.proto';
 const ERRORS = '.errors';
 
 /**
- * The `___protobuf_metadata` cache seen through the entry API (behavior-notes §7,
+ * The `___protobuf_metadata` cache seen through the entry API (docs/reference/management-plane.md#protobuf-metadata-cache,
  * ProtobufMetadataManagerInterceptor): `<name>.proto` keys are the schema files, `<name>.proto.errors`
  * their errors and `.errors` the list of files with errors; the schema service is the only store.
  */

@@ -10,7 +10,7 @@ import { storageTypes } from './storage-types';
 
 export { RawJson, type QueryResult } from '../grid/query/query-result';
 
-/** A search as the endpoints read it; undefined numbers take the defaults (query-notes §1). */
+/** A search as the endpoints read it; undefined numbers take the defaults (docs/reference/query.md#search-endpoint). */
 export interface SearchRequest {
   query: string | undefined;
   offset?: number;
@@ -32,7 +32,7 @@ const DEFAULT_MAX_RESULTS = 10;
 /** Longer queries are refused before parsing: no real query comes near it, and compiling is work per character. */
 export const MAX_QUERY_LENGTH = 100_000;
 
-/** What a cache's stored values can be queried as (query-notes §1), or undefined when not queryable. */
+/** What a cache's stored values can be queried as (docs/reference/query.md#queryable-caches), or undefined when not queryable. */
 export function entityNamesOf(h: CacheHandle): EntityNames | undefined {
   const storage = essence(storageTypes(h).value);
   if (storage === PROTOSTREAM || storage === APPLICATION_UNKNOWN) return 'protobuf';
@@ -40,7 +40,7 @@ export function entityNamesOf(h: CacheHandle): EntityNames | undefined {
   return undefined;
 }
 
-/** Ickle search and delete-by-query over one cache (spec 1 "Query", query-notes §1, §5, §8). */
+/** Ickle search and delete-by-query over one cache (docs/reference/query.md#search-endpoint, docs/reference/query.md#execution, docs/reference/query.md#delete-by-query). */
 export class QueryService {
   constructor(private readonly engine: QueryEngine) {}
 
@@ -53,7 +53,7 @@ export class QueryService {
     if (exec.query.kind === 'delete') {
       if (caller.safeMethod) throw new DeleteThroughGetError();
       authorize(caller.subject, 'BULK_WRITE', h);
-      // query-notes §5.7: DELETE runs through search only with the cache's default paging
+      // docs/reference/query.md#delete-through-search: DELETE runs through search only with the cache's default paging
       if (offset !== 0 || maxResults !== settings.defaultMaxResults) {
         throw new InvalidQueryError('ISPN014057: DELETE statements cannot use paging (firstResult/maxResults)');
       }
@@ -62,7 +62,7 @@ export class QueryService {
     return this.engine.search(h.cache, exec, { offset, maxResults }, req.hitCountAccuracy ?? settings.hitCountAccuracy);
   }
 
-  /** `?action=deleteByQuery` (query-notes §8): a DELETE statement; the count removed. */
+  /** `?action=deleteByQuery` (docs/reference/query.md#delete-by-query): a DELETE statement; the count removed. */
   async deleteByQuery(h: CacheHandle, query: string | undefined): Promise<QueryResult> {
     if (!query || !/^delete/i.test(query)) {
       throw new SearchRequestError("Invalid delete by query request, missing 'query' parameter or not 'DELETE' statement");
@@ -79,7 +79,7 @@ export class QueryService {
   }
 }
 
-/** max_results: REST's default 10, -1 the cache's default-max-results (query-notes §5.4). */
+/** max_results: REST's default 10, -1 the cache's default-max-results (docs/reference/query.md#paging). */
 function maxResultsOf(requested: number | undefined, settings: QuerySettings): number {
   if (requested === undefined) return DEFAULT_MAX_RESULTS;
   if (requested === -1) return settings.defaultMaxResults;

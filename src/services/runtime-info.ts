@@ -5,7 +5,7 @@ import { redactedArgv } from '../model/redacted-argv';
 
 /**
  * What the process knows about itself, under the field names of the original's JVM reports
- * (behavior-notes §11): runtime properties, memory pools and garbage collection, a thread dump.
+ * (docs/reference/management-plane.md#server-runtime): runtime properties, memory pools and garbage collection, a thread dump.
  */
 export class RuntimeInfo {
   private readonly gc = new Map<string, { count: number; ms: number }>();

@@ -34,7 +34,7 @@ const SLICE_MS = 8;
 /** Schema services made in this process (one per container): their snapshot keys differ. */
 let registries = 0;
 
-/** `.proto` is appended to names that lack it (behavior-notes §7). */
+/** `.proto` is appended to names that lack it (docs/reference/management-plane.md#schemas). */
 export function schemaName(name: string): string {
   return name.endsWith('.proto') ? name : `${name}.proto`;
 }
@@ -52,7 +52,7 @@ interface Registry {
 const EMPTY: Registry = { sizes: new Map(), errors: new Map(), root: undefined, types: [], typeIds: new Map(), typeNamesById: new Map() };
 
 /**
- * Protobuf schemas (spec 1 "Protobuf schemas", behavior-notes §7): persistent files, validated
+ * Protobuf schemas (docs/reference/management-plane.md#schemas): persistent files, validated
  * together after every change so that registering a missing dependency clears its dependents'
  * errors. Also the type registry the protostream codecs read.
  *

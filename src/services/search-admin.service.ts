@@ -15,7 +15,7 @@ export interface IndexStatistics {
   entityIndexingFailures: number;
 }
 
-/** The search admin resource (query-notes §7): reindex, clear, updateSchema, metamodel, statistics. */
+/** The search admin resource (docs/reference/query.md#search-admin): reindex, clear, updateSchema, metamodel, statistics. */
 export class SearchAdminService {
   constructor(private readonly indexing: Indexing, private readonly engine: QueryEngine) {}
 
@@ -36,7 +36,7 @@ export class SearchAdminService {
 
   /**
    * Fields added to a schema need no index change here (values are rows, not columns), so this only
-   * checks that the cache's indexed entities can be used; changed fields need a reindex (spec 1).
+   * checks that the cache's indexed entities can be used; changed fields need a reindex (docs/reference/query.md#search-admin).
    */
   updateSchema(h: CacheHandle): void {
     this.indexOf(h).entities();

@@ -24,7 +24,7 @@ export interface Report {
 }
 
 /**
- * `GET /server/report` (behavior-notes §11): a tar.gz of the configuration, log files, memory and
+ * `GET /server/report` (docs/reference/management-plane.md#server-runtime): a tar.gz of the configuration, log files, memory and
  * CPU figures, open files, network listeners and a thread dump, written to a temp folder first and
  * streamed; the folder goes once the stream ends.
  *

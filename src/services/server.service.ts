@@ -20,7 +20,7 @@ export interface ServerSettings {
   tls?: { certificate: string };
 }
 
-/** The server resource (spec 2 "Cluster and server", behavior-notes §11–§12). */
+/** The server resource (docs/reference/management-plane.md#server). */
 export class ServerService {
   readonly runtime = new RuntimeInfo();
   /** Told when the server starts closing, so long-lived streams end instead of holding shutdown up. */
@@ -48,7 +48,7 @@ export class ServerService {
     this.stopRequested();
   }
 
-  /** The configuration in force, in the shape of the original's server configuration (behavior-notes §11). */
+  /** The configuration in force, in the shape of the original's server configuration (docs/reference/management-plane.md#server-runtime). */
   configuration(): Record<string, unknown> {
     const s = this.settings;
     const mechanisms = s.authEnabled ? s.mechanisms : [];

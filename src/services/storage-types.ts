@@ -10,7 +10,7 @@ export interface StorageTypes {
 const cache = new WeakMap<object, StorageTypes>();
 
 /**
- * The media types a cache stores (behavior-notes §4.3): the configured `encoding` wins, an
+ * The media types a cache stores (docs/reference/media-types.md#storage-types): the configured `encoding` wins, an
  * indexed cache stores protostream, anything else raw bytes (`application/unknown`).
  */
 export function storageTypes(h: CacheHandle): StorageTypes {

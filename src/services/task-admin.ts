@@ -24,7 +24,7 @@ export interface AdminTaskContext {
   logging?: AdminLogging;
 }
 
-/** A built-in admin task: `@@<context>@<operation>`, type `AdminServerTask` (behavior-notes §14). */
+/** A built-in admin task: `@@<context>@<operation>`, type `AdminServerTask` (docs/reference/management-plane.md#tasks). */
 export interface AdminTask {
   name: string;
   /** In the original's order (its `getParameters()` set). */

@@ -11,7 +11,7 @@ import { ScriptBindings } from './script-bindings';
 import type { SandboxLimits } from './script-limits';
 import { ScriptSandbox, type ScriptOutcome } from './script-sandbox';
 
-/** One row of `GET /tasks` (spec 2 "task" shape, behavior-notes §14). */
+/** One row of `GET /tasks` (docs/reference/management-plane.md#tasks). */
 export interface TaskInfo {
   name: string;
   type: 'Script' | 'AdminServerTask';
@@ -35,7 +35,7 @@ interface ScriptTask {
   createdAt: number;
 }
 
-/** Server tasks (spec 2 "Server tasks", behavior-notes §14): uploaded JavaScript scripts and built-in admin tasks. */
+/** Server tasks (docs/reference/management-plane.md#tasks): uploaded JavaScript scripts and built-in admin tasks. */
 export class TaskService {
   readonly sandbox: ScriptSandbox;
   private readonly scripts = new Map<string, ScriptTask>();

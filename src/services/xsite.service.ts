@@ -6,7 +6,7 @@ import type { Store, XSiteRecord } from '../store/store';
 export type SiteStatus = 'online' | 'offline';
 
 /**
- * Cross-site backup locations (spec 2 "Cross-site operations", behavior-notes §16). A cache that
+ * Cross-site backup locations (docs/reference/management-plane.md#cross-site). A cache that
  * declares `backups` gets one state per site — online/offline, state-transfer mode, take-offline
  * settings — kept, reported and persisted. Nothing is replicated to remote sites yet, so pushing
  * state fails as an unreachable site would.

@@ -184,8 +184,8 @@ export class SqliteIndexStore {
   }
 
   /**
-   * COUNT per value of a single-valued field over the matches (native aggregation, query-notes
-   * §5.6), at most `limit` groups.
+   * COUNT per value of a single-valued field over the matches (native aggregation,
+   * docs/reference/query.md#aggregation), at most `limit` groups.
    */
   async groupCount(sel: IndexSelection, field: string, countField: string | undefined, descending: boolean, limit: number): Promise<Array<{ value: IndexValue; n: number }>> {
     const rows = await this.read<{ value: IndexValue; exact: string | null; n: number }>(sel, this.selection(sel).groupCount(field, countField, descending, limit));

@@ -23,7 +23,7 @@ const ROOT = '';
 
 /**
  * Named loggers with levels and appenders that can change at run time, as log4j's are in the
- * original (behavior-notes §13). One pino root writes every line into a router that sends it to
+ * original (docs/reference/management-plane.md#logging). One pino root writes every line into a router that sends it to
  * the appenders of the logger that wrote it; each part of the server logs through a named child
  * (`grid.http`, `grid.store`, …) whose level follows its own or its nearest ancestor's setting.
  */

@@ -30,7 +30,7 @@ const RSS_BOUND = 1.5 * 1024 ** 3;
  * now pass the same oracle.
  */
 const REGRESSIONS: FuzzRequest[] = [
-  // configuration keys naming Object.prototype members answered 500 (seeded run of issue 10)
+  // configuration keys naming Object.prototype members answered 500 (seeded run of docs/reliability.md#fuzzing)
   { method: 'POST', path: '/rest/v2/caches?action=convert', as: 'monitor', headers: { 'Content-Type': 'application/json' }, body: Buffer.from('{"local-cache":{"toString":{}}}') },
   { method: 'POST', path: '/rest/v2/caches/fz-x', as: 'admin', headers: { 'Content-Type': 'application/xml' }, body: Buffer.from('<a>'.repeat(10_000) + '</a>'.repeat(10_000)) },
   // unknown verbs and 415 answered with empty bodies

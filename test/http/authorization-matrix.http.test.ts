@@ -6,10 +6,10 @@ import { DEFAULT_ROLES, PERMISSION_BITS, PERMISSION_MASKS, type PermissionName }
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
- * The role × endpoint matrix (issue 10, "Make the project prove it"): every row of the route
+ * The role × endpoint matrix (docs/security.md#roles-and-permissions): every row of the route
  * table that the server runs (`allRoutes`, so rows added later are covered without touching this
  * file) × every kind of caller. The expected answer is derived from the row's `permission` and the
- * permission table (`DEFAULT_ROLES`, behavior-notes §2.2, plus the custom roles defined below) —
+ * permission table (`DEFAULT_ROLES`, docs/reference/http.md#authorization, plus the custom roles defined below) —
  * never written per route:
  *   - anonymous rows: never 401 or 403;
  *   - no or wrong credentials: 401 (a wrong password also 429, once failed logins back off);

@@ -15,7 +15,7 @@ const VAULT = { 'local-cache': { security: { authorization: { enabled: true, rol
 
 
 /**
- * Per-cache authorization (issue 10 item 4). Users: the five default roles, `ops` (group monitor)
+ * Per-cache authorization (docs/security.md#per-cache-roles). Users: the five default roles, `ops` (group monitor)
  * granted the role `operator`, which holds ALL globally but is not one of the secured cache's
  * roles, and `keeper` (group monitor) granted the role `keeper`, which is.
  */

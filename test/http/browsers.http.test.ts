@@ -4,7 +4,7 @@ import { requestWithHost } from '../support/raw-http';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
- * What a web page may make a browser do to a local grid (issue 10 item 6, docs/security.md#browsers):
+ * What a web page may make a browser do to a local grid (docs/security.md#browsers):
  * a cross-site page must not change anything (CORS refuses foreign origins on every request, simple
  * ones included), and a page whose name was re-pointed at 127.0.0.1 (DNS rebinding) must not reach
  * the server at all (Host check).

@@ -18,7 +18,7 @@ const consoleCalls = {
 };
 const ACCEPT_JSON = { Accept: 'application/json' };
 
-describe('running-cache administration /rest/v2/caches (behavior-notes §6.2, §6.3, §6.8, §6.9)', () => {
+describe('running-cache administration /rest/v2/caches (docs/reference/management-plane.md#cache-listing, docs/reference/management-plane.md#cache-details, docs/reference/management-plane.md#mutable-attributes, docs/reference/management-plane.md#cache-stats)', () => {
   let server: TestServer;
   let admin: Client;
   let n = 0;

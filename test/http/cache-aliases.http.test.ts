@@ -6,7 +6,7 @@ import { startTestServer, tempDir, type TestServer } from '../support/server';
 
 type Json = Record<string, unknown>;
 
-describe('cache aliases (behavior-notes §5.1, §6.8)', () => {
+describe('cache aliases (docs/reference/data-plane.md#cache-lookup, docs/reference/management-plane.md#aliases)', () => {
   let server: TestServer;
   let admin: Client;
   let n = 0;

@@ -82,7 +82,7 @@ describe('caches /rest/v2/caches', () => {
       expect((await admin.head(`/rest/v2/caches/${name}`)).status).to.equal(404);
     });
 
-    it('answers 400 for text/plain with parameters, which the original\'s reader does not auto-detect (behavior-notes §6.4)', async () => {
+    it('answers 400 for text/plain with parameters, which the original\'s reader does not auto-detect (docs/reference/management-plane.md#cache-create)', async () => {
       for (const [type, echoed] of [['text/plain; charset=utf-8', 'text/plain; charset=utf-8'], ['text/plain;charset=UTF-8', 'text/plain; charset=UTF-8']]) {
         const name = fresh();
         const r = await admin.post(`/rest/v2/caches/${name}`, '{"local-cache":{}}', { 'Content-Type': type });

@@ -6,7 +6,7 @@ const entry = (cache: string, key: string) => `/rest/v2/caches/${cache}/${key}`;
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
 const UTF8_TEXT = 'text/plain; charset=UTF-8';
 
-describe('text/plain charsets (behavior-notes §4.2, §4.3: DefaultTranscoder convertTextToText)', () => {
+describe('text/plain charsets (docs/reference/media-types.md#charsets: DefaultTranscoder convertTextToText)', () => {
   let server: TestServer;
   let admin: Client;
   let n = 0;
@@ -112,7 +112,7 @@ describe('text/plain charsets (behavior-notes §4.2, §4.3: DefaultTranscoder co
     });
   });
 
-  describe('GET /rest/{cacheName} (legacy v1 key listing, behavior-notes §18)', () => {
+  describe('GET /rest/{cacheName} (legacy v1 key listing, docs/reference/data-plane.md#legacy-v1)', () => {
     it('writes the keys in the charset Accept names and echoes it', async () => {
       const c = await cacheWith(UTF8_TEXT);
       await admin.put(entry(c, encodeURIComponent('café')), 'v', { 'Content-Type': UTF8_TEXT });

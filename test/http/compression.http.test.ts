@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../support/server';
 
 const admin = basicAuth('admin');
 
-describe('content codings (behavior-notes §1.3)', () => {
+describe('content codings (docs/reference/http.md#compression)', () => {
   let server: TestServer;
   let client: Client;
   let n = 0;

@@ -11,7 +11,7 @@ const SECRET = 'the secret outside the console directory';
 /** index.html of the fixture as grid must serve it at /console/ (placeholders filled in). */
 const servedIndex = (prefix = '') => `<base href="${prefix}/console/">`;
 
-describe('the web console (behavior-notes §17)', () => {
+describe('the web console (docs/reference/management-plane.md#console)', () => {
   let site: string;
   let server: TestServer;
   const get = (path: string, headers: Record<string, string> = {}) => rawRequest(server.url, path, { headers });

@@ -15,7 +15,7 @@ describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () =
   after(() => server.close());
 
   describe('GET info', () => {
-    it('reports every field of spec 2 with single-node values, in both path families', async () => {
+    it('reports every field of docs/reference/management-plane.md#container-info with single-node values, in both path families', async () => {
       for (const path of ['/rest/v2/container', '/rest/v2/cache-managers/default']) {
         const info = (await admin.get(path)).json<Record<string, unknown>>();
         for (const field of ['version', 'name', 'coordinator', 'cache_configuration_names', 'cluster_name', 'physical_addresses',

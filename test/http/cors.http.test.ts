@@ -5,7 +5,7 @@ import { requestWithHost } from '../support/raw-http';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**
- * CORS as a browser meets it (spec 1 "CORS", behavior-notes §3): a preflight (OPTIONS with Origin
+ * CORS as a browser meets it (docs/reference/http.md#cors): a preflight (OPTIONS with Origin
  * and Access-Control-Request-Method, never credentials) and then the actual request, per kind of
  * rule: the cors-allow property, the built-in localhost rules, configured rules.
  */

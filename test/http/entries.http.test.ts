@@ -119,7 +119,7 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
       expect(r.headers.get('timetoliveseconds')).to.equal(null);
     });
 
-    it('negotiates Accept with q-values (behavior-notes §4.4)', async () => {
+    it('negotiates Accept with q-values (docs/reference/media-types.md#read-negotiation)', async () => {
       const c = await given.cache();
       await admin.put(entry(c, 'k'), 'v');
       const type = async (accept: string) => (await admin.get(entry(c, 'k'), { Accept: accept })).headers.get('content-type');
@@ -313,7 +313,7 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
       expect((await admin.delete(`/rest/${c}/k`)).status).to.equal(204);
     });
 
-    it('lists keys as text, JSON-ish, XML and hex, and clears with DELETE /rest/{cache} (200, spec 1)', async () => {
+    it('lists keys as text, JSON-ish, XML and hex, and clears with DELETE /rest/{cache} (200, docs/reference/data-plane.md#legacy-v1)', async () => {
       const c = await given.cache();
       await admin.put(`/rest/${c}/a`, '1');
       await admin.put(`/rest/${c}/b<`, '2');

@@ -10,7 +10,7 @@ const PERSISTENT = (maxCount?: number) => ({
   'local-cache': { statistics: true, persistence: { 'file-store': {} }, ...(maxCount ? { memory: { 'max-count': String(maxCount) } } : {}) },
 });
 
-// The `flags` header is applied to the operation (spec 1, Entry operations; behavior-notes §4.1).
+// The `flags` header is applied to the operation (docs/reference/data-plane.md#flags).
 describe('flags header on entry operations', () => {
   let server: TestServer;
   let admin: Client;

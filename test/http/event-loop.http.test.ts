@@ -7,7 +7,7 @@ import type { Client, Reply } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 import { STALL_BOUND_MS, whileProbing, type ProbeReport } from '../support/stall-probe';
 
-// Each case sends what once held the event loop for seconds (issue 10, item 1) — or the largest
+// Each case sends what once held the event loop for seconds (docs/reliability.md#event-loop-stalls-and-fuzzing) — or the largest
 // input the limits allow — while a health probe runs, and asserts the probe kept answering.
 
 const XML = { 'Content-Type': 'application/xml', Accept: 'application/json' };

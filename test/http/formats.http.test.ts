@@ -18,7 +18,7 @@ const SCHEMA = [
   'message Part { optional string id = 1; }',
 ].join('\n');
 
-describe('data formats over the entry API (behavior-notes §4)', () => {
+describe('data formats over the entry API (docs/reference/media-types.md#media-types)', () => {
   let server: TestServer;
   let admin: Client;
   let n = 0;
@@ -42,7 +42,7 @@ describe('data formats over the entry API (behavior-notes §4)', () => {
       expect((await admin.put(entry(c, 'k'), JSON.stringify(doc), { 'Content-Type': 'application/json' })).status).to.equal(204);
       const json = await admin.get(entry(c, 'k'));
       expect(json.headers.get('content-type')).to.equal('application/json');
-      // canonical JSON writes the fields present only: the proto2 [default = 7] of count is not filled in (query-notes §2)
+      // canonical JSON writes the fields present only: the proto2 [default = 7] of count is not filled in (docs/reference/query.md#result-json)
       expect(json.json()).to.deep.equal(doc);
       const proto = await admin.get(entry(c, 'k'), { Accept: 'application/x-protostream' });
       expect(proto.headers.get('content-type')).to.equal('application/x-protostream');
@@ -78,7 +78,7 @@ describe('data formats over the entry API (behavior-notes §4)', () => {
     });
   });
 
-  describe('canonical protostream JSON fidelity (behavior-notes §4.5)', () => {
+  describe('canonical protostream JSON fidelity (docs/reference/media-types.md#protostream-json)', () => {
     const NUMBERS = [
       'package t2;',
       'enum C { RED = 0; BLUE = 1; }',

@@ -21,7 +21,7 @@ function exchange(port: number, text: string, quietMs = 400): Promise<string> {
 
 const statuses = (answers: string) => [...answers.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]));
 
-describe('HTTP/1.1 pipelining and refused requests (RFC 9112 §9.3.2, behavior-notes §1.1)', () => {
+describe('HTTP/1.1 pipelining and refused requests (RFC 9112 §9.3.2, docs/reference/http.md#routing)', () => {
   let server: TestServer;
   let port: number;
   const auth = `Authorization: ${basicAuth('admin').Authorization}\r\n`;

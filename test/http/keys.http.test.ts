@@ -109,7 +109,7 @@ const ROWS: Array<{ what: string; segment: string; keyType?: string; cells: Reco
   },
 ];
 
-describe('PUT, GET /rest/v2/caches/{cacheName}/{cacheKey}: keys converted to the key storage type (behavior-notes §4.4)', () => {
+describe('PUT, GET /rest/v2/caches/{cacheName}/{cacheKey}: keys converted to the key storage type (docs/reference/media-types.md#keys)', () => {
   let server: TestServer;
   let admin: Client;
   let n = 0;
@@ -255,7 +255,7 @@ describe('the web console on a protostream cache (infinispan-console cacheServic
   });
 });
 
-describe('PUT, GET /rest/{cacheName}/{cacheKey}: legacy keys are Java Strings (behavior-notes §18)', () => {
+describe('PUT, GET /rest/{cacheName}/{cacheKey}: legacy keys are Java Strings (docs/reference/data-plane.md#legacy-v1)', () => {
   let server: TestServer;
   let admin: Client;
 

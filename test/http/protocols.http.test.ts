@@ -7,7 +7,7 @@ import { basic, curlTransport, eventually, h2Transport, http1Transport, type Tra
 import { needTool } from '../support/tools';
 
 /**
- * The same requests over every way a client can reach grid (spec 1 "What the service does" 3):
+ * The same requests over every way a client can reach grid (docs/reference/http.md#protocols):
  * HTTP/1.1 and HTTP/2 on the plain port (prior knowledge and `Upgrade: h2c`), and on the TLS port
  * h2 or http/1.1 as ALPN picks — with real clients: node:http, node:https, node:http2 and curl.
  */

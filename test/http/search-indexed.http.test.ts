@@ -13,7 +13,7 @@ const ALL: SearchParams = { max_results: 2147483647 };
 const DEF: SearchParams = {};
 const page = (max: number, offset: number): SearchParams => ({ max_results: max, offset });
 
-describe('search on indexed caches (query-notes §10.2, §10.3)', function () {
+describe('search on indexed caches (docs/reference/query.md#scenario-count, docs/reference/query.md#scenario-others)', function () {
   this.timeout(120_000);
   let server: TestServer;
   let admin: Client;

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/server';
 
 const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
 
-/** The cache kinds of BaseRestSearchTest this server has (query-notes §10.1). */
+/** The cache kinds of BaseRestSearchTest this server has (docs/reference/query.md#scenario-person). */
 const INDEXED = { indexing: { enabled: true, 'indexed-entities': [PERSON] } };
 export const SEARCH_CACHES: Record<string, unknown> = {
   'people-heap': { 'local-cache': { ...PROTOSTREAM } },

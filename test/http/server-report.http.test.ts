@@ -5,7 +5,7 @@ import { list as tarList } from 'tar';
 import type { Client } from '../support/client';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 
-describe('GET /rest/v2/server/report/{node} (behavior-notes §11)', () => {
+describe('GET /rest/v2/server/report/{node} (docs/reference/management-plane.md#server-runtime)', () => {
   let server: TestServer;
   let admin: Client;
   let nodeName: string;

@@ -1,12 +1,12 @@
 /**
- * Schemas and data of the original's REST search tests (query-notes §10), shared by the unit and
+ * Schemas and data of the original's REST search tests (docs/reference/query.md#scenarios), shared by the unit and
  * HTTP suites.
  */
 
 export const PERSON_PACKAGE = 'org.infinispan.rest.search.entity';
 export const PERSON = `${PERSON_PACKAGE}.Person`;
 
-/** person.proto with the 15.x annotations (query-notes §10.1). */
+/** person.proto with the 15.x annotations (docs/reference/query.md#scenario-person). */
 export const PERSON_PROTO = `package ${PERSON_PACKAGE};
 
 /* @Indexed */
@@ -46,7 +46,7 @@ message Person {
 }
 `;
 
-/** person.proto as the v1 tests register it: legacy @Field annotations (query-notes §9). */
+/** person.proto as the v1 tests register it: legacy @Field annotations (docs/reference/query.md#v1-search). */
 export const PERSON_PROTO_LEGACY = `package ${PERSON_PACKAGE};
 
 /**
@@ -129,7 +129,7 @@ export interface PersonJson {
   phoneNumbers: unknown[];
 }
 
-/** The 50 people of §10.1: four heroes, then Generic5…Generic50. */
+/** The 50 people of docs/reference/query.md#scenario-person: four heroes, then Generic5…Generic50. */
 export function people(count = 50): Array<[string, PersonJson]> {
   const heroes: Array<[string, string, string, string, 'MALE' | 'FEMALE']> = [
     ['Jessica', 'Jones', '46th St', 'NY 10036', 'FEMALE'],
@@ -145,7 +145,7 @@ export function people(count = 50): Array<[string, PersonJson]> {
   return out;
 }
 
-/** count.proto of SearchCountClusteredTest / SearchCountLocalTest (§10.2). */
+/** count.proto of SearchCountClusteredTest / SearchCountLocalTest (docs/reference/query.md#scenario-count). */
 export const COUNT_PROTO = `/* @Indexed */
 message IndexedEntity {
   /* @Text(projectable = true) */
@@ -165,7 +165,7 @@ message NotIndexedEntity {
 }
 `;
 
-/** RestQueryAggregationCountTest's entity (§10.3), no package. */
+/** RestQueryAggregationCountTest's entity (docs/reference/query.md#scenario-others), no package. */
 export const SALE_PROTO = `/* @Indexed */
 message Sale {
   /* @Basic */
@@ -179,7 +179,7 @@ message Sale {
 }
 `;
 
-/** RestProjectionTest's and RestHitCountAccuracyTest's entity (§10.3). */
+/** RestProjectionTest's and RestHitCountAccuracyTest's entity (docs/reference/query.md#scenario-others). */
 export const GAME_PROTO = `/* @Indexed(index="play") */ message Game {
   /* @Keyword(projectable = true, sortable = true) */
   optional string name = 1;
@@ -188,7 +188,7 @@ export const GAME_PROTO = `/* @Indexed(index="play") */ message Game {
 }
 `;
 
-/** CacheResourceV2Test's entities (§10.3). */
+/** CacheResourceV2Test's entities (docs/reference/query.md#scenario-others). */
 export const ENTITY_PROTO = `/* @Indexed */
 message Entity {
   /* @Basic */
@@ -204,7 +204,7 @@ message Another {
 }
 `;
 
-/** A java.util.Random(seed) of the JDK, to draw the original's Sale statuses (§10.3). */
+/** A java.util.Random(seed) of the JDK, to draw the original's Sale statuses (docs/reference/query.md#scenario-others). */
 export class JavaRandom {
   private seed: bigint;
 

@@ -25,7 +25,7 @@ export interface IndexTarget {
 const REINDEX_BATCH = 1000;
 
 /**
- * The index of one indexed cache (query-notes §6): follows the cache's content, checks its
+ * The index of one indexed cache (docs/reference/query.md#indexing): follows the cache's content, checks its
  * indexed-entities (ISPN028021/ISPN028022), rebuilds on reindex and counts its failures.
  */
 export class CacheIndex implements ContentIndex {
@@ -68,7 +68,7 @@ export class CacheIndex implements ContentIndex {
 
   /**
    * The configured indexed entities, checked lazily as the original does at the first query or
-   * write (query-notes §6.3): each must be a registered message type, @Indexed, with an annotated field.
+   * write (docs/reference/query.md#indexing-configuration): each must be a registered message type, @Indexed, with an annotated field.
    */
   entities(): EntityModel[] {
     const version = this.types.version;

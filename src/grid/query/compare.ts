@@ -1,7 +1,7 @@
 import type { Scalar } from '../../model/ickle/analyzed-query';
 
 /**
- * The engine's order (query-notes §5.1): numbers numerically (enums by number; longs exactly, a
+ * The engine's order (docs/reference/query.md#scan-semantics): numbers numerically (enums by number; longs exactly, a
  * bigint against a number included), strings by UTF-16 code units as Java compares them, false
  * before true.
  */
@@ -15,7 +15,7 @@ export function compareScalars(a: Scalar, b: Scalar): number {
   return sa < sb ? -1 : sa > sb ? 1 : 0;
 }
 
-/** Sorting with nulls first in ascending order (the scan path, query-notes §5.1). */
+/** Sorting with nulls first in ascending order (the scan path, docs/reference/query.md#scan-semantics). */
 export function compareNullable(a: Scalar | null, b: Scalar | null): number {
   if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
   return compareScalars(a, b);

@@ -16,7 +16,7 @@ export interface MatchRow {
   key: Buffer;
   entity: EntityMessage;
   sortKeys: Array<Scalar | null>;
-  /** Relevance, for indexed full-text queries; null otherwise (query-notes §4: score() on a scan). */
+  /** Relevance, for indexed full-text queries; null otherwise (docs/reference/query.md#semantic-checks: score() on a scan). */
   score: number | null;
   /** The stored value's size: what holding the row for the answer costs (QueryBudget). */
   bytes: number;
@@ -121,7 +121,7 @@ export class ExecutableQuery {
   }
 }
 
-/** v2 keys as §2; v1 used the bare path for aggregates too (`count(p.name)` ⇒ `name`, §9). */
+/** v2 keys as docs/reference/query.md#result-json; v1 used the bare path for aggregates too (`count(p.name)` ⇒ `name`, docs/reference/query.md#v1-search). */
 function columnOf(p: Projection, q: AnalyzedQuery): ResultColumn {
   if (p.kind !== 'column' || !q.grouping) return { key: p.key, legacyKey: p.key };
   const n = q.grouping.groupBy.length;

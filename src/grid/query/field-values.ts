@@ -28,7 +28,7 @@ function longScalar(v: unknown): Scalar {
   return v as Scalar;
 }
 
-/** The present value of a field, or its declared default (query-notes §5.1); undefined when absent. */
+/** The present value of a field, or its declared default (docs/reference/query.md#scan-semantics); undefined when absent. */
 function own(o: object, p: PropertyModel): unknown {
   if (hasOwn(o, p.name)) return (o as Record<string, unknown>)[p.name];
   return p.repeated ? undefined : p.defaultValue;
@@ -72,7 +72,7 @@ export function compileSingle(ref: FieldRef): (entity: object) => Scalar | null 
   };
 }
 
-/** A projected value in the JSON the original writes (query-notes §2): bytes as signed byte arrays, floats as floats. */
+/** A projected value in the JSON the original writes (docs/reference/query.md#projection-values): bytes as signed byte arrays, floats as floats. */
 export function projectValue(ref: FieldRef): (entity: object) => unknown {
   const leaf = ref.leaf;
   const single = compileSingle(ref);

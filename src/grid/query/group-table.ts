@@ -7,7 +7,7 @@ import { compileAccessor, compileSingle } from './field-values';
 /** A grouping query's row: the grouped values, then the aggregate results. */
 export type GroupRow = Array<Scalar | null>;
 
-/** Groups a query may build in memory; more is refused rather than held (query-notes §5.6). */
+/** Groups a query may build in memory; more is refused rather than held (docs/reference/query.md#aggregation). */
 export const MAX_GROUPS = 100_000;
 
 export function tooManyGroups(): InvalidQueryError {
@@ -20,7 +20,7 @@ interface Accumulator {
 }
 
 /**
- * In-memory grouping (query-notes §5.6): matching entities ⇒ groups ⇒ accumulated aggregates.
+ * In-memory grouping (docs/reference/query.md#aggregation): matching entities ⇒ groups ⇒ accumulated aggregates.
  * COUNT(field) counts non-null values, COUNT(*) rows; SUM/AVG/MIN/MAX over no values give null.
  * Without GROUP BY the answer is one global row, as the original's RowGrouper gives.
  */

@@ -4,7 +4,7 @@ import { analyzeText, normalizeKeyword } from '../../model/ickle/text-analyzers'
 import type { IndexDocument, IndexValue } from '../../store/store';
 import { compileAccessor, type ValuesAccessor } from './field-values';
 
-/** `@Embedded(includeDepth)` defaults to 3 (query-notes §6.2); cycles stop there too. */
+/** `@Embedded(includeDepth)` defaults to 3 (docs/reference/query.md#annotation-attributes); cycles stop there too. */
 const INCLUDE_DEPTH = 3;
 
 /** A field the index holds: B-tree values (searchable, sortable or aggregable) or analyzed text. */

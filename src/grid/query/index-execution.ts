@@ -28,7 +28,7 @@ export interface EntityLoading {
 }
 
 /**
- * Runs a query on an indexed cache (query-notes §2, §5): `indexed` when the whole condition is
+ * Runs a query on an indexed cache (docs/reference/query.md#hit-counts, docs/reference/query.md#execution): `indexed` when the whole condition is
  * in the index (counts and, for indexed sort fields, the page come from SQLite), `hybrid` when only
  * part is (the index gives candidates, the entries are checked in memory, and — as the original —
  * hit_count is the candidates' count). Undefined when nothing is indexed: the caller scans.
@@ -138,7 +138,7 @@ interface NativeAggregation {
 
 /**
  * The original aggregates in the index only for one aggregable GROUP BY field and one COUNT, no
- * HAVING, ORDER BY at most the (sortable) group field, and a fully indexed WHERE (query-notes §5.6).
+ * HAVING, ORDER BY at most the (sortable) group field, and a fully indexed WHERE (docs/reference/query.md#aggregation).
  * Its quirk is kept: COUNT(field) without WHERE also counts entities whose field is null.
  */
 function nativeAggregation(q: AnalyzedQuery, layout: IndexLayout, exact: IndexFilter | undefined): NativeAggregation | undefined {
@@ -153,7 +153,7 @@ function nativeAggregation(q: AnalyzedQuery, layout: IndexLayout, exact: IndexFi
   return { field: group.key, countField: q.where.kind === 'true' ? undefined : count.ref?.key, descending: order[0]?.descending ?? false };
 }
 
-/** Native aggregation: every group, in group-value order, paging ignored (§2); as many groups as in memory at most. */
+/** Native aggregation: every group, in group-value order, paging ignored (docs/reference/query.md#hit-counts); as many groups as in memory at most. */
 async function nativeResult(exec: ExecutableQuery, index: CacheIndex, sel: IndexSelection, n: NativeAggregation): Promise<QueryResult> {
   const group = exec.query.grouping!.groupBy[0];
   const counted = await index.reads.groupCount(sel, n.field, n.countField, n.descending, MAX_GROUPS + 1);

@@ -24,10 +24,10 @@ const PAGE = 1000;
 const LOWERCASING = new Set(['standard', 'simple', 'stemmer', 'ngram', 'filename']);
 
 /**
- * Translates a query condition into index filters (query-notes §5.2): conditions on searchable
+ * Translates a query condition into index filters (docs/reference/query.md#index-translation): conditions on searchable
  * fields become B-tree lookups, full-text ones FTS5 searches (fuzzy, wildcard, regexp and range
  * terms expanded over the field's vocabulary). Parts on fields without an index make the plan
- * hybrid: the superset replaces them by "all" where that keeps every match (§4, Boole–Shannon).
+ * hybrid: the superset replaces them by "all" where that keeps every match (docs/reference/query.md#semantic-checks, Boole–Shannon).
  * Every vocabulary page an expansion reads counts against the query's budget (`query-expansion-terms`).
  */
 export class IndexFilterBuilder {

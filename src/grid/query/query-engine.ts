@@ -113,7 +113,7 @@ export class QueryEngine {
   /**
    * Once the named type is known, an indexed cache checks its configured entities (ISPN028021/22
    * at the first query, as the original); an @Indexed type it does not list is unknown to it
-   * (query-notes §4, the 16.x 400).
+   * (docs/reference/query.md#semantic-checks, the 16.x 400).
    */
   private checkIndexed(entity: EntityModel, index: CacheIndex | undefined): EntityModel {
     if (index && entity.indexed && !index.entity(entity.name)) throw new UnknownEntityError(`ISPN028510: Unknown entity name ${entity.name}`);

@@ -3,16 +3,16 @@ export class RawJson {
   constructor(readonly json: string) {}
 }
 
-/** A projection column: the v2 key (`COUNT(name)`) and the v1 key (`name`, query-notes §9). */
+/** A projection column: the v2 key (`COUNT(name)`) and the v1 key (`name`, docs/reference/query.md#v1-search). */
 export interface ResultColumn {
   key: string;
   legacyKey: string;
 }
 
-/** How a query ran, for `search/stats` (query-notes §7). */
+/** How a query ran, for `search/stats` (docs/reference/query.md#search-admin). */
 export type ExecutionKind = 'indexed' | 'hybrid' | 'non_indexed';
 
-/** What a query answers (query-notes §2): hits are entities, or rows of projected values. */
+/** What a query answers (docs/reference/query.md#result-json): hits are entities, or rows of projected values. */
 export interface QueryResult {
   hitCount: number;
   hitCountExact: boolean;

@@ -1,14 +1,14 @@
 import { type CacheDefinition, type CacheSettings, findChild } from '../../model/cache-config';
 
-/** A cache's query and indexing configuration (query-notes §6.3). */
+/** A cache's query and indexing configuration (docs/reference/query.md#indexing-configuration). */
 export interface QuerySettings {
   indexed: boolean;
   indexedEntities: string[];
   /** `indexing-mode="MANUAL"`: writes leave the index alone until a reindex. */
   manual: boolean;
-  /** `<query default-max-results>`: what `max_results=-1` means (query-notes §5.4). */
+  /** `<query default-max-results>`: what `max_results=-1` means (docs/reference/query.md#paging). */
   defaultMaxResults: number;
-  /** `<query hit-count-accuracy>`: the default for indexed hit counts (§2). */
+  /** `<query hit-count-accuracy>`: the default for indexed hit counts (docs/reference/query.md#hit-counts). */
   hitCountAccuracy: number;
 }
 

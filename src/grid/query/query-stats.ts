@@ -1,4 +1,4 @@
-/** One kind of query's timings, as `search/stats` reports them (query-notes §7), in nanoseconds. */
+/** One kind of query's timings, as `search/stats` reports them (docs/reference/query.md#search-admin), in nanoseconds. */
 export class TimingStats {
   count = 0;
   totalNs = 0;

@@ -7,7 +7,7 @@ import { RawJson, type ExecutionKind, type Paging, type QueryResult } from './qu
 import { TopRows } from './top-rows';
 
 /**
- * Turns matching rows into a result (query-notes §2): counts every match, keeps only the rows of
+ * Turns matching rows into a result (docs/reference/query.md#hit-counts): counts every match, keeps only the rows of
  * the requested page (the best offset + max_results when sorted), or groups and aggregates. The
  * rows kept count against the query's budget (`query-rows`, `query-answer-bytes`).
  */

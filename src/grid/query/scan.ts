@@ -4,7 +4,7 @@ import { TimeSlice } from './time-slice';
 import type { ScannedEntry } from '../cache-entry';
 
 /**
- * The non-indexed plan (query-notes §5.1): every live entry is decoded and tested once, a few
+ * The non-indexed plan (docs/reference/query.md#scan-semantics): every live entry is decoded and tested once, a few
  * milliseconds at a time. `entries` streams the cache (a persistent cache page by page from the
  * store), so the cache is never loaded whole; only entries the wire filter lets through are
  * decoded; `visit` sees each match as it is found. A query's slice stops the scan at its deadline;

@@ -8,7 +8,7 @@ const LOWERCASING = new Set(['standard', 'simple', 'stemmer', 'ngram', 'filename
 
 /**
  * Full-text matching of one value in memory, with the field's analyzer: the scan side of a hybrid
- * plan checks candidates with it, so it agrees with the index (query-notes §5.3).
+ * plan checks candidates with it, so it agrees with the index (docs/reference/query.md#text-analysis).
  */
 export function compileTextMatch(field: FieldRef, match: TextMatch): (value: Scalar) => boolean {
   const leaf = field.leaf;

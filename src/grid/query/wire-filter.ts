@@ -16,7 +16,7 @@ const WIRE_TYPES: Readonly<Record<string, number>> = {
 const NONE: Scalar[] = [];
 
 /**
- * Lets a scan skip entities without decoding them (issue 11: the scan is bound by decoding, not by
+ * Lets a scan skip entities without decoding them (docs/query.md#execution-without-an-index: the scan is bound by decoding, not by
  * matching). Fields read straight from the bytes are top-level, single-valued scalars, converted
  * as the decoder converts them; every other condition counts as unknown, so the filter accepts a
  * superset of the matches — what it accepts is decoded and tested exactly, and anything unusual on

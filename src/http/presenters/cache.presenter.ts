@@ -19,7 +19,7 @@ export function averageTimes(st: CacheStats): Record<string, number> {
 }
 
 /**
- * The stats object of spec 1 "Cache details" / behavior-notes §6.9, in the original's field order
+ * The stats object of docs/reference/management-plane.md#cache-stats, in the original's field order
  * (`total_number_of_entries` of 14/15 kept after the in-memory count); -1 everywhere when statistics
  * are off. One node holds every entry, so the approximate counts are the exact ones.
  */
@@ -51,7 +51,7 @@ export function presentCacheStats(h: CacheHandle, size: number, inMemory: number
   };
 }
 
-/** Both switches must be on: the container's and the cache's own (behavior-notes §6.2, §6.8). */
+/** Both switches must be on: the container's and the cache's own (docs/reference/management-plane.md#cache-rebalancing). */
 function rebalancingOf(h: CacheHandle, containerRebalancing: boolean): Record<string, unknown> {
   return { rebalancing_enabled: containerRebalancing && h.rebalancing, rebalancing_requested: 0, rebalancing_inflight: 0 };
 }
@@ -74,7 +74,7 @@ function presentCacheInfo(h: CacheHandle, status: string): Record<string, unknow
 }
 
 /**
- * GET /caches/{name} (behavior-notes §6.3); configuration and sizing only for ADMIN callers.
+ * GET /caches/{name} (docs/reference/management-plane.md#cache-details); configuration and sizing only for ADMIN callers.
  * `tracing` needs the server's tracing too, which grid does not have: always false here.
  */
 export function presentCacheDetails(h: CacheHandle, size: number, inMemory: number, now: number, admin: boolean, configuration: unknown,
@@ -113,7 +113,7 @@ function isQueryable(valueStorage: string): boolean {
 }
 
 /**
- * One item of `?action=detailed` and `/cache-managers/{n}/caches` (behavior-notes §6.2): as the
+ * One item of `?action=detailed` and `/cache-managers/{n}/caches` (docs/reference/management-plane.md#cache-listing): as the
  * original, `statistics` is always false and `key_storage`, `value_storage`, `mode` always null in
  * a listing; `tracing` is the cache's own switch (on unless the configuration turns it off).
  */
@@ -137,12 +137,12 @@ export function presentMutableAttributes(attributes: MutableAttributeView[], ful
   return Object.fromEntries(attributes.map((a) => [a.name, { value: a.value, type: a.type }]));
 }
 
-/** `GET /caches/{c}?action=distribution`: one item per node (behavior-notes §6.9). */
+/** `GET /caches/{c}?action=distribution`: one item per node (docs/reference/management-plane.md#cache-distribution). */
 export function presentCacheDistribution(node: NodeInfo, d: CacheDistribution): Array<Record<string, unknown>> {
   return [{ node_name: node.name, node_addresses: [node.address], memory_entries: d.memoryEntries, total_entries: d.totalEntries, memory_used: d.memoryUsed }];
 }
 
-/** `GET /caches/{c}/{key}?action=distribution` (behavior-notes §5.3): this node owns every key it holds. */
+/** `GET /caches/{c}/{key}?action=distribution` (docs/reference/data-plane.md#key-distribution): this node owns every key it holds. */
 export function presentKeyDistribution(node: NodeInfo, containsKey: boolean): Record<string, unknown> {
   return { contains_key: containsKey, owners: [{ node_name: node.name, node_addresses: [node.address], primary: containsKey }] };
 }

@@ -7,7 +7,7 @@ import { averageTimes } from './cache.presenter';
 export const CLUSTER_NAME = 'cluster';
 
 /**
- * GET /container (spec 2 "Container / cache manager information", behavior-notes §9.1), single-node
+ * GET /container (docs/reference/management-plane.md#container-info), single-node
  * values; caches the caller holds no permission on are neither listed nor counted.
  */
 export function presentContainerInfo(c: ContainerService, node: NodeInfo, version: string, subject: Subject): Record<string, unknown> {
@@ -72,7 +72,7 @@ export function presentContainerStats(st: CacheStats, entries: number, inMemory:
   };
 }
 
-/** The global configuration (behavior-notes §9.3): the container element and an empty caches map. */
+/** The global configuration (docs/reference/management-plane.md#container-config): the container element and an empty caches map. */
 export function containerConfigJson(name: string, dataDir: string): Record<string, unknown> {
   return {
     infinispan: {

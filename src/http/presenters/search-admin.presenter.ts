@@ -1,7 +1,7 @@
 import { type EntityModel, isEmbedded, type PropertyModel } from '../../model/ickle/entity-model';
 import type { IndexStatistics, QueryStatistics, TimingStats } from '../../services/search-admin.service';
 
-/** `GET search/stats` (query-notes §7): timings in nanoseconds, `slowest` only when known. */
+/** `GET search/stats` (docs/reference/query.md#search-admin): timings in nanoseconds, `slowest` only when known. */
 export function presentSearchStats(q: QueryStatistics, index: IndexStatistics): Record<string, unknown> {
   const types = Object.fromEntries(index.types.map((t) => [t.name, { count: t.count, size: t.size }]));
   return {
@@ -51,7 +51,7 @@ export function presentLegacyQueryStats(q: QueryStatistics): Record<string, unkn
   };
 }
 
-/** `GET search/indexes/metamodel`: one object per indexed entity (query-notes §7). */
+/** `GET search/indexes/metamodel`: one object per indexed entity (docs/reference/query.md#search-admin). */
 export function presentMetamodel(entities: EntityModel[]): Array<Record<string, unknown>> {
   return entities.map((e) => ({ 'entity-name': e.name, 'java-class': '[B', 'index-name': e.indexName, ...fieldsOf(e, false, 0) }));
 }

@@ -5,7 +5,7 @@ import { inSlices } from '../../util/slices';
 const PART = 64 * 1024;
 
 /**
- * Search results as JSON (query-notes §2, §9), in parts of about 64 KiB built a few milliseconds
+ * Search results as JSON (docs/reference/query.md#result-json, docs/reference/query.md#v1-search), in parts of about 64 KiB built a few milliseconds
  * at a time. Entities are protostream's canonical JSON, inserted as they are; projections are
  * objects of the selected keys.
  */
@@ -13,7 +13,7 @@ export function presentSearchResult(r: QueryResult): Promise<Buffer[]> {
   return parts(`{"hit_count":${r.hitCount},"hit_count_exact":${r.hitCountExact},"hits":[`, r, false);
 }
 
-/** The v1 shape: `total_results`, projection keys as bare paths (query-notes §9). */
+/** The v1 shape: `total_results`, projection keys as bare paths (docs/reference/query.md#v1-search). */
 export function presentLegacySearchResult(r: QueryResult): Promise<Buffer[]> {
   return parts(`{"total_results":${r.hitCount},"hits":[`, r, true);
 }

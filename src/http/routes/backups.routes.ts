@@ -20,7 +20,7 @@ const FAMILIES = ['/rest/v2/container', '/rest/v2/cache-managers/:manager', '/re
 
 const NO_BACKUP = 'No such backup';
 
-/** `…/backups` and `…/restores` under /container, /cache-managers/{name} and /cluster (spec 2, behavior-notes §10.1). */
+/** `…/backups` and `…/restores` under /container, /cache-managers/{name} and /cluster (docs/reference/management-plane.md#backups-and-restores). */
 export function backupRoutes(): RouteSpec[] {
   const routes: RouteSpec[] = [];
   for (const base of FAMILIES) {

@@ -13,7 +13,7 @@ const ALIAS = param('alias', 'The alias', { required: true });
 const ROLE = param('role', 'Role name', { required: true });
 
 /**
- * Running-cache administration under `/rest/v2/caches` (behavior-notes §6.8, §6.9): mutable
+ * Running-cache administration under `/rest/v2/caches` (docs/reference/management-plane.md#mutable-attributes, docs/reference/management-plane.md#cache-stats): mutable
  * attributes, aliases, per-cache rebalancing, distribution, and which caches a role reaches.
  */
 export function cacheAdminRoutes(): RouteSpec[] {
@@ -72,7 +72,7 @@ async function distribution(ctx: GridContext, s: Services): Promise<void> {
   sendJson(ctx, presentCacheDistribution(s.node, await s.caches.distribution(ctx.state.cache)));
 }
 
-/** 404 for a role the server does not know, which is every role when authorization is off (behavior-notes §6.8). */
+/** 404 for a role the server does not know, which is every role when authorization is off (docs/reference/management-plane.md#role-accessible). */
 function roleAccessible(ctx: GridContext, s: Services): void {
   const role = required(ctx, 'role');
   if (!s.authEnabled || !s.roles.exists(role)) throw new RoleNotFoundError();

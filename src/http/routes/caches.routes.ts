@@ -29,7 +29,7 @@ const CONTENT_NEGOTIATION = param('content-negotiation', 'Render keys and values
 const IGNORE_MUTABLE = param('ignoreMutable', 'Ignore the attributes that may change at run time', { type: 'boolean' });
 const AVAILABILITY = param('availability', 'The mode', { required: true, enum: ['AVAILABLE', 'DEGRADED_MODE'] });
 
-/** Cache management: `/rest/v2/caches…` (spec 1 "Cache management", behavior-notes §6). */
+/** Cache management: `/rest/v2/caches…` (docs/reference/management-plane.md#caches). */
 export function cacheRoutes(): RouteSpec[] {
   const c = '/rest/v2/caches/:cache';
   return [
@@ -143,7 +143,7 @@ async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promis
 }
 
 /**
- * Two configurations, one per part of a multipart/form-data body (behavior-notes §6.7): 204 when
+ * Two configurations, one per part of a multipart/form-data body (docs/reference/management-plane.md#config-compare): 204 when
  * equal, 409 when not. Parts are small and few; anything more is refused before it is held.
  */
 async function compare(ctx: GridContext, s: Services): Promise<void> {

@@ -6,7 +6,7 @@ import type { GridContext, RouteSpec } from '../route-spec';
 
 const SERVER = param('server', 'Stop only this node (repeatable); none: every node', { repeated: true });
 
-/** `/rest/v2/cluster…` (behavior-notes §12), the root probes `/health/live|ready` and `/metrics` (§17). */
+/** `/rest/v2/cluster…` (docs/reference/management-plane.md#cluster), the root probes `/health/live|ready` and `/metrics` (docs/reference/management-plane.md#health-probes). */
 export function clusterRoutes(): RouteSpec[] {
   const probe = (path: string, ready: (s: Services) => boolean, summary: string): RouteSpec[] => (['GET', 'HEAD'] as const).map((method) => ({
     method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx: GridContext, s: Services) => sendStatus(ctx, ready(s) ? 200 : 503),
@@ -46,7 +46,7 @@ function distribution(s: Services): Record<string, unknown> {
   return { node_name: s.node.name, node_addresses: [s.node.address], memory_available: mem.heapTotal - mem.heapUsed, memory_used: mem.heapUsed };
 }
 
-/** Stops this node when no `server` is named or when it is one of them (behavior-notes §12). */
+/** Stops this node when no `server` is named or when it is one of them (docs/reference/management-plane.md#cluster). */
 function stop(ctx: GridContext, s: Services): void {
   const servers = queryAll(ctx, 'server');
   sendStatus(ctx, 204);

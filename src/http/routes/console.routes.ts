@@ -14,7 +14,7 @@ const REWRITTEN = new Set([INDEX, 'config.js']);
 const NOT_ENABLED = 'The console is not enabled (no --console DIR)';
 
 /**
- * The web console (behavior-notes §17), anonymous as in the original: `/` redirects to its
+ * The web console (docs/reference/management-plane.md#console), anonymous as in the original: `/` redirects to its
  * welcome page, `/console/…` serves the single-page application from `--console DIR`.
  */
 export function consoleRoutes(): RouteSpec[] {

@@ -17,7 +17,7 @@ const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml' } as
 const CONFIGS = { 200: json('JSON array of {name, configuration}') };
 
 /**
- * The container, under `/rest/v2/container` and `/rest/v2/cache-managers/{name}` (spec 2; behavior-notes §9).
+ * The container, under `/rest/v2/container` and `/rest/v2/cache-managers/{name}` (docs/reference/management-plane.md#container).
  * The anonymous `health/status` probe lives in health.routes.ts.
  */
 export function containerRoutes(): RouteSpec[] {

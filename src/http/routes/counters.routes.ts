@@ -17,7 +17,7 @@ const BAD_LONG = 'Missing, repeated or not a 64-bit integer';
 const UPDATED = { 200: json('The new value (strong counters)'), 204: 'Done (weak counters)', 404: NO_COUNTER, 500: 'A bound was reached' };
 const long = (name: string) => param(name, 'A 64-bit integer', { type: 'integer', required: true });
 
-/** Counters: `/rest/v2/counters…` (spec 1 "Counters", behavior-notes §8). */
+/** Counters: `/rest/v2/counters…` (docs/reference/management-plane.md#counters). */
 export function counterRoutes(): RouteSpec[] {
   const c = '/rest/v2/counters/:counter';
   const name = (ctx: GridContext) => ctx.params.counter;

@@ -28,7 +28,7 @@ const WRITTEN = {
 /** Entry operations: `/rest/v2/caches/{cache}/{key}` and the legacy `/rest/{cache}/{key}`. */
 export function entryRoutes(): RouteSpec[] {
   const routes: RouteSpec[] = [];
-  // the legacy API reads keys as Java Strings unless told otherwise (behavior-notes §18)
+  // the legacy API reads keys as Java Strings unless told otherwise (docs/reference/data-plane.md#legacy-v1)
   const bases = [['/rest/v2/caches/:cache/:key', DEFAULT_KEY_TYPE], ['/rest/:cache/:key', LEGACY_KEY_TYPE]] as const;
   for (const [base, keyType] of bases) {
     const k: KeyReader = (ctx, s) => keyOf(ctx, s, keyType);
@@ -57,7 +57,7 @@ export function entryRoutes(): RouteSpec[] {
 
 type KeyReader = (ctx: GridContext, s: Services) => Buffer;
 
-/** The path key in Key-Content-Type, converted to the cache's key storage type (behavior-notes §4.4). */
+/** The path key in Key-Content-Type, converted to the cache's key storage type (docs/reference/media-types.md#keys). */
 function keyOf(ctx: GridContext, s: Services, defaultType: MediaType): Buffer {
   const keyType = requestMediaType(header(ctx, 'key-content-type')) ?? defaultType;
   return s.entries.storedKey(ctx.state.cache, ctx.params.key, keyType);
@@ -110,7 +110,7 @@ function writeEntryHeaders(ctx: Context, s: Services, e: CacheEntry, etag: strin
   }
 }
 
-/** `?extended`: both the spec's header names and the original's (behavior-notes §5.3). */
+/** `?extended`: both the spec's header names and the original's (docs/reference/data-plane.md#extended-headers). */
 function writeExtendedHeaders(ctx: Context, s: Services): void {
   ctx.set('Cluster-Primary-Owner', s.node.name);
   ctx.set('Cluster-Backup-Owners', '');

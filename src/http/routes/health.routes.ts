@@ -4,11 +4,11 @@ import { text } from '../route-doc';
 import type { RouteSpec } from '../route-spec';
 
 /**
- * The anonymous health probe (spec 2 "Container"): the rest of the container resource belongs to
+ * The anonymous health probe (docs/reference/management-plane.md#container-health): the rest of the container resource belongs to
  * the management-plane issue.
  */
 export function healthRoutes(): RouteSpec[] {
-  // after a container shutdown the probe keeps answering 200, with an empty body (behavior-notes §9.2)
+  // after a container shutdown the probe keeps answering 200, with an empty body (docs/reference/management-plane.md#container-health)
   const status = (s: Services) => (s.container.stopped ? '' : s.container.clusterHealth());
   return ['/rest/v2/container/health/status', '/rest/v2/cache-managers/:manager/health/status'].flatMap((path): RouteSpec[] => {
     const doc = { summary: 'Cluster health, for probes', responses: { 200: text('HEALTHY, HEALTHY_REBALANCING or DEGRADED; empty after a shutdown') }, deprecated: path.includes('/cache-managers/') };

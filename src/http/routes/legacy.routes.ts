@@ -21,7 +21,7 @@ const CONTENT_TYPES: Record<KeyFormat, string> = {
 };
 
 /**
- * The legacy v1 cache paths (spec 1 "Legacy v1 API", behavior-notes §18): list keys and clear.
+ * The legacy v1 cache paths (docs/reference/data-plane.md#legacy-v1): list keys and clear.
  * Entry paths live with the v2 ones in entries.routes.ts; `?action=search` in search.routes.ts.
  */
 export function legacyRoutes(): RouteSpec[] {
@@ -45,7 +45,7 @@ const KEY_TARGETS: Record<KeyFormat, MediaType> = {
  */
 async function listKeys(ctx: GridContext, s: Services): Promise<void> {
   const { format, accepted } = pickAmong(ctx.get('accept') || undefined, KEY_FORMATS);
-  // text in the charset Accept names, echoed in Content-Type (behavior-notes §18); unknown → 400
+  // text in the charset Accept names, echoed in Content-Type (docs/reference/data-plane.md#legacy-v1); unknown → 400
   const charsetName = format === 'text' ? accepted?.params.charset : undefined;
   const charset = charsetName === undefined ? undefined : resolveCharset(charsetName);
   const h = ctx.state.cache;

@@ -9,7 +9,7 @@ const LEVEL = param('level', 'Level (any case)', { enum: Object.keys(LEVELS) });
 const APPENDER = param('appender', 'An appender name (repeatable); none: keep the root\'s', { repeated: true });
 const SET = { ...DONE, 400: 'Neither level nor appender, an unknown level or an unknown appender' };
 
-/** `/rest/v2/logging…` (spec 2 "Logging"): ADMIN only. */
+/** `/rest/v2/logging…` (docs/reference/management-plane.md#logging): ADMIN only. */
 export function loggingRoutes(): RouteSpec[] {
   const loggers = '/rest/v2/logging/loggers';
   return [

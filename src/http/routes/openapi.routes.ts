@@ -6,7 +6,7 @@ import type { GridContext, RouteSpec } from '../route-spec';
 import { serveSwaggerUi } from '../swagger-ui';
 
 /**
- * The API describes itself (issue 9): `GET /rest/v2/openapi`, an OpenAPI 3.1 document generated
+ * The API describes itself (docs/api.md#generated-from-the-route-tables): `GET /rest/v2/openapi`, an OpenAPI 3.1 document generated
  * once, on first request, from `routes` — the very rows the router runs — and `/swagger-ui`, a
  * browsable view of it. All anonymous, as the original's `/rest/v3/openapi` and `/swagger-ui`.
  */

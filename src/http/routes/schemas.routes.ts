@@ -8,7 +8,7 @@ import type { GridContext, RouteSpec } from '../route-spec';
 const NO_SCHEMA = 'No such schema';
 
 /**
- * `/rest/v2/schemas…` (spec 1 "Protobuf schemas", behavior-notes §7). As ProtobufResource: changes
+ * `/rest/v2/schemas…` (docs/reference/management-plane.md#schemas). As ProtobufResource: changes
  * need CREATE, reads need only an authenticated caller.
  */
 export function schemaRoutes(): RouteSpec[] {

@@ -7,8 +7,8 @@ import { json, type ParamDoc, text } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
 /**
- * The search admin resource `/rest/v2/caches/{cache}/search/…` (query-notes §7): indexes and their
- * statistics. Changes need ADMIN, reads MONITOR (behavior-notes §2.2: monitors read search stats).
+ * The search admin resource `/rest/v2/caches/{cache}/search/…` (docs/reference/query.md#search-admin): indexes and their
+ * statistics. Changes need ADMIN, reads MONITOR (docs/reference/http.md#authorization: monitors read search stats).
  */
 export function searchAdminRoutes(): RouteSpec[] {
   const base = '/rest/v2/caches/:cache/search';
@@ -65,7 +65,7 @@ async function stats(ctx: GridContext, s: Services): Promise<void> {
   sendJson(ctx, presentSearchStats(s.searchAdmin.queryStatistics(h), await s.searchAdmin.indexStatistics(h)));
 }
 
-/** 200 with an empty body (query-notes §7), 404 when the cache has no statistics. */
+/** 200 with an empty body (docs/reference/query.md#search-admin), 404 when the cache has no statistics. */
 function clearStats(ctx: GridContext, s: Services): void {
   if (query(ctx, 'scope') === 'cluster') throw new NotImplementedError('Clearing search statistics with scope=cluster (this server is one node)');
   sendStatus(ctx, s.searchAdmin.clearStatistics(ctx.state.cache) ? 200 : 404);

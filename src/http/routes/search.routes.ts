@@ -8,13 +8,13 @@ import { sendParts, setJsonType } from '../respond';
 import { json, MEDIA, type ParamDoc } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
-/** The texts the original answers with, per endpoint (query-notes §1, §8, §9). */
+/** The texts the original answers with, per endpoint (docs/reference/query.md#search-errors, docs/reference/query.md#delete-by-query, docs/reference/query.md#v1-search). */
 const V2 = { failed: 'Error executing search', emptyBody: 'Invalid search request' };
 const V1 = { failed: 'Invalid search request', emptyBody: 'Invalid search request' };
 const DELETE = { failed: 'Error executing search or query operation', emptyBody: 'Invalid delete by query request' };
 type Texts = typeof V2;
 
-/** Ickle queries: `?action=search` (v2 and v1) and `?action=deleteByQuery` (spec 1 "Query"). */
+/** Ickle queries: `?action=search` (v2 and v1) and `?action=deleteByQuery` (docs/reference/query.md#search-endpoint). */
 export function searchRoutes(): RouteSpec[] {
   const v2 = '/rest/v2/caches/:cache';
   const v1 = '/rest/:cache';
@@ -81,7 +81,7 @@ async function answer(ctx: GridContext, texts: Texts, run: () => Promise<Buffer[
   }
 }
 
-/** GET parameters; numbers parse as Java's Integer.parseInt, failing with its text (query-notes §1). */
+/** GET parameters; numbers parse as Java's Integer.parseInt, failing with its text (docs/reference/query.md#search-endpoint). */
 function paramsRequest(ctx: GridContext): SearchRequest {
   return {
     query: query(ctx, 'query'),
@@ -91,7 +91,7 @@ function paramsRequest(ctx: GridContext): SearchRequest {
   };
 }
 
-/** v1 also reads `query_mode` (FETCH or BROADCAST, the exact enum name; query-notes §9). */
+/** v1 also reads `query_mode` (FETCH or BROADCAST, the exact enum name; docs/reference/query.md#v1-search). */
 function legacyParamsRequest(ctx: GridContext): SearchRequest {
   queryMode(query(ctx, 'query_mode'));
   return { query: query(ctx, 'query'), offset: intOf(query(ctx, 'offset')), maxResults: intOf(query(ctx, 'max_results')) };

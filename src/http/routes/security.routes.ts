@@ -14,7 +14,7 @@ const BAD_PERMISSIONS = 'No or an unknown permission';
 const NO_ROLE = 'No such role';
 const NO_AUTHZ = 'Authorization is off (ISPN012027)';
 
-/** `/rest/v2/security…` and the login configuration (behavior-notes §15). */
+/** `/rest/v2/security…` and the login configuration (docs/reference/management-plane.md#security-resource). */
 export function securityRoutes(): RouteSpec[] {
   const roles = '/rest/v2/security/roles';
   const perms = '/rest/v2/security/permissions/:role';

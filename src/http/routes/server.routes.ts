@@ -13,7 +13,7 @@ import { escapeXml } from '../xml-escape';
 const yaml = lazy(() => require('yaml') as typeof import('yaml'));
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml', 'application/yaml': 'yaml' } as const;
 
-/** `/rest/v2/server…` (spec 2 "Cluster and server", behavior-notes §11). */
+/** `/rest/v2/server…` (docs/reference/management-plane.md#server). */
 export function serverRoutes(): RouteSpec[] {
   const ignored: RouteSpec[] = [];
   for (const prefix of ['/rest/v2/server/ignored-caches', '/v2/server/ignored-caches']) {
@@ -115,7 +115,7 @@ async function report(ctx: GridContext, s: Services): Promise<void> {
   ctx.body = stream;
 }
 
-/** One node is the whole cluster: its own name gets its report, any other name 404 (behavior-notes §11). */
+/** One node is the whole cluster: its own name gets its report, any other name 404 (docs/reference/management-plane.md#server-runtime). */
 function nodeReport(ctx: GridContext, s: Services): Promise<void> {
   if (ctx.params.node !== s.node.name) throw new NodeNotFoundError();
   return report(ctx, s);

@@ -10,7 +10,7 @@ const TYPE = param('type', '`user`: leave out the server\'s own tasks');
 const CACHE = param('cache', 'The cache the task runs against');
 const PARAMETER = param('param.NAME', 'A parameter of the task, for each NAME it declares');
 
-/** `/rest/v2/tasks…` (spec 2 "Server tasks", behavior-notes §14). */
+/** `/rest/v2/tasks…` (docs/reference/management-plane.md#tasks). */
 export function taskRoutes(): RouteSpec[] {
   const t = '/rest/v2/tasks/:task';
   return [

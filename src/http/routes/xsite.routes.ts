@@ -11,7 +11,7 @@ import type { GridContext, RouteSpec } from '../route-spec';
 const NO_SITE = 'The cache does not back up to that site';
 const MODE = param('mode', 'The mode (any case)', { required: true, enum: ['MANUAL', 'AUTO'] });
 
-/** Cache-level cross-site operations (behavior-notes §16), all ADMIN. */
+/** Cache-level cross-site operations (docs/reference/management-plane.md#cross-site), all ADMIN. */
 export function xsiteRoutes(): RouteSpec[] {
   const backups = '/rest/v2/caches/:cache/x-site/backups';
   const site = `${backups}/:site`;

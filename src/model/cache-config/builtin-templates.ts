@@ -15,7 +15,7 @@ function template(kind: CacheKind, mode?: 'SYNC' | 'ASYNC'): CacheDefinition {
 }
 
 /**
- * The templates every container has (behavior-notes §6.4): that cache mode with statistics on.
+ * The templates every container has (docs/reference/management-plane.md#builtin-templates): that cache mode with statistics on.
  * Shared and frozen; creating a cache from one copies it (cloneCacheDefinition).
  */
 export const BUILTIN_TEMPLATES: Readonly<Record<string, CacheDefinition>> = Object.freeze({

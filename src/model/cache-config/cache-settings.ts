@@ -64,7 +64,7 @@ function memoryLimitsOf(memory: ConfigElement | undefined): MemoryLimits {
   };
 }
 
-/** The typed view of a definition, defaults applied (behavior-notes §6.2, §6.3 feature flags). */
+/** The typed view of a definition, defaults applied (docs/reference/management-plane.md#cache-listing, docs/reference/management-plane.md#cache-details feature flags). */
 export function toCacheSettings(def: CacheDefinition): CacheSettings {
   const { root } = def;
   const kind = toBaseKind(root.name) ?? 'local-cache';

@@ -108,8 +108,8 @@ class Comparison {
 }
 
 /**
- * The changes `updated` makes to `existing` that a running cache cannot take (behavior-notes §6.4,
- * §6.7): every attribute outside MUTABLE_ATTRIBUTES whose effective value differs, a store or backup
+ * The changes `updated` makes to `existing` that a running cache cannot take
+ * (docs/reference/management-plane.md#cache-update, docs/reference/management-plane.md#config-compare): every attribute outside MUTABLE_ATTRIBUTES whose effective value differs, a store or backup
  * added or removed, and a different cache mode. Empty when the update is allowed.
  */
 export function findIncompatibleChanges(existing: CacheDefinition, updated: CacheDefinition): string[] {
@@ -123,7 +123,7 @@ export function incompatibleAttributes(existing: CacheDefinition, updated: Cache
 
 /**
  * Every difference between two definitions as the running caches would see them, mutable
- * attributes included (`POST /caches?action=compare`, behavior-notes §6.7): empty when they are
+ * attributes included (`POST /caches?action=compare`, docs/reference/management-plane.md#config-compare): empty when they are
  * equal. Names are not part of a definition; a template and a cache of the same shape differ.
  */
 export function findDifferences(a: CacheDefinition, b: CacheDefinition): string[] {

@@ -21,8 +21,8 @@ function wrap(name: string | undefined, body: PlainObject): PlainObject {
 }
 
 /**
- * One definition as `GET /caches/{n}?action=config` and `?action=convert` answer it (behavior-notes
- * §6.6): JSON `{"<name>":{"<kind>":{..}}}` (unnamed: `{"<kind>":{..}}`), XML the declaration and
+ * One definition as `GET /caches/{n}?action=config` and `?action=convert` answer it
+ * (docs/reference/management-plane.md#config-output): JSON `{"<name>":{"<kind>":{..}}}` (unnamed: `{"<kind>":{..}}`), XML the declaration and
  * the bare cache element, YAML the JSON shape in camelCase. Non-boolean values are written as strings.
  */
 export function formatCacheConfig(def: CacheDefinition, name: string | undefined, format: ConfigFormat, pretty: boolean): string {
@@ -34,7 +34,7 @@ export function formatCacheConfig(def: CacheDefinition, name: string | undefined
 
 /**
  * A full declarative document holding one named definition, as the config event stream and
- * backups write it (behavior-notes §9.5): `infinispan` → `cache-container` → `caches` → name → kind
+ * backups write it (docs/reference/management-plane.md#config-events): `infinispan` → `cache-container` → `caches` → name → kind
  * (XML: declaration and namespace first, the name as an attribute of the kind).
  */
 export function formatCacheDocument(def: CacheDefinition, name: string, format: ConfigFormat, pretty: boolean): string {

@@ -1,5 +1,5 @@
 // The attributes of a running cache that `?action=set-mutable-attribute` may change, under the
-// dotted names the original reports (behavior-notes §6.8: the path of configuration elements,
+// dotted names the original reports (docs/reference/management-plane.md#mutable-attributes: the path of configuration elements,
 // then the attribute), mapped onto grid's declarative tree. The original's names follow its
 // configuration classes, not the XML layout: `remote-timeout` is written on the cache element but
 // named `clustering.remote-timeout`, the `statistics` attribute is `jmx-statistics.statistics`.
@@ -57,7 +57,7 @@ export const MUTABLE_ATTRIBUTE_SPECS: readonly MutableAttribute[] = [
 
 /**
  * Schema paths (below the kind) a compatible update may change: the mutable attributes above,
- * in the form `findIncompatibleChanges` compares (behavior-notes §6.4).
+ * in the form `findIncompatibleChanges` compares (docs/reference/management-plane.md#cache-update).
  */
 export const MUTABLE_ATTRIBUTES: ReadonlySet<string> = new Set(
   MUTABLE_ATTRIBUTE_SPECS.map((a) => [...a.element, a.attribute].join('.')),

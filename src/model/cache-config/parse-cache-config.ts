@@ -34,7 +34,7 @@ const BY_MEDIA_TYPE: Readonly<Record<string, ConfigFormat>> = {
 };
 
 /**
- * The declarative format of a request body from its Content-Type (behavior-notes §6.4): bare
+ * The declarative format of a request body from its Content-Type (docs/reference/management-plane.md#cache-create): bare
  * `text/plain` is sniffed (`<` XML, `{` JSON, otherwise YAML); `text/plain` with parameters and any
  * other type give undefined (see `isTextWithParameters` for how the callers tell them apart).
  */
@@ -53,7 +53,7 @@ export function detectConfigFormat(contentType: string | undefined, body: string
 /**
  * `text/plain` with parameters (`text/plain; charset=utf-8`): the original's 415 check lets it
  * through (type/subtype match), then its ConfigurationReader sniffs only a bare `text/plain` and
- * refuses this one (behavior-notes §6.4).
+ * refuses this one (docs/reference/management-plane.md#cache-create).
  */
 export function isTextWithParameters(contentType: string): boolean {
   const [type, ...parameters] = contentType.split(';');

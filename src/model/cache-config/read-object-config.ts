@@ -1,5 +1,5 @@
 // JSON and YAML follow the XML structure: objects are elements, scalars are attributes, arrays of
-// scalars are list attributes (behavior-notes §6.5). A definition is bare `{"<kind>": {..}}`, named
+// scalars are list attributes (docs/reference/management-plane.md#config-formats). A definition is bare `{"<kind>": {..}}`, named
 // `{"<name>": {"<kind>": {..}}}`, or a full `{"infinispan": {"cache-container": {"caches": {..}}}}`.
 import { InvalidConfigurationError } from '../../errors';
 import { isCacheKind } from './cache-kinds';

@@ -22,7 +22,7 @@ export interface ConditionContext {
   patterns: QueryPatterns;
 }
 
-/** A WHERE or HAVING predicate as a normalized condition, with the checks of query-notes §4. */
+/** A WHERE or HAVING predicate as a normalized condition, with the checks of docs/reference/query.md#semantic-checks. */
 export function toCondition(p: Predicate, ctx: ConditionContext): Condition {
   switch (p.kind) {
     case 'and': case 'or': return { kind: p.kind, items: p.operands.map((o) => toCondition(o, ctx)) };
@@ -62,7 +62,7 @@ export function toCondition(p: Predicate, ctx: ConditionContext): Condition {
 
 type Use = 'equality' | 'relational' | 'in' | 'null';
 
-/** The left side: a property path (or, in HAVING, a group column); checks of query-notes §4. */
+/** The left side: a property path (or, in HAVING, a group column); checks of docs/reference/query.md#semantic-checks. */
 function operand(e: Expr, ctx: ConditionContext, use: Use): { target: Target; type: LiteralTarget } {
   if (e.kind === 'aggregate' && ctx.clause === 'WHERE') throw aggregateInWhere(e);
   if (ctx.column && (e.kind === 'aggregate' || e.kind === 'path')) return ctx.column(e);
@@ -107,7 +107,7 @@ function constant(e: Expr): Condition {
   throw new QueryFeatureNotSupportedError('A condition that is not a comparison');
 }
 
-/** `path : query` (query-notes §3.4): occurrence groups become AND/OR/NOT over single matches. */
+/** `path : query` (docs/reference/query.md#grammar-full-text): occurrence groups become AND/OR/NOT over single matches. */
 function fullText(p: Extract<Predicate, { kind: 'fullText' }>, ctx: ConditionContext): Condition {
   if (ctx.clause === 'HAVING') throw new InvalidQueryError('ISPN028520: Full-text queries are not allowed in the HAVING clause');
   const ref = ctx.scope.resolve(p.path);

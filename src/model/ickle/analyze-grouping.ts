@@ -7,7 +7,7 @@ import type { Scope } from './resolve-path';
 
 const NUMERIC = new Set(['int', 'long', 'float', 'double', 'enum']);
 
-/** GROUP BY, or an aggregate anywhere, makes a grouping query (query-notes §5.6). */
+/** GROUP BY, or an aggregate anywhere, makes a grouping query (docs/reference/query.md#aggregation). */
 export function isGroupingQuery(s: SelectStatement): boolean {
   const aggregate = (e: Expr): boolean => e.kind === 'aggregate';
   return s.groupBy !== undefined || (s.select ?? []).some((i) => aggregate(i.expr)) || (s.orderBy ?? []).some((k) => aggregate(k.expr));
@@ -37,7 +37,7 @@ function groupFields(exprs: Expr[], scope: Scope): FieldRef[] {
     const ref = scope.resolve(e)!;
     if (ref.multiValued) throw new InvalidQueryError(`ISPN014023: Using the multi-valued property path '${ref.key}' in the GROUP BY clause is not currently supported`);
     if (ref.leaf.kind === 'message') throw new QueryFeatureNotSupportedError(`Grouping by the embedded entity ${ref.key}`);
-    if (!fields.some((f) => f.key === ref.key)) fields.push(ref); // duplicates are ignored (§5.6)
+    if (!fields.some((f) => f.key === ref.key)) fields.push(ref); // duplicates are ignored (docs/reference/query.md#aggregation)
   }
   return fields;
 }
@@ -80,7 +80,7 @@ class Columns {
   }
 }
 
-/** COUNT is a long, AVG a double, SUM a long or double, MIN and MAX the field's type (§2). */
+/** COUNT is a long, AVG a double, SUM a long or double, MIN and MAX the field's type (docs/reference/query.md#projection-values). */
 function aggregateType(name: Aggregate['name'], ref: FieldRef | undefined): LiteralTarget {
   if (name === 'COUNT') return { kind: 'long' };
   if (name === 'AVG') return { kind: 'double' };

@@ -14,7 +14,7 @@ export interface AnalyzeOptions {
   fullTextAvailable(entity: EntityModel): boolean;
 }
 
-/** Resolves and checks a parsed statement against its entity (query-notes §3.2, §3.5, §4). */
+/** Resolves and checks a parsed statement against its entity (docs/reference/query.md#grammar-statements, docs/reference/query.md#literal-conversion, docs/reference/query.md#semantic-checks). */
 export function analyzeStatement(statement: Statement, text: string, opts: AnalyzeOptions): AnalyzedQuery {
   if (statement.from.length > 1) throw new MultipleTypesError(statement.from.map((f) => f.entity));
   const from = statement.from[0];

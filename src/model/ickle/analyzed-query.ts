@@ -3,7 +3,7 @@ import type { EntityModel, PropertyModel } from './entity-model';
 import type { TermRegExp } from './lucene-regexp';
 
 /**
- * A statement checked against its entity (query-notes §4) and ready to run: paths resolved to
+ * A statement checked against its entity (docs/reference/query.md#semantic-checks) and ready to run: paths resolved to
  * properties, literals converted to the field's type, BETWEEN/!=/NOT forms normalized, full-text
  * occurrence groups turned into plain AND/OR/NOT. Both the scan and the index planner read it.
  */
@@ -51,7 +51,7 @@ export type Condition =
   | { kind: 'not'; item: Condition }
   | { kind: 'compare'; target: Target; op: '=' | '<' | '<=' | '>' | '>='; value: Scalar }
   | { kind: 'in'; target: Target; values: Scalar[] }
-  /** `%` and `_` compiled to a linear-time matcher; the escape character is backslash (§3.3). */
+  /** `%` and `_` compiled to a linear-time matcher; the escape character is backslash (docs/reference/query.md#grammar-predicates). */
   | { kind: 'like'; target: Target; pattern: string; matches: (text: string) => boolean }
   | { kind: 'isNull'; target: Target }
   | { kind: 'text'; field: FieldRef; match: TextMatch; boost: number };

@@ -1,6 +1,6 @@
 /**
- * The Ickle syntax tree (query-notes §3) as the parser produces it: names are not resolved yet,
- * literals keep their text (they are converted to the compared field's type later, §3.5).
+ * The Ickle syntax tree (docs/reference/query.md#grammar) as the parser produces it: names are not resolved yet,
+ * literals keep their text (they are converted to the compared field's type later, docs/reference/query.md#literal-conversion).
  */
 
 /** Line is 1-based, column 0-based, as the original's parser reports them. */
@@ -52,7 +52,7 @@ export type Predicate =
 /** `+` must, `-`/`!`/NOT must not, `#` filter (handled as must), none = should. */
 export type Occur = 'must' | 'mustNot' | 'filter' | 'should';
 
-/** The right side of `path : …` (query-notes §3.4). */
+/** The right side of `path : …` (docs/reference/query.md#grammar-full-text). */
 export type FullTextQuery =
   /**
    * One quoted string, number or parameter. `~N` is fuzziness for a word, slop for a phrase;

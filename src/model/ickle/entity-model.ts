@@ -4,7 +4,7 @@ import { type Annotation, boolAttr, findAnnotation, parseAnnotations, stringAttr
 /** How the engine holds a field's values: protobuf scalars grouped as the original's Java types. */
 export type ValueKind = 'string' | 'int' | 'long' | 'float' | 'double' | 'bool' | 'enum' | 'bytes' | 'message';
 
-/** What a field's indexing annotation says (query-notes §6.2); all false without one. */
+/** What a field's indexing annotation says (docs/reference/query.md#annotation-attributes); all false without one. */
 export interface FieldFlags {
   searchable: boolean;
   projectable: boolean;
@@ -25,18 +25,18 @@ export interface PropertyModel {
   enumName?: string;
   /** The nested message, for `message` fields. */
   message?: () => EntityModel;
-  /** A proto2 `[default = …]`: absent values read as it (query-notes §5.1). */
+  /** A proto2 `[default = …]`: absent values read as it (docs/reference/query.md#scan-semantics). */
   defaultValue?: string | number | boolean;
   /** The indexing annotation that applies (`Basic`, `Keyword`, `Text`, …, legacy `Field`). */
   annotation?: string;
   flags: FieldFlags;
   analyzer?: string;
   normalizer?: string;
-  /** A message field whose fields are indexed with its owner (query-notes §6.2). */
+  /** A message field whose fields are indexed with its owner (docs/reference/query.md#annotation-attributes). */
   embedded: boolean;
 }
 
-/** A message field whose target is @Indexed with at least one annotated field: indexed with its owner (§6.2). */
+/** A message field whose target is @Indexed with at least one annotated field: indexed with its owner (docs/reference/query.md#annotation-attributes). */
 export function isEmbedded(p: PropertyModel): boolean {
   if (p.kind !== 'message' || !p.embedded || !p.message) return false;
   const target = p.message();
@@ -128,7 +128,7 @@ function noFlags(): FieldFlags {
   return { searchable: false, projectable: false, sortable: false, aggregable: false, analyzed: false, normalized: false };
 }
 
-/** Field flags from the first present annotation (query-notes §6.2 table and legacy mapping). */
+/** Field flags from the first present annotation (docs/reference/query.md#annotation-attributes table and legacy mapping). */
 function applyIndexing(p: PropertyModel, annotations: Annotation[]): void {
   const a = findAnnotation(annotations, ...FIELD_ANNOTATIONS);
   if (!a) return;

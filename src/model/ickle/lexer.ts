@@ -1,5 +1,5 @@
 /**
- * The Ickle lexer (query-notes §3.1): one pass over the text, linear in its length. Keywords are
+ * The Ickle lexer (docs/reference/query.md#grammar-lexical): one pass over the text, linear in its length. Keywords are
  * soft (identifiers compared case-insensitively by the parser); only TRUE, FALSE and NULL are
  * tokens of their own. Characters no rule matches are dropped, as the original's lexer does.
  */
@@ -66,7 +66,7 @@ export function tokenize(text: string): Token[] {
       i = end.end;
       continue;
     }
-    i++; // no rule matches this character: dropped (query-notes §3.1)
+    i++; // no rule matches this character: dropped (docs/reference/query.md#grammar-lexical)
   }
   tokens.push({ type: 'EOF', text: '<EOF>', index: tokens.length, start: text.length, stop: text.length - 1, line, column: text.length - lineStart });
   return tokens;

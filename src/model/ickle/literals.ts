@@ -16,7 +16,7 @@ export interface LiteralTarget {
   enumName?: string;
 }
 
-/** The literal's text as written (query-notes §3.5: the text is converted, not the token). */
+/** The literal's text as written (docs/reference/query.md#literal-conversion: the text is converted, not the token). */
 export function literalText(lit: LiteralExpr): string | undefined {
   switch (lit.kind) {
     case 'string': return lit.value;
@@ -29,7 +29,7 @@ export function literalText(lit: LiteralExpr): string | undefined {
 }
 
 /**
- * Converts a literal to the compared field's type with Java's parsing rules (query-notes §3.5):
+ * Converts a literal to the compared field's type with Java's parsing rules (docs/reference/query.md#literal-conversion):
  * `age = '25'` works, `age = 0x19` or `age = 25L` does not (ISPN028505).
  */
 export function convertLiteral(text: string, target: LiteralTarget): Scalar {
@@ -70,7 +70,7 @@ function parseBoolean(text: string): boolean {
 
 /**
  * An enum by its value name (exact case) or its number, either one the enum declares (the original
- * looks the number up too, §3.5); the engine compares numbers (§5.1).
+ * looks the number up too, docs/reference/query.md#literal-conversion); the engine compares numbers (docs/reference/query.md#scan-semantics).
  */
 function parseEnum(text: string, target: LiteralTarget): number {
   const values = target.enumValues;

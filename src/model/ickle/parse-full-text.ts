@@ -3,7 +3,7 @@ import { isNumberToken, parseLiteral, parseNumber } from './parse-expression';
 import type { TokenStream } from './token-stream';
 
 /**
- * The right side of `path : …` (query-notes §3.4, grammar rules ftBoostedQuery and below):
+ * The right side of `path : …` (docs/reference/query.md#grammar-full-text, grammar rules ftBoostedQuery and below):
  *   ftBoosted     := ftTermOrQuery ('^' number)?
  *   ftTermOrQuery := ftTerm | ftRange | '(' ftConjunction (OR? ftConjunction)* ')'
  *   ftConjunction := ftClause (AND ftClause)*

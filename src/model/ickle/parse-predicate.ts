@@ -8,7 +8,7 @@ const COMPARE: Partial<Record<string, CompareOp>> = {
 };
 
 /**
- * Conditions (query-notes §3.3), loosest first:
+ * Conditions (docs/reference/query.md#grammar-predicates), loosest first:
  *   or       := and ((OR | '||') and)*
  *   and      := not ((AND | '&&') not)*
  *   not      := (NOT | '!') not | primary
@@ -150,7 +150,7 @@ function parseRelational(ts: TokenStream, word: string, operand: Expr): Predicat
   });
 }
 
-/** `vec <-> [1.0, 2.0]~k [FILTERING cond]` (query-notes §3.6). */
+/** `vec <-> [1.0, 2.0]~k [FILTERING cond]` (docs/reference/query.md#knn-and-geo). */
 function parseKnn(ts: TokenStream, path: Expr): Predicate {
   return ts.rule('knnExpression', () => {
     const pos = ts.pos();
@@ -162,7 +162,7 @@ function parseKnn(ts: TokenStream, path: Expr): Predicate {
   });
 }
 
-/** `f [NOT] WITHIN CIRCLE(lat, lon, r [unit]) | BOX(…) | POLYGON(…)` ([15.1+], query-notes §3.6). */
+/** `f [NOT] WITHIN CIRCLE(lat, lon, r [unit]) | BOX(…) | POLYGON(…)` ([15.1+], docs/reference/query.md#knn-and-geo). */
 function parseGeo(ts: TokenStream, operand: Expr): Predicate {
   return ts.rule('spatialExpression', () => {
     const pos = ts.pos();

@@ -9,7 +9,7 @@ const CLAUSE_WORDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Statements (query-notes §3.2):
+ * Statements (docs/reference/query.md#grammar-statements):
  *   statement := selectStatement EOF | DELETE FROM entity [[AS] alias] [WHERE cond] EOF
  *   selectStatement := [SELECT [DISTINCT] item, …] FROM entity [[AS] alias] join* (, entity …)*
  *                      [WHERE cond] [GROUP BY expr, … [HAVING cond]] [ORDER BY expr [ASC|DESC], …]
@@ -65,7 +65,7 @@ function commaList<T>(ts: TokenStream, item: () => T): T[] {
   return items;
 }
 
-/** An expression, or `OBJECT(alias)`, with an optional `[AS] name` the result ignores (§2). */
+/** An expression, or `OBJECT(alias)`, with an optional `[AS] name` the result ignores (docs/reference/query.md#result-json). */
 function parseSelectItem(ts: TokenStream): SelectItem {
   return ts.rule('selectExpression', () => {
     const pos = ts.pos();
@@ -135,7 +135,7 @@ function parseAlias(ts: TokenStream): string | undefined {
   return undefined;
 }
 
-/** `[INNER | LEFT | RIGHT | FULL [OUTER]] JOIN [FETCH] path [AS] alias` (query-notes §3.2). */
+/** `[INNER | LEFT | RIGHT | FULL [OUTER]] JOIN [FETCH] path [AS] alias` (docs/reference/query.md#grammar-statements). */
 function parseJoin(ts: TokenStream): JoinClause | undefined {
   const start = ts.position;
   if (!ts.acceptWord('inner') && (ts.acceptWord('left') || ts.acceptWord('right') || ts.acceptWord('full'))) ts.acceptWord('outer');

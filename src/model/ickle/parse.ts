@@ -4,7 +4,7 @@ import { parseStatement } from './parse-statement';
 import { TokenStream } from './token-stream';
 
 /**
- * Parses an Ickle statement (query-notes §3). A hand-written recursive-descent parser: the grammar
+ * Parses an Ickle statement (docs/reference/query.md#grammar). A hand-written recursive-descent parser: the grammar
  * is small, each rule is one function named after the original's grammar rule, and it runs in
  * time linear in the query's length, with nesting bounded (token-stream.ts).
  * Throws IckleSyntaxError (ISPN028526) with line and column.

@@ -7,7 +7,7 @@ let pbModule: typeof import('protobufjs') | undefined;
 const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs') as typeof import('protobufjs'));
 
 /**
- * The entity a protostream cache's query names: a registered message type (query-notes §4:
+ * The entity a protostream cache's query names: a registered message type (docs/reference/query.md#semantic-checks:
  * `Unknown type name : X`, and `X is not a message type` for an enum).
  */
 export function findProtobufEntity(types: ProtobufTypes, name: string): EntityModel {

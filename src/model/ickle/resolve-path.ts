@@ -9,7 +9,7 @@ export class Scope {
 
   constructor(readonly entity: EntityModel, readonly alias: string | undefined) {}
 
-  /** `JOIN p.phoneNumbers ph`: `ph.number` then means `phoneNumbers.number` (query-notes §3.2). */
+  /** `JOIN p.phoneNumbers ph`: `ph.number` then means `phoneNumbers.number` (docs/reference/query.md#grammar-statements). */
   addJoin(path: PathExpr, alias: string | undefined): void {
     const resolved = this.resolve(path);
     if (!resolved) throw new UnknownAliasError(path.segments[0]);

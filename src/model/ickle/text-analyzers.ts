@@ -1,5 +1,5 @@
 /**
- * Text analysis for `@Text` fields and `@Keyword` normalizers (query-notes §5.3). `standard`
+ * Text analysis for `@Text` fields and `@Keyword` normalizers (docs/reference/query.md#text-analysis). `standard`
  * follows Lucene's StandardAnalyzer: Unicode (UAX #29) word boundaries, lower case, no stop words,
  * tokens longer than 255 characters split. Word boundaries come from ICU's word segmenter, the
  * same rules Lucene's StandardTokenizer implements. Differences are listed in docs/query.md.

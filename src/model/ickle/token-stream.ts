@@ -8,7 +8,7 @@ const MAX_RULE_DEPTH = 1000;
 /**
  * A cursor over the tokens, shared by the statement, predicate and full-text parsers. It keeps
  * the stack of grammar rules being parsed so syntax errors read like the original's
- * (`[statement, querySpec]: line 1:14 …`, query-notes §3.7).
+ * (`[statement, querySpec]: line 1:14 …`, docs/reference/query.md#syntax-errors).
  */
 export class TokenStream {
   private at = 0;

@@ -22,7 +22,7 @@ export interface WrittenArchive {
 }
 
 /**
- * Writes a snapshot as a zip (behavior-notes §10.3) to `<target>.tmp`, fsyncs it, renames it to
+ * Writes a snapshot as a zip (docs/reference/management-plane.md#backup-archive) to `<target>.tmp`, fsyncs it, renames it to
  * `target` and fsyncs the folder: a crash leaves either no archive or a whole one. Cache entries
  * are streamed a page at a time, so memory stays flat whatever the cache's size.
  */
@@ -49,7 +49,7 @@ export async function writeArchive(snapshot: ContainerSnapshot, container: strin
   }
 }
 
-/** The archive's files (behavior-notes §10.3); cache entries are read as the zip is written. */
+/** The archive's files (docs/reference/management-plane.md#backup-archive); cache entries are read as the zip is written. */
 function zipOf(snapshot: ContainerSnapshot, container: string, counted: { entries: number }, signal: AbortSignal | undefined): import('yazl').ZipFile {
   const zip = new (loadYazl().ZipFile)();
   const p = archivePaths;

@@ -28,7 +28,7 @@ export interface RestoreOutcome {
 }
 
 /**
- * Restores the selected resources of an archive into the container (behavior-notes §10.3): first
+ * Restores the selected resources of an archive into the container (docs/reference/management-plane.md#backup-archive): first
  * every selected part is read and checked (manifest, container name, names, configurations, entry
  * records), then — only if all is well — applied, schemas first, then templates, caches (existing
  * caches kept, entries added with their times), counters and tasks.

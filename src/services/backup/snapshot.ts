@@ -28,7 +28,7 @@ export interface ContainerSnapshot {
 }
 
 /**
- * Captures the selected resources at one consistent instant (issue 6, point in time): once no group
+ * Captures the selected resources at one consistent instant (docs/backup-format.md#guarantees, point in time): once no group
  * commit is pending, everything is read in the same synchronous turn of the event loop — memory
  * caches copied, a SQLite read transaction opened on a second connection, small resources read —
  * so no write can fall between two of them. Persistent entries are then paged from that snapshot.

@@ -258,7 +258,7 @@ describe('resolveConfig', () => {
     expect(resolveConfig({ dataDir: 'rel/dir' }, {}, noEnv).dataDir).to.equal(resolve('rel/dir'));
   });
 
-  describe('APP_USER / APP_PASS / APP_ROLE (spec 1, Authentication rule 2)', () => {
+  describe('APP_USER / APP_PASS / APP_ROLE (docs/reference/http.md#authentication)', () => {
     it('APP_USER and APP_PASS create an admin user', () => {
       expect(resolveConfig({}, {}, { APP_USER: 'app', APP_PASS: 'secret' }).appUser).to.deep.equal({ name: 'app', password: 'secret', roles: ['admin'] });
     });

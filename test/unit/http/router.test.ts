@@ -22,7 +22,7 @@ const shutdown = route('POST', '/rest/v2/container', 'shutdown');
 
 const router = new Router([listCaches, cacheDetails, cacheConfig, cacheKeys, createCache, getEntry, putEntry, containerStats, shutdown]);
 
-describe('splitPath (behavior-notes §1.1)', () => {
+describe('splitPath (docs/reference/http.md#routing)', () => {
   it('splits on / and drops empty segments, so trailing and doubled slashes do not matter', () => {
     expect(splitPath('/rest/v2/caches')).to.deep.equal(['rest', 'v2', 'caches']);
     expect(splitPath('/rest/v2/caches/')).to.deep.equal(['rest', 'v2', 'caches']);
@@ -64,7 +64,7 @@ describe('splitPath (behavior-notes §1.1)', () => {
   }
 });
 
-describe('Router.match (behavior-notes §1.1)', () => {
+describe('Router.match (docs/reference/http.md#routing)', () => {
   it('matches a literal path', () => {
     expect(router.match('GET', '/rest/v2/caches', undefined).route).to.equal(listCaches);
   });
@@ -92,7 +92,7 @@ describe('Router.match (behavior-notes §1.1)', () => {
   });
 
   it('commits to a literal segment: a path that continues past it does not fall back to the parameter', () => {
-    // `/rest/v2/unknown` is a 404, not the legacy entry `/rest/{cache}/{key}` of a cache "v2" (behavior-notes §1.1).
+    // `/rest/v2/unknown` is a 404, not the legacy entry `/rest/{cache}/{key}` of a cache "v2" (docs/reference/http.md#routing).
     const err = rejection(() => router.match('GET', '/rest/v2/caches/container-stats/k', undefined));
     expect(err.status).to.equal(404);
   });
@@ -199,7 +199,7 @@ describe('Router.match (behavior-notes §1.1)', () => {
     });
   });
 
-  describe('*rest segments (static content, behavior-notes §1.1)', () => {
+  describe('*rest segments (static content, docs/reference/http.md#routing)', () => {
     const files = route('GET', '/console/*file');
     const page = route('GET', '/console');
     const special = route('GET', '/console/cache/:name');

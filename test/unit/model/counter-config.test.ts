@@ -3,7 +3,7 @@ import { InvalidCounterConfigurationError, MethodRequiresContentError, NoCounter
 import { formatCounterConfig, LONG_MAX, LONG_MIN, parseCounterConfig } from '../../../src/model/counter-config';
 import { thrown } from '../../support/thrown';
 
-describe('parseCounterConfig (behavior-notes §8)', () => {
+describe('parseCounterConfig (docs/reference/management-plane.md#counter-config)', () => {
   it('reads a weak counter with defaults', () => {
     const c = parseCounterConfig('{"weak-counter":{"initial-value":5}}');
     expect(c).to.include({ kind: 'weak-counter', initialValue: 5n, storage: 'VOLATILE', concurrencyLevel: 16, bounded: false });

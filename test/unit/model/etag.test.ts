@@ -74,7 +74,7 @@ describe('murmur3x86 reference (published MurmurHash3_x86_32 test vectors)', () 
   }
 });
 
-describe('etagOf (behavior-notes §5.3)', () => {
+describe('etagOf (docs/reference/data-plane.md#etag)', () => {
   it('is a signed 32-bit integer written in decimal, unquoted', () => {
     for (const text of ['', 'a', 'test', 'hello world', 'x'.repeat(1000)]) {
       const etag = etagOf(Buffer.from(text));

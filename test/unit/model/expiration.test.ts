@@ -26,13 +26,13 @@ const ROWS: Row[] = [
   { rule: 'rule 5: only ttl 0, max idle absent → default lifespan, max idle -1', ttl: '0', idle: undefined, expected: { lifespan: 600_000, maxIdle: -1 } },
   { rule: 'rule 5: only ttl 0, max idle negative → default lifespan, max idle -1', ttl: '0', idle: '-3', expected: { lifespan: 600_000, maxIdle: -1 } },
   { rule: 'positive seconds become milliseconds', ttl: '3600', idle: '1', expected: { lifespan: 3_600_000, maxIdle: 1_000 } },
-  { rule: 'non-numeric headers count as absent (behavior-notes §4.1)', ttl: 'soon', idle: 'never', expected: DEFAULTS },
+  { rule: 'non-numeric headers count as absent (docs/reference/data-plane.md#expiration)', ttl: 'soon', idle: 'never', expected: DEFAULTS },
   { rule: 'a fraction is not a number of seconds and counts as absent', ttl: '1.5', idle: undefined, expected: DEFAULTS },
   { rule: 'an empty header counts as absent', ttl: '', idle: ' ', expected: DEFAULTS },
   { rule: 'a non-numeric ttl next to max idle 0 is absent → rule 4', ttl: 'abc', idle: '0', expected: { lifespan: -1, maxIdle: 300_000 } },
 ];
 
-describe('resolveExpiry (spec 1, Expiration rules 1–5)', () => {
+describe('resolveExpiry (docs/reference/data-plane.md#expiration)', () => {
   for (const { rule, ttl, idle, expected } of ROWS) {
     it(`${rule} (timeToLiveSeconds=${JSON.stringify(ttl)}, maxIdleTimeSeconds=${JSON.stringify(idle)})`, () => {
       expect(resolveExpiry(DEFAULTS, ttl, idle)).to.deep.equal(expected);

@@ -6,7 +6,7 @@ import { thrown } from '../../support/thrown';
 
 const rejection = (fn: () => unknown) => thrown(fn);
 
-// Core org.infinispan.context.Flag values accepted on entry operations (behavior-notes §4.1).
+// Core org.infinispan.context.Flag values accepted on entry operations (docs/reference/data-plane.md#flags).
 const ENTRY_FLAGS = [
   'ZERO_LOCK_ACQUISITION_TIMEOUT', 'CACHE_MODE_LOCAL', 'SKIP_LOCKING', 'FORCE_WRITE_LOCK', 'FORCE_ASYNCHRONOUS',
   'FORCE_SYNCHRONOUS', 'SKIP_CACHE_STORE', 'SKIP_CACHE_LOAD', 'FAIL_SILENTLY', 'SKIP_REMOTE_LOOKUP', 'SKIP_INDEXING',
@@ -16,7 +16,7 @@ const ENTRY_FLAGS = [
   'IGNORE_TRANSACTION', 'IRAC_UPDATE', 'IRAC_STATE', 'ALREADY_HAS_LOCK', 'BACKUP_WRITE',
 ];
 
-describe('parseEntryFlags: the flags header of entry operations (behavior-notes §4.1)', () => {
+describe('parseEntryFlags: the flags header of entry operations (docs/reference/data-plane.md#flags)', () => {
   it('is empty when the header is absent or empty', () => {
     expect(parseEntryFlags(undefined)).to.equal(NO_FLAGS);
     expect(parseEntryFlags('')).to.equal(NO_FLAGS);
@@ -59,7 +59,7 @@ describe('parseEntryFlags: the flags header of entry operations (behavior-notes 
   });
 });
 
-describe('parseAdminFlags: the flags header of cache create/update (behavior-notes §4.1)', () => {
+describe('parseAdminFlags: the flags header of cache create/update (docs/reference/data-plane.md#flags)', () => {
   it('accepts VOLATILE and UPDATE', () => {
     expect([...parseAdminFlags('VOLATILE')]).to.deep.equal(['VOLATILE']);
     expect([...parseAdminFlags('UPDATE')]).to.deep.equal(['UPDATE']);

@@ -25,7 +25,7 @@ const bytes = (...b: number[]): Buffer => Buffer.from(b);
 const ff = (n: number): number[] => new Array<number>(n).fill(0xff);
 const javaType = (t: string): string => `application/x-java-object;type=${t}`;
 
-describe('toStoredKey in an unconfigured cache: text and raw keys (behavior-notes §4.1, §4.2)', () => {
+describe('toStoredKey in an unconfigured cache: text and raw keys (docs/reference/media-types.md#request-defaults)', () => {
   it('without Key-Content-Type takes the UTF-8 bytes of the path segment', () => {
     expect(key('käse')).to.deep.equal(Buffer.from('käse', 'utf8'));
   });
@@ -38,7 +38,7 @@ describe('toStoredKey in an unconfigured cache: text and raw keys (behavior-note
     expect(key('aGVsbG8=', 'application/octet-stream')).to.deep.equal(Buffer.from('aGVsbG8=', 'utf8'));
   });
 
-  it('application/x-java-object;type=java.lang.String is the same key as no header (spec 1, data formats rule 7)', () => {
+  it('application/x-java-object;type=java.lang.String is the same key as no header (docs/reference/media-types.md#request-defaults)', () => {
     expect(key('k1', javaType('java.lang.String'))).to.deep.equal(key('k1'));
   });
 
@@ -47,7 +47,7 @@ describe('toStoredKey in an unconfigured cache: text and raw keys (behavior-note
   });
 });
 
-describe('toStoredKey in an unconfigured cache: encoding=hex (behavior-notes §4.2)', () => {
+describe('toStoredKey in an unconfigured cache: encoding=hex (docs/reference/media-types.md#content-encodings)', () => {
   it('decodes 0x + lowercase hex', () => {
     expect(key('0x0a0b', 'application/octet-stream; encoding=hex')).to.deep.equal(bytes(0x0a, 0x0b));
     expect(key('0xcafe', 'application/octet-stream;encoding=hex')).to.deep.equal(bytes(0xca, 0xfe));
@@ -78,7 +78,7 @@ describe('toStoredKey in an unconfigured cache: encoding=hex (behavior-notes §4
   });
 });
 
-describe('toStoredKey in an unconfigured cache: encoding=base64 (behavior-notes §4.2)', () => {
+describe('toStoredKey in an unconfigured cache: encoding=base64 (docs/reference/media-types.md#content-encodings)', () => {
   it('decodes standard Base64', () => {
     expect(key('aGVsbG8=', 'application/octet-stream; encoding=base64')).to.deep.equal(Buffer.from('hello'));
   });
@@ -93,9 +93,9 @@ describe('toStoredKey in an unconfigured cache: encoding=base64 (behavior-notes 
 });
 
 // Expected bytes are org.infinispan.protostream.WrappedMessage written by hand from the protobuf wire
-// format (behavior-notes §4.6): tag = field << 3 | wire type as a varint, then the value. Varints are
+// format (docs/reference/media-types.md#wrapped-message): tag = field << 3 | wire type as a varint, then the value. Varints are
 // little-endian groups of 7 bits, high bit = more; negative int32/int64 are sign-extended to 10 bytes.
-describe('toStoredKey in an unconfigured cache: application/x-java-object scalars as WrappedMessage bytes (behavior-notes §4.2, §4.6)', () => {
+describe('toStoredKey in an unconfigured cache: application/x-java-object scalars as WrappedMessage bytes (docs/reference/media-types.md#java-types, docs/reference/media-types.md#wrapped-message)', () => {
   const table: Array<[type: string, segment: string, expected: Buffer, why: string]> = [
     // Integer → wrappedInt32, field 5, varint: tag 5<<3|0 = 0x28.
     ['java.lang.Integer', '2', bytes(0x28, 0x02), 'tag 0x28, value 2'],
@@ -137,7 +137,7 @@ describe('toStoredKey in an unconfigured cache: application/x-java-object scalar
     expect(key('0x0102ff', javaType('ByteArray'))).to.deep.equal(bytes(0x01, 0x02, 0xff));
   });
 
-  it('Bytes is the same as ByteArray (spec 1, data formats rule 7)', () => {
+  it('Bytes is the same as ByteArray (docs/reference/media-types.md#request-defaults)', () => {
     expect(key('0x0102ff', javaType('Bytes'))).to.deep.equal(bytes(0x01, 0x02, 0xff));
   });
 
@@ -169,7 +169,7 @@ describe('toStoredKey in an unconfigured cache: unsupported Java types', () => {
   });
 });
 
-// The key conversion matrix (behavior-notes §4.4 last bullet, §4.5, §4.6): a key in each
+// The key conversion matrix (docs/reference/media-types.md#keys, docs/reference/media-types.md#protostream-json, docs/reference/media-types.md#wrapped-message): a key in each
 // Key-Content-Type, stored by each key storage type. Expected bytes are hex; `!` + text is the
 // error the request answers (400). WrappedMessage bytes as in the table above: string 0x4a,
 // bytes 0x52, int32 0x28, int64 0x18, double 0x09, bool 0x40.

@@ -8,7 +8,7 @@ function essences(list: MediaType[]): string[] {
   return list.map((m) => `${m.type}/${m.subtype}`);
 }
 
-describe('parseMediaType (behavior-notes §4.2)', () => {
+describe('parseMediaType (docs/reference/media-types.md#media-type-syntax)', () => {
   it('reads type, subtype and parameters', () => {
     const m = parseMediaType('application/x-java-object; type=java.lang.Integer; charset=UTF-8');
     expect(m.type).to.equal('application');
@@ -68,7 +68,7 @@ describe('parseMediaType (behavior-notes §4.2)', () => {
   });
 });
 
-describe('parseMediaTypeList (behavior-notes §4.2, §4.4)', () => {
+describe('parseMediaTypeList (docs/reference/media-types.md#media-type-syntax, docs/reference/media-types.md#read-negotiation)', () => {
   it('puts the highest weight first; no q counts as 1.0', () => {
     const list = parseMediaTypeList('text/plain;q=0.1, application/json;q=0.8, */*;q=0.7');
     expect(essences(list)).to.deep.equal(['application/json', '*/*', 'text/plain']);
@@ -99,7 +99,7 @@ describe('parseMediaTypeList (behavior-notes §4.2, §4.4)', () => {
   });
 });
 
-describe('matches (behavior-notes §4.2)', () => {
+describe('matches (docs/reference/media-types.md#media-type-syntax)', () => {
   const table: Array<[string, string, boolean]> = [
     ['text/plain', 'text/plain', true],
     ['*/*', 'application/json', true],

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DEFAULT_ROLES, hasPermission, maskOfRoles, PERMISSION_BITS, PERMISSION_MASKS, type Permission } from '../../../src/model/permissions';
 
-// AuthorizationPermission masks (behavior-notes §2.2).
+// AuthorizationPermission masks (docs/reference/http.md#authorization).
 const LIFECYCLE = 1, READ = 2, WRITE = 4, EXEC = 8, LISTEN = 16, BULK_READ = 32, BULK_WRITE = 64, ADMIN = 128, CREATE = 256, MONITOR = 512;
 const EVERY: Permission[] = ['LIFECYCLE', 'READ', 'WRITE', 'EXEC', 'LISTEN', 'BULK_READ', 'BULK_WRITE', 'ADMIN', 'CREATE', 'MONITOR'];
 
@@ -9,7 +9,7 @@ function permissionsOf(mask: number): Permission[] {
   return EVERY.filter((p) => hasPermission(mask, p));
 }
 
-describe('permissions (behavior-notes §2.2)', () => {
+describe('permissions (docs/reference/http.md#authorization)', () => {
   it('use the masks of AuthorizationPermission', () => {
     expect(PERMISSION_BITS).to.deep.equal({ LIFECYCLE, READ, WRITE, EXEC, LISTEN, BULK_READ, BULK_WRITE, ADMIN, CREATE, MONITOR });
   });
@@ -25,7 +25,7 @@ describe('permissions (behavior-notes §2.2)', () => {
   });
 });
 
-describe('default roles (behavior-notes §2.2)', () => {
+describe('default roles (docs/reference/http.md#authorization)', () => {
   it('are admin, application, deployer, observer and monitor', () => {
     expect([...DEFAULT_ROLES.keys()].sort()).to.deep.equal(['admin', 'application', 'deployer', 'monitor', 'observer']);
   });

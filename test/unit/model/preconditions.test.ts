@@ -9,7 +9,7 @@ const AT = 'Wed, 01 May 2024 10:00:00 GMT';
 const BEFORE = 'Wed, 01 May 2024 09:59:59 GMT';
 const AFTER = 'Wed, 01 May 2024 10:00:01 GMT';
 
-describe('evaluateRead: conditional GET/HEAD (behavior-notes §5.3)', () => {
+describe('evaluateRead: conditional GET/HEAD (docs/reference/data-plane.md#conditional-reads)', () => {
   it('proceeds without conditional headers', () => {
     expect(evaluateRead(ETAG, LAST_MODIFIED, {})).to.equal('proceed');
   });
@@ -84,7 +84,7 @@ describe('evaluateRead: conditional GET/HEAD (behavior-notes §5.3)', () => {
     });
   });
 
-  describe('entries without Last-Modified (immortal, behavior-notes §5.3)', () => {
+  describe('entries without Last-Modified (immortal, docs/reference/data-plane.md#conditional-reads)', () => {
     it('ignore the date conditions', () => {
       expect(evaluateRead(ETAG, undefined, { ifUnmodifiedSince: BEFORE })).to.equal('proceed');
       expect(evaluateRead(ETAG, undefined, { ifModifiedSince: AFTER })).to.equal('proceed');

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { boolAttr, parseAnnotations } from '../../../src/model/proto-annotations';
 import { checkProtoFiles, commentsOnOwnLine, findType } from '../../../src/model/proto-files';
 
-describe('schema comment annotations (query-notes §6.1)', () => {
+describe('schema comment annotations (docs/reference/query.md#annotations)', () => {
   it('reads names, booleans, strings, numbers, qualified names, nested annotations and lists', () => {
     const [field, sortable, fields] = parseAnnotations(
       '@Field(store = Store.YES, analyze=Analyze.NO, analyzer = @Analyzer(definition = "english"), boost = 2)\n * @SortableField\n * @Fields({@Field(name="a"), @Field})',

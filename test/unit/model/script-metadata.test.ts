@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { isJavaScript, metadataPairs, parseScriptMetadata, requireJavaScript } from '../../../src/model/script-metadata';
 import { thrown } from '../../support/thrown';
 
-// Script header syntax (behavior-notes §14, ScriptMetadataParser).
+// Script header syntax (docs/reference/management-plane.md#script-header, ScriptMetadataParser).
 describe('parseScriptMetadata', () => {
   it('reads hello.js', () => {
     const m = parseScriptMetadata('hello', '// mode=local,language=javascript,parameters=[greetee]\n"Hello " + greetee');

@@ -16,7 +16,7 @@ const SER = 'application/x-java-serialized-object';
 const JBOSS = 'application/x-jboss-marshalling';
 const ALL = [OBJ, OCTET, FORM, TEXT, UNKNOWN, JSON_T, XML, PROTO, SER, JBOSS];
 
-// behavior-notes §4.3: each transcoder with the types it pairs with (both directions).
+// docs/reference/media-types.md#transcoders: each transcoder with the types it pairs with (both directions).
 const SUPPORTED: Record<string, string[]> = {
   [OBJ]: [OCTET, FORM, TEXT, UNKNOWN, JSON_T, XML, PROTO, SER, JBOSS],
   [OCTET]: [OBJ, FORM, TEXT, UNKNOWN, JSON_T, XML, PROTO],
@@ -35,7 +35,7 @@ const convert = (value: string | Buffer, from: string, to: string): Buffer =>
   transcode(typeof value === 'string' ? Buffer.from(value) : value, mt(from), mt(to), NO_TYPES);
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s/g, ''), 'hex');
 
-describe('transcoder registry (behavior-notes §4.3)', () => {
+describe('transcoder registry (docs/reference/media-types.md#transcoders)', () => {
   describe('the conversion matrix', () => {
     for (const from of ALL) {
       for (const to of ALL) {

@@ -18,7 +18,7 @@ const SCALARS: Array<[string, JavaValue, string]> = [
   ['Byte 7 (field 22)', { type: 'java.lang.Byte', value: 7n }, 'b0 01 07'],
 ];
 
-describe('WrappedMessage (behavior-notes §4.6)', () => {
+describe('WrappedMessage (docs/reference/media-types.md#wrapped-message)', () => {
   for (const [name, value, bytes] of SCALARS) {
     it(`encodes and decodes ${name}`, () => {
       expect(wrapScalar(value).toString('hex')).to.equal(hex(bytes).toString('hex'));

@@ -1,4 +1,4 @@
-// The example definitions of behavior-notes §6.5 (the original's REST test resources).
+// The example definitions of docs/reference/management-plane.md#config-formats (the original's REST test resources).
 
 export const CACHE_XML = `<infinispan>
     <cache-container>

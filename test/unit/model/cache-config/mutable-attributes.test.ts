@@ -18,7 +18,7 @@ function json(d: CacheDefinition): unknown {
   return JSON.parse(formatCacheConfig(d, undefined, 'json', false));
 }
 
-describe('mutable cache attributes (behavior-notes §6.8)', () => {
+describe('mutable cache attributes (docs/reference/management-plane.md#mutable-attributes)', () => {
   it('lists the names of each cache kind: remote-timeout for every kind, state transfer for distributed and replicated', () => {
     const local = mutableAttributesOf(def({ 'local-cache': {} })).map((a) => a.name);
     const dist = mutableAttributesOf(def({ 'distributed-cache': {} })).map((a) => a.name);

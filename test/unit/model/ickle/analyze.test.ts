@@ -64,7 +64,7 @@ function cond(c: Condition): string {
   }
 }
 
-describe('Ickle semantic checks (query-notes §4)', () => {
+describe('Ickle semantic checks (docs/reference/query.md#semantic-checks)', () => {
   describe('resolution and conversion', () => {
     it('strips the alias, converts literals to the field type and normalizes NOT forms', () => {
       const q = compile(`from ${PERSON} p where p.id < 5 and gender = 'MALE' and p.id != '3' and age between 1 and 10`);

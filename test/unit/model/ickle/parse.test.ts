@@ -62,7 +62,7 @@ function ft(q: FullTextQuery): string {
 
 const P = 'org.infinispan.rest.search.entity.Person';
 
-describe('Ickle grammar (query-notes §3)', () => {
+describe('Ickle grammar (docs/reference/query.md#grammar)', () => {
   const accepted: Array<[string, string]> = [
     [`from ${P}`, `from ${P}`],
     [`FROM ${P} p`, `from ${P} p`],

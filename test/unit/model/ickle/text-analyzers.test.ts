@@ -7,7 +7,7 @@ function reference(text: string): string[] {
   return [...segmenter.segment(text)].filter((s) => s.isWordLike).map((s) => s.segment.toLowerCase());
 }
 
-describe('text analyzers (query-notes §5.3)', () => {
+describe('text analyzers (docs/reference/query.md#text-analysis)', () => {
   it('standard: Unicode word boundaries and lower case, the ASCII fast path agreeing with the segmenter', () => {
     const texts = [
       'This is the game #7', 'bla bla3', 'Game n.12', 'a-b c/d e+f (g) [h] {i} "j" x@y.com', '1,000.5 apples', "don't stop", 'foo_bar baz',
