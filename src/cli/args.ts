@@ -49,3 +49,18 @@ export function unknownCommand(word: string, known: readonly string[], parent?: 
   const full = (w: string) => (parent ? `${parent} ${w}` : w);
   return new UsageError(`unknown command '${full(word)}'${guess ? `: did you mean '${full(guess)}'?` : `; there are ${known.join(', ')}`}`);
 }
+
+/**
+ * The sub-command and its argument of `grid GROUP SUB [ARG]`: a missing or unknown sub-command, a
+ * missing argument and an argument too many are usage errors. `operand` names what a sub-command
+ * needs (`NAME`, `FILE`), or nothing for the ones that take no argument (`ls`).
+ */
+export function subcommand(group: string, positionals: string[], subcommands: readonly string[], operand: (sub: string) => string | undefined): { sub: string; arg: string | undefined } {
+  const [sub, arg, ...extra] = positionals;
+  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
+  if (sub === undefined) throw new UsageError(`${group} needs a command: ${subcommands.join(', ')}`);
+  if (!subcommands.includes(sub)) throw unknownCommand(sub, subcommands, group);
+  const needed = operand(sub);
+  if (needed !== undefined && !arg) throw new UsageError(`${group} ${sub} needs a ${needed}`);
+  return { sub, arg };
+}

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileNameOf } from '../model/name-encoding';
-import { parse, unknownCommand, UsageError } from './args';
+import { parse, subcommand, UsageError } from './args';
 import { summarizeArchive } from './archive-summary';
 import { CommandFailure } from './failure';
 import { inputFile } from './files';
@@ -28,11 +28,7 @@ export async function runBackup(args: string[]): Promise<number> {
     process.stdout.write(USAGE.backup + '\n');
     return 0;
   }
-  const [sub, arg, ...extra] = positionals;
-  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  if (sub === undefined) throw new UsageError(`backup needs a command: ${SUBCOMMANDS.join(', ')}`);
-  if (!SUBCOMMANDS.includes(sub)) throw unknownCommand(sub, SUBCOMMANDS, 'backup');
-  if (sub !== 'ls' && !arg) throw new UsageError(`backup ${sub} needs a ${sub === 'restore' ? 'FILE' : 'NAME'}`);
+  const { sub, arg } = subcommand('backup', positionals, SUBCOMMANDS, (s) => (s === 'ls' ? undefined : s === 'restore' ? 'FILE' : 'NAME'));
   if (sub === 'restore') return restore(connect(values), arg!, values);
   const client = connect(values);
   const name = arg!;

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { parse, unknownCommand, UsageError } from './args';
+import { parse, subcommand, UsageError } from './args';
 import { readInputFile } from './files';
 import { printJson, printLines, printText } from './output';
 import { CONNECTION_OPTIONS, connect, seg, type RestClient } from './rest-client';
@@ -11,11 +11,7 @@ const SUBCOMMANDS = ['ls', 'create', 'delete', 'stats', 'clear', 'size'];
 export async function runCache(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, { ...CONNECTION_OPTIONS, template: { type: 'string' }, file: { type: 'string', short: 'f' } });
   if (values.help) return help();
-  const [sub, name, ...extra] = positionals;
-  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  if (sub === undefined) throw new UsageError(`cache needs a command: ${SUBCOMMANDS.join(', ')}`);
-  if (!SUBCOMMANDS.includes(sub)) throw unknownCommand(sub, SUBCOMMANDS, 'cache');
-  if (sub !== 'ls' && !name) throw new UsageError(`cache ${sub} needs a cache NAME`);
+  const { sub, arg: name } = subcommand('cache', positionals, SUBCOMMANDS, (s) => (s === 'ls' ? undefined : 'cache NAME'));
   if (sub !== 'create' && (values.template !== undefined || values.file !== undefined)) throw new UsageError(`--template and --file belong to 'cache create'`);
   const client = connect(values);
   switch (sub) {

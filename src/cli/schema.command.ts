@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { parse, unknownCommand, UsageError } from './args';
+import { parse, subcommand, UsageError } from './args';
 import { CommandFailure } from './failure';
 import { readInputFile } from './files';
 import { printLines, printText } from './output';
@@ -20,11 +20,7 @@ export async function runSchema(args: string[]): Promise<number> {
     process.stdout.write(USAGE.schema + '\n');
     return 0;
   }
-  const [sub, arg, ...extra] = positionals;
-  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  if (sub === undefined) throw new UsageError(`schema needs a command: ${SUBCOMMANDS.join(', ')}`);
-  if (!SUBCOMMANDS.includes(sub)) throw unknownCommand(sub, SUBCOMMANDS, 'schema');
-  if (sub !== 'ls' && !arg) throw new UsageError(`schema ${sub} needs a ${sub === 'upload' ? 'FILE' : 'NAME'}`);
+  const { sub, arg } = subcommand('schema', positionals, SUBCOMMANDS, (s) => (s === 'ls' ? undefined : s === 'upload' ? 'FILE' : 'NAME'));
   if (sub !== 'upload' && values.name !== undefined) throw new UsageError(`--name belongs to 'schema upload'`);
   const noSchema = `there is no schema named '${arg}' (see \`grid schema ls\`)`;
   switch (sub) {

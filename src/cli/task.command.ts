@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { parse, unknownCommand, UsageError } from './args';
+import { parse, subcommand, UsageError } from './args';
 import { readInputFile } from './files';
 import { printLines, printText } from './output';
 import { CONNECTION_OPTIONS, connect, seg } from './rest-client';
@@ -22,11 +22,7 @@ export async function runTask(args: string[]): Promise<number> {
     process.stdout.write(USAGE.task + '\n');
     return 0;
   }
-  const [sub, arg, ...extra] = positionals;
-  if (extra.length) throw new UsageError(`unexpected argument '${extra[0]}'`);
-  if (sub === undefined) throw new UsageError(`task needs a command: ${SUBCOMMANDS.join(', ')}`);
-  if (!SUBCOMMANDS.includes(sub)) throw unknownCommand(sub, SUBCOMMANDS, 'task');
-  if (sub !== 'ls' && !arg) throw new UsageError(`task ${sub} needs a ${sub === 'upload' ? 'FILE' : 'NAME'}`);
+  const { sub, arg } = subcommand('task', positionals, SUBCOMMANDS, (s) => (s === 'ls' ? undefined : s === 'upload' ? 'FILE' : 'NAME'));
   if (sub !== 'upload' && values.name !== undefined) throw new UsageError(`--name belongs to 'task upload'`);
   if (sub !== 'exec' && (values.param !== undefined || values.cache !== undefined)) throw new UsageError(`--param and --cache belong to 'task exec'`);
   switch (sub) {
