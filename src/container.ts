@@ -53,7 +53,7 @@ export interface ContainerSpec {
 export interface Container {
   name: string;
   store: SqliteStore;
-  services: ContainerServices;
+  services: ContainerServices & { manager: CacheManager };
   /** Shutdown begins: running scripts, backups and restores stop now, so in-flight requests end promptly. */
   interrupt(): void;
   /** Waits for its backups and restores, passivates its caches, closes its store. */
@@ -107,7 +107,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   metadata.onEntryEvent((type, name) => {
     if (metadataHandle.cache.listeners.size) metadataHandle.cache.listeners.emit({ type, key: metadataKey(name) });
   });
-  const services: ContainerServices = {
+  const services: ContainerServices & { manager: CacheManager } = {
     manager,
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),
     entries: new EntryService(clock, schemas, metadata, values),

@@ -17,7 +17,7 @@ import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
 import { OffLoop } from './services/off-loop';
 import { ServerService } from './services/server.service';
-import type { NodeInfo, ProcessServices, Services } from './services';
+import type { NodeInfo, ProcessServices, Services, WiredServices } from './services';
 import { CONTAINER_NAME } from './services/container.service';
 import { secureDataDir } from './util/private-files';
 import { type Clock, systemClock } from './util/clock';
@@ -47,7 +47,8 @@ export interface RunningServer {
   /** The TLS listener's `https://` URL, port and certificate fingerprint, when configured. */
   tls?: { url: string; port: number; fingerprint: string };
   /** The default container's services (and the process-wide ones). */
-  services: Services;
+  /** The default container's services, with the engine (for tests; handlers get `Services`). */
+  services: WiredServices;
   /** Each tenant's services, by tenant name. */
   tenants: ReadonlyMap<string, Services>;
   /** What request bodies being received hold (src/http/body-budget.ts). */
@@ -101,7 +102,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   };
   // the server's loggers belong to the default container: its @@logging@* tasks change them
   main.services.tasks.useLogging(shared.logging);
-  const services: Services = { ...shared, ...main.services };
+  const services: WiredServices = { ...shared, ...main.services };
   // what every stop gives back, and a start that fails from here on
   const release = async () => {
     services.server.runtime.close();

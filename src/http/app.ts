@@ -138,7 +138,7 @@ export function createApp(
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     // the one place a cache path is resolved: names and aliases alike (docs/reference/data-plane.md#cache-lookup)
     const named = ctx.params[route.cacheParam ?? 'cache'];
-    const h: CacheHandle | undefined = route.scope === 'cache' ? s.manager.require(named) : named === undefined ? undefined : s.manager.find(named);
+    const h: CacheHandle | undefined = route.scope === 'cache' ? s.caches.require(named) : named === undefined ? undefined : s.caches.find(named);
     authorize(subject, route.permission, h);
     if (route.scope === 'cache') {
       if (s.container.isIgnored(h!.cache.name)) throw new CacheIgnoredError(named);

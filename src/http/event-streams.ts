@@ -18,7 +18,7 @@ const KEY_TARGETS = { json: parseMediaType(JSON_TYPE), text: parseMediaType(TEXT
  * was being opened, after the route's own check.
  */
 function openContainerStream(ctx: GridContext, s: Services): EventStream {
-  const stream = openEventStream(ctx, [s.server.closing, s.manager.stopping]);
+  const stream = openEventStream(ctx, [s.server.closing, s.container.stopping]);
   if (s.container.stopped) stream.close();
   return stream;
 }
@@ -63,17 +63,17 @@ export function listenConfig(ctx: GridContext, s: Services): void {
   const pretty = isTrue(query(ctx, 'pretty'));
   const subject = ctx.state.subject;
   const stream = openContainerStream(ctx, s);
-  const shown = new Set(s.manager.handles().filter((h) => canAdminister(subject, h)).map((h) => h.cache.name));
+  const shown = new Set(s.container.handles().filter((h) => canAdminister(subject, h)).map((h) => h.cache.name));
   function* current(): Generator<[string, string]> {
-    for (const h of s.manager.handles()) {
+    for (const h of s.container.handles()) {
       if (shown.has(h.cache.name)) yield ['create-cache', formatCacheDocument(h.definition, h.cache.name, format, pretty)];
     }
-    for (const [name, def] of s.manager.templateDefinitions()) yield ['create-template', formatCacheDocument(def, name, format, pretty)];
+    for (const [name, def] of s.container.templateDefinitions()) yield ['create-template', formatCacheDocument(def, name, format, pretty)];
   }
   // not awaited: the response (headers, then events) starts while the current state is sent
-  void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined, (deliver) => s.manager.events.add((e) => {
+  void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined, (deliver) => s.container.onConfigEvent((e) => {
     if (e.type === 'create-cache' || e.type === 'update-cache') {
-      const h = s.manager.find(e.name);
+      const h = s.caches.find(e.name);
       if (!h || !canAdminister(subject, h)) return void shown.delete(e.name);
       shown.add(e.name);
     } else if (e.type === 'remove-cache' && !shown.delete(e.name)) {

@@ -53,6 +53,26 @@ export class CacheService {
     private readonly limits: ConfigLimits,
   ) {}
 
+  /** A cache by name or alias; undefined when there is none. */
+  find(nameOrAlias: string): CacheHandle | undefined {
+    return this.manager.find(nameOrAlias);
+  }
+
+  /** A cache by name or alias; ISPN012010 (404) when there is none. */
+  require(nameOrAlias: string): CacheHandle {
+    return this.manager.require(nameOrAlias);
+  }
+
+  /** The caches the subject may see (internal ones too when asked), in the container's order. */
+  visibleTo(subject: Subject, opts: { internal: boolean }): CacheHandle[] {
+    return this.manager.handles().filter((h) => (opts.internal || !h.internal) && canAccess(subject, h));
+  }
+
+  /** The names of the caches users made (no internal cache). */
+  userCacheNames(): string[] {
+    return this.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name);
+  }
+
   /** POST ?action=clear: answered once the removal is durable. */
   async clear(h: CacheHandle): Promise<void> {
     if (h.contents) return h.contents.clear();

@@ -1,5 +1,6 @@
 import { CacheAbsentError } from '../errors';
-import type { CacheHandle, CacheManager } from '../grid/cache-manager';
+import type { CacheHandle, CacheManager, ConfigEvent } from '../grid/cache-manager';
+import type { Listeners } from '../util/listeners';
 import { type CacheDefinition, formatCacheConfig } from '../model/cache-config';
 import type { Clock } from '../util/clock';
 import type { Subject } from './auth.service';
@@ -33,6 +34,21 @@ export class ContainerService {
 
   handles(): CacheHandle[] {
     return this.manager.handles();
+  }
+
+  /** Every defined template, by name. */
+  templateDefinitions(): Array<[string, CacheDefinition]> {
+    return this.manager.templateDefinitions();
+  }
+
+  /** Hears every change of the container's configuration (caches and templates); returns the way to stop. */
+  onConfigEvent(listener: (e: ConfigEvent) => void): () => void {
+    return this.manager.events.add(listener);
+  }
+
+  /** Fires when the container shuts down (`?action=shutdown`). */
+  get stopping(): Listeners<void> {
+    return this.manager.stopping;
   }
 
   /** The health of each cache the caller may see: DEGRADED in degraded availability; a single node never rebalances. */

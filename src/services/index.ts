@@ -26,14 +26,13 @@ export type { Subject } from './auth.service';
 export type { CacheStats } from '../grid/cache-stats';
 export type { NodeInfo } from './node-info';
 
-/** This node's identity as reported in extended headers and container information. */
 /**
  * Everything a handler talks to: the process-wide services and those of the container the request
  * reached (the default one or a tenant's). main.ts builds the process-wide part once and
- * `createContainer` (src/container.ts) the rest, once per container.
+ * `createContainer` (src/container.ts) the rest, once per container. The engine is not among them:
+ * handlers reach caches through the services.
  */
 export interface Services {
-  manager: CacheManager;
   caches: CacheService;
   entries: EntryService;
   counters: CounterService;
@@ -68,3 +67,5 @@ export type ProcessWide = 'server' | 'logging' | 'metrics' | 'node' | 'clock' | 
 export type ProcessServices = Pick<Services, ProcessWide>;
 /** The members of `Services` that act on one container: every member not listed in `ProcessWide`. */
 export type ContainerServices = Omit<Services, ProcessWide>;
+/** A container's services with the engine they share: for the composition root and tests, never handed to handlers. */
+export type WiredServices = Services & { manager: CacheManager };

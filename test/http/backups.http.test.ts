@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ZipFile } from 'yazl';
 import { parseCacheConfig } from '../../src/model/cache-config';
-import type { Services } from '../../src/services';
+import type { WiredServices } from '../../src/services';
 import type { StoredEntry } from '../../src/store/store';
 import { Client, type Reply } from '../support/client';
 import { until } from '../support/poll';
@@ -44,7 +44,7 @@ async function upload(server: TestServer, name: string, zip: Buffer, resources?:
   });
 }
 
-function entriesOf(s: Services, cache: string): Array<Omit<StoredEntry, 'lastUsed'>> {
+function entriesOf(s: WiredServices, cache: string): Array<Omit<StoredEntry, 'lastUsed'>> {
   const h = s.manager.require(cache);
   return [...h.cache.entries()]
     .map(({ key, value, valueType, created, lifespan, maxIdle }) => ({ key, value, valueType, created, lifespan, maxIdle }))
@@ -328,7 +328,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
 
   describe('round trip', () => {
     let zip: Buffer;
-    let source: Services;
+    let source: WiredServices;
 
     before(async () => {
       source = server.running.services;

@@ -80,7 +80,7 @@ async function createBackup(ctx: GridContext, s: Services): Promise<void> {
   const directory = body.directory;
   if (directory !== undefined && directory !== null && typeof directory !== 'string') throw new InvalidBackupRequestError("'directory' must be a string");
   const resources = parseResources(body.resources);
-  const userCaches = s.manager.handles().filter((h) => !h.internal).map((h) => h.cache.name);
+  const userCaches = s.caches.userCacheNames();
   requireCacheAdmin(ctx, s, selectNames(resources.caches, userCaches).names);
   await s.backups.startBackup(ctx.params.backup, { directory: directory ?? undefined, resources });
   sendStatus(ctx, 202);
@@ -127,7 +127,7 @@ async function createRestore(ctx: GridContext, s: Services): Promise<void> {
 /** A backup reads every cache it selects: each needs ADMIN on that cache (its own roles when secured), as a whole-cache read. */
 function requireCacheAdmin(ctx: GridContext, s: Services, names: string[]): void {
   for (const name of names) {
-    const h = s.manager.find(name);
+    const h = s.caches.find(name);
     if (h) authorize(ctx.state.subject, 'ADMIN', h);
   }
 }
@@ -136,7 +136,7 @@ function requireCacheAdmin(ctx: GridContext, s: Services, names: string[]): void
 function mayWriteCache(ctx: GridContext, s: Services): (cache: string) => boolean {
   const subject = ctx.state.subject;
   return (name) => {
-    const h = s.manager.find(name);
+    const h = s.caches.find(name);
     return !h || canAdminister(subject, h);
   };
 }

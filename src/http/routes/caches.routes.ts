@@ -7,7 +7,7 @@ import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
 import { parseEntryFlags } from '../../model/flags';
 import { hasPermission } from '../../model/permissions';
 import type { Services } from '../../services';
-import { canAccess, cacheMask } from '../../services/authorization';
+import { cacheMask } from '../../services/authorization';
 import { cacheHealthOf } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { intParam, isTrue, query } from '../params';
@@ -82,12 +82,12 @@ export function cacheRoutes(): RouteSpec[] {
 }
 
 function listNames(ctx: GridContext, s: Services): void {
-  sendJson(ctx, s.manager.handles().filter((h) => canAccess(ctx.state.subject, h)).map((h) => h.cache.name));
+  sendJson(ctx, s.caches.visibleTo(ctx.state.subject, { internal: true }).map((h) => h.cache.name));
 }
 
 /** Streamed: each item carries the cache's aliases, which a configuration may list by the thousand. */
 export function listDetailed(ctx: GridContext, s: Services): void {
-  const visible = s.manager.handles().filter((h) => !h.internal && canAccess(ctx.state.subject, h));
+  const visible = s.caches.visibleTo(ctx.state.subject, { internal: false });
   sendJsonArray(ctx, lazyMap(visible, (h) => presentCacheListItem(h, s.container.isIgnored(h.cache.name), s.container.rebalancingEnabled)));
 }
 
