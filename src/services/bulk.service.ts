@@ -75,7 +75,7 @@ export class BulkService {
       const key = keyJava && keyRep === 'text' ? JSON.stringify(keyText(e.key)) : listingJson(e.key, keyRep, keyProto);
       yield `${first ? '' : ','}{"key":${key},"value":`;
       // protostream as a whole (on the worker when large), any other value a piece at a time: inChunks may pause between them
-      if (valueProto) yield values.listing(e.value, valueRep, true);
+      if (valueProto) yield values.protostreamListing(e.value);
       else yield* listingPieces(e.value, valueRep);
       yield opts.metadata ? metadataFields(e) + '}' : '}';
     }));

@@ -2,7 +2,7 @@ import type { CacheDefinition, ConfigFormat, ConfigLimits } from '../model/cache
 import { formatCacheConfig, parseCacheConfig } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { JavaValue } from '../model/java-value';
-import { listingJson, type Representation } from '../model/listing-json';
+import { listingJson } from '../model/listing-json';
 import type { MediaType } from '../model/media-type';
 import { describeRoot, type ProtoDescriptor } from '../model/proto-descriptors';
 import { checkProtoFiles, type ProtoFile, typeNames, typesOfFiles } from '../model/proto-files';
@@ -88,8 +88,7 @@ export const OFF_LOOP_JOBS = {
   'value.store': (job: ValueJob & { contentType: MediaType; storage: MediaType }): StorageForm =>
     toStorageForm(asBuffer(job.bytes), job.contentType, job.storage, typesOf(job.schemas)),
 
-  'value.listing': (job: ValueJob & { rep: Representation }): string =>
-    listingJson(asBuffer(job.bytes), job.rep, job.schemas && typesOf(job.schemas)),
+  'value.listing': (job: ValueJob): string => listingJson(asBuffer(job.bytes), 'json', typesOf(job.schemas)),
 
   'value.java': (job: ValueJob & { type: MediaType }): JavaValue => toJava(asBuffer(job.bytes), job.type, typesOf(job.schemas)),
 } as const;

@@ -1,5 +1,5 @@
 import { etagOf } from '../model/etag';
-import { listingJson, type Representation } from '../model/listing-json';
+import { listingJson } from '../model/listing-json';
 import { essence, type MediaType, PROTOSTREAM } from '../model/media-type';
 import type { JavaValue } from '../model/java-value';
 import { NO_TYPES, type ProtobufTypes } from '../model/protostream-json';
@@ -46,10 +46,13 @@ export class ValueConverter {
       .then((r) => ({ value: asBuffer(r.value), valueType: r.valueType }));
   }
 
-  /** A stored key or value as the entries listing writes it; `protostream` when it is stored as such. */
-  listing(bytes: Buffer, rep: Representation, protostream: boolean): string | Promise<string> {
-    if (bytes.length <= INLINE_CONVERSION_BYTES) return listingJson(bytes, rep, protostream ? this.schemas : undefined);
-    return this.offLoop.run('value.listing', { bytes, rep, schemas: protostream ? this.schemas.snapshot() : undefined });
+  /**
+   * A stored protostream value as the entries listing writes it (its canonical JSON). Values of
+   * other types need no schemas and are written a piece at a time on the loop (listingPieces).
+   */
+  protostreamListing(bytes: Buffer): string | Promise<string> {
+    if (bytes.length <= INLINE_CONVERSION_BYTES) return listingJson(bytes, 'json', this.schemas);
+    return this.offLoop.run('value.listing', { bytes, schemas: this.schemas.snapshot() });
   }
 
   /** Bytes of media type `type` as a Java value, read without schemas (`___protobuf_metadata` values). */
