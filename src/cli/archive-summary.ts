@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type * as yauzl from 'yauzl';
+import { FrameReader } from '../model/backup-archive';
 import { CommandFailure } from './failure';
 
 export interface ArchiveSummary {
@@ -54,34 +55,27 @@ async function* entriesOf(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
   }
 }
 
-/** Records of `[4-byte big-endian length][message]`; undefined when the bytes do not frame (another format). */
+/**
+ * Records of a `.dat` file, framed as the server reads them (model/backup-archive.ts FrameReader);
+ * undefined when the bytes do not frame (another format).
+ */
 async function countRecords(stream: Readable, progress: (n: number) => void): Promise<number | undefined> {
+  const frames = new FrameReader();
   let count = 0;
-  let skip = 0;
-  const header = Buffer.alloc(4);
-  let headerBytes = 0;
+  // a read error of the zip goes to the caller; only bytes that do not frame mean "another format"
+  const framed = (read: () => number): boolean => {
+    try {
+      for (let n = read(); n > 0; n--) if (++count % 10_000 === 0) progress(count);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   for await (const chunk of stream as AsyncIterable<Buffer>) {
-    let at = 0;
-    while (at < chunk.length) {
-      if (skip > 0) {
-        const n = Math.min(skip, chunk.length - at);
-        skip -= n;
-        at += n;
-        continue;
-      }
-      const n = Math.min(4 - headerBytes, chunk.length - at);
-      chunk.copy(header, headerBytes, at, at + n);
-      headerBytes += n;
-      at += n;
-      if (headerBytes < 4) continue;
-      headerBytes = 0;
-      skip = header.readUInt32BE(0);
-      if (skip > 256 * 1024 * 1024) {
-        stream.destroy();
-        return undefined;
-      }
-      if (++count % 10_000 === 0) progress(count);
+    if (!framed(() => frames.push(chunk).length)) {
+      stream.destroy();
+      return undefined;
     }
   }
-  return skip === 0 && headerBytes === 0 ? count : undefined;
+  return framed(() => { frames.end(); return 0; }) ? count : undefined;
 }

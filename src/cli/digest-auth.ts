@@ -1,13 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { type DigestAlgorithm, digestHash } from '../model/passwords';
 import type { Credentials } from './credentials';
-
-type Algorithm = 'MD5' | 'SHA-256';
 
 interface Challenge {
   realm: string;
   nonce: string;
   opaque?: string;
-  algorithm: Algorithm;
+  algorithm: DigestAlgorithm;
   qop: boolean;
 }
 
@@ -50,7 +49,7 @@ export class DigestSession {
 
   authorization(method: string, uri: string): string {
     const c = this.challenge;
-    const h = (s: string) => createHash(c.algorithm === 'SHA-256' ? 'sha256' : 'md5').update(s).digest('hex');
+    const h = (s: string) => digestHash(c.algorithm, s);
     const ha1 = h(`${this.credentials.user}:${c.realm}:${this.credentials.password}`);
     const ha2 = h(`${method}:${uri}`);
     const q = (s: string) => `"${s.replace(/["\\]/g, '\\$&')}"`;
@@ -70,5 +69,5 @@ function pick(header: string | null | undefined): Challenge | undefined {
   if (!best) return undefined;
   const p = best.params;
   const qop = p.get('qop');
-  return { realm: p.get('realm') ?? '', nonce: p.get('nonce')!, opaque: p.get('opaque'), algorithm: algorithmOf(p) as Algorithm, qop: qop === undefined ? false : qop.split(',').map((s) => s.trim()).includes('auth') };
+  return { realm: p.get('realm') ?? '', nonce: p.get('nonce')!, opaque: p.get('opaque'), algorithm: algorithmOf(p) as DigestAlgorithm, qop: qop === undefined ? false : qop.split(',').map((s) => s.trim()).includes('auth') };
 }
