@@ -5,7 +5,7 @@ import { Client } from '../support/client';
 import { basic, challengeFor, digestAuthorization, fieldOf, getFrom } from '../support/digest';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
-import { eventually } from '../support/transports';
+import { eventually } from '../support/poll';
 import { needTool } from '../support/tools';
 
 const URI = '/rest/v2/caches';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runGrid } from '../support/cli';
 import { Client } from '../support/client';
-import { until, waitUntil } from '../support/poll';
+import { eventually, until } from '../support/poll';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, type TestServer } from '../support/server';
 import { SseReader } from '../support/sse';
@@ -286,7 +286,7 @@ describe('principal names are not roles', () => {
       expect(runGrid(['user', 'create', 'deployer', '-p', 'other-pw', '-g', 'monitor', '--data', server.dataDir]).status).to.equal(0);
       const user = new Client(server.url, { user: 'deployer', password: 'other-pw' });
       // the server looks for changes by other processes every 200 ms
-      await waitUntil(async () => (await user.get('/rest/v2/container/stats')).status === 200, 'the user made by the CLI to be seen');
+      await eventually(async () => (await user.get('/rest/v2/container/stats')).status === 200, 10_000, 'the user made by the CLI to be seen');
       expect((await user.get('/rest/v2/container/stats')).status).to.equal(200);
       expect((await user.post('/rest/v2/caches/made-by-deployer')).status).to.equal(403);
       const acl = (await user.get('/rest/v2/security/user/acl')).json<{ subject: Array<{ name: string; type: string }>; global: string[] }>();

@@ -11,7 +11,7 @@ import type { WiredServices } from '../../src/services';
 import type { StoredEntry } from '../../src/store/store';
 import { Client, type Reply } from '../support/client';
 import { until } from '../support/poll';
-import { eventually } from '../support/transports';
+import { eventually } from '../support/poll';
 import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 

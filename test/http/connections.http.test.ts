@@ -5,7 +5,8 @@ import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { CANCEL, RawH2Client } from '../support/h2-raw';
 import { startTestServer, type TestServer } from '../support/server';
-import { basic, eventually } from '../support/transports';
+import { eventually } from '../support/poll';
+import { basic } from '../support/transports';
 
 /**
  * Connections are shared between client addresses: one address (or a handful) holding half-sent

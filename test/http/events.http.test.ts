@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/util/clock';
 import type { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 import { SseReader } from '../support/sse';
-import { waitUntil } from '../support/poll';
+import { eventually } from '../support/poll';
 
 const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
 
@@ -168,7 +168,7 @@ describe('server-sent events', () => {
         const sse = await SseReader.open(`${server.url}/rest/v2/caches/existing?action=listen`, basic('admin'));
         sse.close();
       }
-      await waitUntil(() => cache.listeners.size === 0 && server.running.services.manager.events.size === 0, 'the closed streams to be dropped');
+      await eventually(() => cache.listeners.size === 0 && server.running.services.manager.events.size === 0, 10_000, 'the closed streams to be dropped');
       expect((await admin.put('/rest/v2/caches/existing/k', 'still writes')).status).to.equal(204);
     });
   });

@@ -5,7 +5,7 @@ import { ManualClock } from '../../src/util/clock';
 import type { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 import { type SseEvent, SseReader } from '../support/sse';
-import { waitUntil } from '../support/poll';
+import { eventually } from '../support/poll';
 
 const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -97,7 +97,7 @@ describe('entry expiration', () => {
       try {
         const id = server.running.services.manager.require(cache).cache.id;
         const rows = () => (db.prepare('SELECT count(*) AS n FROM entries WHERE cache_id = ?').get(id) as { n: number }).n;
-        await waitUntil(() => rows() === 1, 'the expired rows to be deleted');
+        await eventually(() => rows() === 1, 10_000, 'the expired rows to be deleted');
       } finally {
         db.close();
       }

@@ -3,7 +3,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { H2_LIMITS } from '../../src/http/transport/h2-sessions';
 import { CANCEL, ENHANCE_YOUR_CALM, RawH2Client } from '../support/h2-raw';
 import { startTestServer, type TestServer } from '../support/server';
-import { basic, eventually, h2Transport, http1Transport, type Transport } from '../support/transports';
+import { eventually } from '../support/poll';
+import { basic, h2Transport, http1Transport, type Transport } from '../support/transports';
 
 /**
  * One abusive HTTP/2 client cannot starve the others (CVE-2023-44487 and its relatives): while it

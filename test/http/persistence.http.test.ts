@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/util/clock';
 import type { Client } from '../support/client';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
-import { waitUntil } from '../support/poll';
+import { eventually } from '../support/poll';
 
 const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
 
@@ -140,7 +140,7 @@ describe('expiration reaper', () => {
       try {
         const stored = () => (db.prepare('SELECT key FROM entries WHERE cache_id = ?').all(server.running.services.manager.require('disk').cache.id) as Array<{ key: Buffer }>)
           .map((r) => r.key.toString());
-        await waitUntil(() => mem.memoryEntryCount === 1 && stored().length === 1, 'the reaper to remove the expired entries');
+        await eventually(() => mem.memoryEntryCount === 1 && stored().length === 1, 10_000, 'the reaper to remove the expired entries');
         expect(stored()).to.deep.equal(['long']);
       } finally {
         db.close();

@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startTestServer, type TestServer } from '../support/server';
 import { challengeFor, digestAuthorization } from '../support/digest';
-import { basic, curlTransport, eventually, h2Transport, http1Transport, type Transport } from '../support/transports';
+import { eventually } from '../support/poll';
+import { basic, curlTransport, h2Transport, http1Transport, type Transport } from '../support/transports';
 import { needTool } from '../support/tools';
 
 /**

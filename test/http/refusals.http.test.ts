@@ -6,7 +6,7 @@ import type { Client } from '../support/client';
 import { startTestServer, type TestServer } from '../support/server';
 import { SseReader } from '../support/sse';
 import { h2Transport } from '../support/transports';
-import { waitUntil } from '../support/poll';
+import { eventually } from '../support/poll';
 
 // Every refusal is a clean 4xx (or 503) that says why (docs/security.md#refusals-always-say-why).
 
@@ -210,12 +210,12 @@ describe('refusals: caps on what one client holds open', () => {
       first.close();
       // the server notices the closed stream on its own time; until then the place is still held
       let again = await SseReader.open(url, basic('admin'));
-      await waitUntil(async () => {
+      await eventually(async () => {
         if (again.response.status === 200) return true;
         again.close();
         again = await SseReader.open(url, basic('admin'));
         return false;
-      }, 'the closed stream\'s place to be given back');
+      }, 10_000, 'the closed stream\'s place to be given back');
       for (const s of [second, other, again]) s.close();
     });
   });
@@ -339,7 +339,7 @@ describe('refusals: a client that goes away', () => {
         });
       });
       const parsed = () => lines.map((l) => JSON.parse(l) as { level: number; msg: string; err?: unknown });
-      await waitUntil(() => parsed().some((l) => l.level === 20 && /client/.test(l.msg)), 'the debug line about the client going away');
+      await eventually(() => parsed().some((l) => l.level === 20 && /client/.test(l.msg)), 10_000, 'the debug line about the client going away');
       expect(parsed().filter((l) => l.level >= 50), 'error entries').to.deep.equal([]);
       expect((await server.as('admin').get('/rest/v2/caches/aborted/k')).status).to.equal(404);
     } finally {

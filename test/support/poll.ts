@@ -11,15 +11,15 @@ export async function until(probe: () => Promise<Reply>, not = 202): Promise<Rep
 }
 
 /**
- * Asks `probe` every 20 ms until it holds (10 s at most, then fails naming `what`): for a state the
- * server reaches on its own time (a closed stream noticed, a change made by another process seen,
- * a batch of log lines written), instead of a fixed sleep that is too short on a loaded machine
- * and too long everywhere else.
+ * Waits until `probe()` holds, polling every 10 ms; fails after `ms` naming `what` (a generous
+ * bound, not a timing assertion): for a state the server reaches on its own time (a closed stream
+ * noticed, a change made by another process seen, a log line written), instead of a fixed sleep
+ * that is too short on a loaded machine and too long everywhere else.
  */
-export async function waitUntil(probe: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+export async function eventually(probe: () => boolean | Promise<boolean>, ms = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }

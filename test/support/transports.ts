@@ -186,11 +186,3 @@ export function curlTransport(base: string, name: string, flags: string[]): Tran
   };
 }
 
-/** Waits until `probe()` is true, polling; fails after `ms` (a generous bound, not a timing assertion). */
-export async function eventually(probe: () => boolean, ms = 5000, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
