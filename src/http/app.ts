@@ -213,7 +213,7 @@ function writeError(ctx: GridContext, err: unknown, log: Logger): void {
  * reason from the error's code (`ENTRY_NOT_FOUND` → "Entry not found"), so that every refusal
  * says why (a 401 carries its own, next to the unchanged challenges).
  */
-function reasonOf(e: GridError): string {
+export function reasonOf(e: GridError): string {
   if (e.status < 400 || e.status >= 500) return '';
   const words = e.code.toLowerCase().replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);

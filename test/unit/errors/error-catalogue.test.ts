@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { GridError } from '../../../src/errors';
+import { reasonOf } from '../../../src/http/app';
 
 /**
  * Every error the server answers with has a stable code, and docs/reference/errors.md ("Error
@@ -51,16 +53,12 @@ function declaredErrors(): Declared[] {
   return [...byCode.values()];
 }
 
-/** The body column: the text, or what the server sends when the error carries none (src/http/app.ts reasonOf). */
+/** The body column: the text, or what the server sends when the error carries none (reasonOf). */
 function bodyOf(e: Declared): string {
   if (e.text === undefined) return '(given where it is raised)';
   if (e.text !== '') return `\`${e.text.replace(/\|/g, '\\|')}\``;
-  const status = Number(e.status);
-  if (status >= 400 && status < 500 && status !== 401) {
-    const words = e.code.toLowerCase().replace(/_/g, ' ');
-    return `\`${words.charAt(0).toUpperCase()}${words.slice(1)}\` (the original: no body)`;
-  }
-  return '(no body)';
+  const reason = reasonOf(new GridError(Number(e.status), e.code, ''));
+  return reason ? `\`${reason}\` (the original: no body)` : '(no body)';
 }
 
 /** The table's rows by code, each as written. */
