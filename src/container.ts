@@ -18,6 +18,7 @@ import { storageTypes } from './services/storage-types';
 import { toStoredKey } from './model/key-codec';
 import { parseMediaType, TEXT_PLAIN } from './model/media-type';
 import { QueryEngine } from './grid/query/query-engine';
+import { TypeRegistry } from './grid/type-registry';
 import { QueryService } from './services/query.service';
 import { SearchAdminService } from './services/search-admin.service';
 import { Indexing } from './grid/query/indexing';
@@ -53,7 +54,7 @@ export interface ContainerSpec {
 export interface Container {
   name: string;
   store: SqliteStore;
-  services: ContainerServices & { manager: CacheManager };
+  services: ContainerServices & { manager: CacheManager; types: TypeRegistry };
   /** Shutdown begins: running scripts, backups and restores stop now, so in-flight requests end promptly. */
   interrupt(): void;
   /** Waits for its backups and restores, passivates its caches, closes its store. */
@@ -77,10 +78,11 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
-  const schemas = new SchemaService(store, clock, spec.offLoop, config.limits);
+  const types = new TypeRegistry();
+  const schemas = new SchemaService(types, store, clock, spec.offLoop, config.limits);
   await schemas.start().catch((err: unknown) => { store.close(); throw err; });
   // before anything else writes: keys of older data dirs are converted once (docs/data-formats.md)
-  await migrateLegacyKeys(store, schemas, clock, storeLog).catch((err: unknown) => { store.close(); throw err; });
+  await migrateLegacyKeys(store, types, clock, storeLog).catch((err: unknown) => { store.close(); throw err; });
 
   // each container's Digest credentials are sealed with its own key file (docs/security.md)
   const credentialsKey = loadOrCreateCredentialsKey(dataDir);
@@ -89,28 +91,29 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const users = new UserService(store.users, clock, vault);
   reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
 
-  const indexing = new Indexing(store, schemas, log('grid.query'));
+  const indexing = new Indexing(store, types, log('grid.query'));
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
-  const queryEngine = new QueryEngine(schemas, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });
+  const queryEngine = new QueryEngine(types, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });
   const roles = new RoleRegistry(store);
   // values are converted at once, or on the worker when large (docs/security.md, Limits)
-  const values = new ValueConverter(spec.offLoop, schemas);
+  const values = new ValueConverter(spec.offLoop, types);
   // `___protobuf_metadata` holds no entries of its own: the schema service is its store
   const metadata = new ProtobufMetadataCache(schemas, clock, values);
   const metadataHandle = manager.find(PROTOBUF_METADATA)!;
-  const metadataKey = (name: string) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, storageTypes(metadataHandle).key, schemas);
+  const metadataKey = (name: string) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, storageTypes(metadataHandle).key, types);
   metadataHandle.contents = metadata.contents(metadataKey);
   // its listeners hear schema changes as the original's entry events (docs/management.md)
   metadata.onEntryEvent((type, name) => {
     if (metadataHandle.cache.listeners.size) metadataHandle.cache.listeners.emit({ type, key: metadataKey(name) });
   });
-  const services: ContainerServices & { manager: CacheManager } = {
+  const services: ContainerServices & { manager: CacheManager; types: TypeRegistry } = {
     manager,
+    types,
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),
-    entries: new EntryService(clock, schemas, metadata, values),
+    entries: new EntryService(clock, types, metadata, values),
     schemas,
     container: new ContainerService(manager, clock, name),
     tasks: new TaskService(store, manager, clock, {
@@ -120,7 +123,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     xsite: new XSiteService(store, manager),
     backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
     counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
-    bulk: new BulkService(schemas, values),
+    bulk: new BulkService(types, values),
     queries: new QueryService(queryEngine),
     searchAdmin: new SearchAdminService(indexing, queryEngine),
     auth: new AuthService(store, roles, clock, vault, { mechanisms: config.authMechanisms, digestWithoutQop: config.digestWithoutQop, log: log('grid.security') }),
@@ -129,7 +132,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     dataDir,
   };
   services.users.onChange = () => services.auth.forget();
-  services.backups.attach({ manager, caches: services.caches, counters: services.counters, schemas, tasks: services.tasks });
+  services.backups.attach({ manager, caches: services.caches, counters: services.counters, schemas, types, tasks: services.tasks });
 
   return {
     name,

@@ -14,7 +14,6 @@ import { storedKeyText, toStoredKey } from '../model/key-codec';
 import { type Commit, expiresAt } from '../store/store';
 import type { Clock } from '../util/clock';
 import { PROTOBUF_METADATA, ProtobufMetadataCache } from './protobuf-metadata';
-import type { SchemaService } from './schema.service';
 import { storageTypes } from './storage-types';
 import type { ValueConverter } from './value-converter';
 
@@ -40,17 +39,15 @@ export interface ReadResult {
 
 /** Entry operations with the rules of docs/reference/data-plane.md#entry-paths and docs/reference/media-types.md#media-types. */
 export class EntryService {
-  private readonly types: ProtobufTypes;
   private readonly metadata: ProtobufMetadataCache;
   /** Body types a storage type keeps byte for byte, with nothing to decode or check (the hot path). */
   private readonly storedAsSent = new LastPair();
 
   /**
-   * The schema registry serves key conversions, `values` those of values (at once, or on the
-   * worker when large); `metadata` is the `___protobuf_metadata` cache.
+   * The types serve key conversions, `values` those of values (at once, or on the worker when
+   * large); `metadata` is the `___protobuf_metadata` cache.
    */
-  constructor(private readonly clock: Clock, schemas: SchemaService, metadata: ProtobufMetadataCache, private readonly values: ValueConverter) {
-    this.types = schemas;
+  constructor(private readonly clock: Clock, private readonly types: ProtobufTypes, metadata: ProtobufMetadataCache, private readonly values: ValueConverter) {
     this.metadata = metadata;
   }
 

@@ -1,4 +1,5 @@
 import type { Limits } from '../config/limits';
+import type { TypeRegistry } from '../grid/type-registry';
 import type { CacheManager } from '../grid/cache-manager';
 import type { Clock } from '../util/clock';
 import type { AuthService } from './auth.service';
@@ -68,4 +69,4 @@ export type ProcessServices = Pick<Services, ProcessWide>;
 /** The members of `Services` that act on one container: every member not listed in `ProcessWide`. */
 export type ContainerServices = Omit<Services, ProcessWide>;
 /** A container's services with the engine they share: for the composition root and tests, never handed to handlers. */
-export type WiredServices = Services & { manager: CacheManager };
+export type WiredServices = Services & { manager: CacheManager; types: TypeRegistry };

@@ -1,3 +1,4 @@
+import type { TypesSnapshot } from '../grid/type-registry';
 import type { CacheDefinition, ConfigFormat, ConfigLimits } from '../model/cache-config';
 import { formatCacheConfig, parseCacheConfig } from '../model/cache-config';
 import { etagOf } from '../model/etag';
@@ -38,16 +39,11 @@ export interface ProtoCheckResult {
   descriptors: ProtoDescriptor[];
 }
 
-/** The schemas protostream conversions read, as another thread gets them; `key` changes with them. */
-export interface SchemaSnapshot {
-  key: string;
-  files: ProtoFile[];
-}
 
 /** A value to convert (value-converter.ts); `schemas` only when protostream is read or written. */
 export interface ValueJob {
   bytes: Uint8Array;
-  schemas?: SchemaSnapshot;
+  schemas?: TypesSnapshot;
 }
 
 /** A converted value and its ETag, hashed where it was converted. */
@@ -105,7 +101,7 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 const registries = new Map<string, ProtobufTypes>();
 const KEPT_REGISTRIES = 4;
 
-function typesOf(snapshot: SchemaSnapshot | undefined): ProtobufTypes {
+function typesOf(snapshot: TypesSnapshot | undefined): ProtobufTypes {
   if (!snapshot) return NO_TYPES;
   let types = registries.get(snapshot.key);
   if (!types) {

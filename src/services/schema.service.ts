@@ -1,17 +1,16 @@
-import type { Enum, Root, Type } from 'protobufjs';
 import { SchemaDataMissingError, SchemaExistsError, SchemaNotFoundError } from '../errors';
 import { addDescriptors } from '../model/proto-descriptors';
-import { findType, type ProtoFile } from '../model/proto-files';
+import type { RegisteredTypes, TypeRegistry } from '../grid/type-registry';
+import type { ProtoFile } from '../model/proto-files';
 import { checkResourceName } from '../model/resource-name';
 import { checkProtoSize, checkProtoTotal, type ProtoLimits } from '../model/proto-limits';
-import type { ProtobufTypes } from '../model/protostream-json';
 import type { SchemaRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { lazy } from '../util/lazy';
 import { Listeners } from '../util/listeners';
 import type { OffLoop } from './off-loop';
-import type { ProtoCheckResult, ProtoFileSize, SchemaSnapshot } from './off-loop.jobs';
+import type { ProtoCheckResult, ProtoFileSize } from './off-loop.jobs';
 
 const pb = lazy(() => require('protobufjs') as typeof import('protobufjs'));
 
@@ -31,30 +30,25 @@ export interface SchemaFileChange {
 /** How long the registry builds the type tree before it gives other requests a turn. */
 const SLICE_MS = 8;
 
-/** Schema services made in this process (one per container): their snapshot keys differ. */
-let registries = 0;
-
 /** `.proto` is appended to names that lack it (docs/reference/management-plane.md#schemas). */
 export function schemaName(name: string): string {
   return name.endsWith('.proto') ? name : `${name}.proto`;
 }
 
-interface Registry {
+/** What the last validation found, beside the types it gave the registry. */
+interface Checked {
   /** Every stored file's declarations and bytes (the `schema-total-*` limits add them up). */
   sizes: Map<string, ProtoFileSize>;
   errors: Map<string, string>;
-  root: Root | undefined;
-  types: string[];
-  typeIds: Map<string, number>;
-  typeNamesById: Map<number, string>;
 }
 
-const EMPTY: Registry = { sizes: new Map(), errors: new Map(), root: undefined, types: [], typeIds: new Map(), typeNamesById: new Map() };
+const NOTHING: Checked = { sizes: new Map(), errors: new Map() };
 
 /**
  * Protobuf schemas (docs/reference/management-plane.md#schemas): persistent files, validated
  * together after every change so that registering a missing dependency clears its dependents'
- * errors. Also the type registry the protostream codecs read.
+ * errors. The types of the valid files go to the engine's type registry (src/grid/type-registry.ts),
+ * which the codecs, queries and indexes read.
  *
  * Parsing grows with the files (and protobufjs is quadratic in a message's fields), so each file
  * is first held to the `schema-*` limits, all files are validated on the worker thread, and the
@@ -64,18 +58,14 @@ const EMPTY: Registry = { sizes: new Map(), errors: new Map(), root: undefined, 
  * costs — time on the worker, the heap the garbage collector walks here — is bounded by the
  * container's totals (`schema-total-declarations`, `schema-total-bytes`), not by one file's.
  */
-export class SchemaService implements ProtobufTypes {
+export class SchemaService {
   private files = new Map<string, SchemaRecord>();
-  private registry: Registry = EMPTY;
-  private registryVersion = 0;
+  private checked: Checked = NOTHING;
   private changes: Promise<unknown> = Promise.resolve();
-  private readonly changed = new Listeners<void>();
   private readonly fileChanges = new Listeners<SchemaFileChange>();
-  /** Tells this registry's snapshots from those of the other containers (tenants). */
-  private readonly id = ++registries;
-  private lastSnapshot: SchemaSnapshot | undefined;
 
   constructor(
+    private readonly registry: TypeRegistry,
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly offLoop: OffLoop,
@@ -121,10 +111,10 @@ export class SchemaService implements ProtobufTypes {
       if (!this.files.has(n)) throw new SchemaNotFoundError();
       const next = new Map(this.files);
       next.delete(n);
-      const errorsBefore = this.registry.errors;
+      const errorsBefore = this.checked.errors;
       await this.apply(next);
       await this.store.write({ kind: 'schema.delete', name: n }).promise;
-      this.fileChanges.emit({ type: 'removed', name: n, existed: true, errorsBefore, errorsAfter: this.registry.errors });
+      this.fileChanges.emit({ type: 'removed', name: n, existed: true, errorsBefore, errorsAfter: this.checked.errors });
     });
   }
 
@@ -134,16 +124,7 @@ export class SchemaService implements ProtobufTypes {
 
   /** `?action=types`: every message and enum full name of the valid schemas. */
   types(): string[] {
-    return this.registry.types;
-  }
-
-  /** Changes whenever the registered types do (the query engine keeps its lookups per version). */
-  get version(): number {
-    return this.registryVersion;
-  }
-
-  onChange(fn: () => void): () => void {
-    return this.changed.add(fn);
+    return this.registry.names();
   }
 
   /** Each file saved or removed, told once the change is stored (`___protobuf_metadata` listeners). */
@@ -151,32 +132,9 @@ export class SchemaService implements ProtobufTypes {
     return this.fileChanges.add(fn);
   }
 
-  /**
-   * The files the current registry was built from, sorted as they were checked, and a key that
-   * changes with them: the worker rebuilds the same registry to convert large protostream values
-   * (value-converter.ts) and keeps it while the key holds.
-   */
-  snapshot(): SchemaSnapshot {
-    const key = `${this.id}:${this.registryVersion}`;
-    if (this.lastSnapshot?.key !== key) this.lastSnapshot = { key, files: sortedFiles(this.files) };
-    return this.lastSnapshot;
-  }
-
-  find(name: string): Type | Enum | undefined {
-    return this.registry.root && findType(this.registry.root, name);
-  }
-
-  typeIdOf(name: string): number | undefined {
-    return this.registry.typeIds.get(name);
-  }
-
-  nameOfTypeId(id: number): string | undefined {
-    return this.registry.typeNamesById.get(id);
-  }
-
   /** Text of `<file>.errors` in `___protobuf_metadata`, undefined when the file is valid. */
   errorOf(name: string): string | undefined {
-    return this.registry.errors.get(name);
+    return this.checked.errors.get(name);
   }
 
   private write(name: string, content: string, mustBeNew: boolean): Promise<SchemaStatus> {
@@ -191,7 +149,7 @@ export class SchemaService implements ProtobufTypes {
     }
     return this.serialized(async () => {
       if (mustBeNew && this.files.has(n)) throw new SchemaExistsError();
-      const replaced = this.registry.sizes.get(n) ?? { declarations: 0, bytes: 0 };
+      const replaced = this.checked.sizes.get(n) ?? { declarations: 0, bytes: 0 };
       const bytes = { others: this.totalBytes() - replaced.bytes, replaced: replaced.bytes };
       checkProtoTotal(n, Buffer.byteLength(content, 'utf8'), bytes, this.limits.schemaTotalBytes, 'bytes');
       const now = this.clock.now();
@@ -199,22 +157,22 @@ export class SchemaService implements ProtobufTypes {
       const next = new Map(this.files);
       next.set(n, record);
       const existed = this.files.has(n);
-      const errorsBefore = this.registry.errors;
+      const errorsBefore = this.checked.errors;
       await this.apply(next, { name: n, replaced: replaced.declarations });
       await this.store.write({ kind: 'schema.upsert', record }).promise;
-      this.fileChanges.emit({ type: 'saved', name: n, existed, errorsBefore, errorsAfter: this.registry.errors });
+      this.fileChanges.emit({ type: 'saved', name: n, existed, errorsBefore, errorsAfter: this.checked.errors });
       return this.status(n);
     });
   }
 
   private status(name: string): SchemaStatus {
-    const cause = this.registry.errors.get(name);
+    const cause = this.checked.errors.get(name);
     return { name, error: cause === undefined ? null : { message: `Schema ${name} has errors`, cause } };
   }
 
   private totalBytes(): number {
     let sum = 0;
-    for (const s of this.registry.sizes.values()) sum += s.bytes;
+    for (const s of this.checked.sizes.values()) sum += s.bytes;
     return sum;
   }
 
@@ -222,17 +180,16 @@ export class SchemaService implements ProtobufTypes {
   private async apply(files: Map<string, SchemaRecord>, changed?: { name: string; replaced: number }): Promise<void> {
     if (files.size === 0) {
       this.files = files;
-      this.registry = EMPTY;
-      this.registryVersion++;
-      this.changed.emit();
+      this.checked = NOTHING;
+      this.registry.replace();
       return;
     }
-    const check = await this.offLoop.run('proto.check', { files: sortedFiles(files), changed, limits: this.limits });
-    const registry = await buildRegistry(check);
+    const sorted = sortedFiles(files);
+    const check = await this.offLoop.run('proto.check', { files: sorted, changed, limits: this.limits });
+    const types = await buildTypes(check, sorted);
     this.files = files;
-    this.registry = registry;
-    this.registryVersion++;
-    this.changed.emit();
+    this.checked = { sizes: new Map(check.sizes), errors: new Map(check.errors) };
+    this.registry.replace(types);
   }
 
   private serialized<T>(change: () => Promise<T>): Promise<T> {
@@ -246,7 +203,8 @@ function sortedFiles(files: Map<string, SchemaRecord>): ProtoFile[] {
   return [...files.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map(({ name, content }) => ({ name, content }));
 }
 
-async function buildRegistry(check: ProtoCheckResult): Promise<Registry> {
+/** The type tree of the valid files, built a few milliseconds at a time. */
+async function buildTypes(check: ProtoCheckResult, files: ProtoFile[]): Promise<RegisteredTypes> {
   const root = new (pb().Root)();
   let sliceStart = performance.now();
   for (const _step of addDescriptors(root, check.descriptors)) {
@@ -254,13 +212,5 @@ async function buildRegistry(check: ProtoCheckResult): Promise<Registry> {
     await new Promise((resolve) => setImmediate(resolve));
     sliceStart = performance.now();
   }
-  const typeIds = new Map(check.typeIds);
-  return {
-    sizes: new Map(check.sizes),
-    errors: new Map(check.errors),
-    root,
-    types: check.types,
-    typeIds,
-    typeNamesById: new Map([...typeIds].map(([n, id]) => [id, n])),
-  };
+  return { root, names: check.types, typeIds: new Map(check.typeIds), files };
 }

@@ -1,12 +1,14 @@
+import type { TypeRegistry } from '../grid/type-registry';
 import { etagOf } from '../model/etag';
 import { listingJson } from '../model/listing-json';
 import { essence, type MediaType, PROTOSTREAM } from '../model/media-type';
 import type { JavaValue } from '../model/java-value';
-import { NO_TYPES, type ProtobufTypes } from '../model/protostream-json';
+import { NO_TYPES } from '../model/protostream-json';
 import { type StorageForm, toStorageForm } from '../model/storage-form';
 import { toJava, transcode } from '../model/transcoding';
 import type { OffLoop } from './off-loop';
-import { asBuffer, type ConvertedValue, type SchemaSnapshot } from './off-loop.jobs';
+import { asBuffer, type ConvertedValue } from './off-loop.jobs';
+import type { TypesSnapshot } from '../grid/type-registry';
 
 /**
  * Values up to this size are converted at once, on the event loop: the costliest conversion
@@ -14,9 +16,6 @@ import { asBuffer, type ConvertedValue, type SchemaSnapshot } from './off-loop.j
  * machine, most take well under one; a hop to the worker costs more than that for small values.
  */
 export const INLINE_CONVERSION_BYTES = 64 * 1024;
-
-/** The schema registry, and what another thread needs to rebuild it. */
-export type SchemaSource = ProtobufTypes & { snapshot(): SchemaSnapshot };
 
 /**
  * Conversions of entry values — reads in another media type, writes into the storage type, the
@@ -27,7 +26,7 @@ export type SchemaSource = ProtobufTypes & { snapshot(): SchemaSnapshot };
  * protostream conversions take the schemas along; the worker keeps the registry it builds.
  */
 export class ValueConverter {
-  constructor(private readonly offLoop: OffLoop, private readonly schemas: SchemaSource) {}
+  constructor(private readonly offLoop: OffLoop, private readonly schemas: TypeRegistry) {}
 
   /** A stored value of media type `from` as `to`, and the ETag of what is answered. */
   read(value: Buffer, from: MediaType, to: MediaType): ConvertedValue | Promise<ConvertedValue> {
@@ -62,7 +61,7 @@ export class ValueConverter {
       .then((v) => (v.type === 'byte[]' ? { type: v.type, value: asBuffer(v.value) } : v));
   }
 
-  private schemasFor(a: MediaType, b: MediaType): SchemaSnapshot | undefined {
+  private schemasFor(a: MediaType, b: MediaType): TypesSnapshot | undefined {
     return essence(a) === PROTOSTREAM || essence(b) === PROTOSTREAM ? this.schemas.snapshot() : undefined;
   }
 }

@@ -160,7 +160,7 @@ describe('a deleted schema leaves memory (its types are no longer held)', () => 
     for (const cache of ['held-scan', 'held-indexed']) {
       expect((await admin.get(`/rest/v2/caches/${cache}?action=search&query=from%20Held`)).status).to.equal(200);
     }
-    const type = new WeakRef(server.running.services.schemas.find('Held')!);
+    const type = new WeakRef(server.running.services.types.find('Held')!);
     expect((await admin.delete(schema('held'))).status).to.equal(204);
     await collectGarbage();
     expect(type.deref(), 'the deleted schema\'s type is still referenced').to.equal(undefined);

@@ -104,7 +104,7 @@ async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePl
     await forEachRecord(zip, c.data, async (bytes) => {
       const entry = decodeEntry(bytes);
       if (convert) {
-        const key = convertLegacyKey(entry.key, keyStorage, src.schemas);
+        const key = convertLegacyKey(entry.key, keyStorage, src.types);
         // two spellings of one key: the most recently written entry wins, as at start-up
         if (key && (h.cache.peek(key)?.created ?? -Infinity) > entry.created) return;
         if (key) entry.key = key;

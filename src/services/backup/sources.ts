@@ -1,4 +1,5 @@
 import type { CacheManager } from '../../grid/cache-manager';
+import type { ProtobufTypes } from '../../model/protostream-json';
 import type { CacheService } from '../cache.service';
 import type { CounterService } from '../counter.service';
 import type { SchemaService } from '../schema.service';
@@ -10,6 +11,8 @@ export interface BackupSources {
   caches: CacheService;
   counters: CounterService;
   schemas: SchemaService;
+  /** The registered types (keys of archives older than the key migration are converted with them). */
+  types: ProtobufTypes;
   tasks: TaskService;
 }
 
