@@ -15,7 +15,7 @@ import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './se
 import { EntryService } from './services/entry.service';
 import { PROTOBUF_METADATA, ProtobufMetadataCache } from './services/protobuf-metadata';
 import { storageTypes } from './services/storage-types';
-import { toStoredKey } from './model/key-codec';
+import { storedKeyText, toStoredKey } from './model/key-codec';
 import { parseMediaType, TEXT_PLAIN } from './model/media-type';
 import { QueryEngine } from './grid/query/query-engine';
 import { TypeRegistry } from './grid/type-registry';
@@ -100,20 +100,18 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const roles = new RoleRegistry(store);
   // values are converted at once, or on the worker when large (docs/security.md, Limits)
   const values = new ValueConverter(spec.offLoop, types);
-  // `___protobuf_metadata` holds no entries of its own: the schema service is its store
-  const metadata = new ProtobufMetadataCache(schemas, clock, values);
+  // `___protobuf_metadata` holds no entries of its own: its data are the schema files
   const metadataHandle = manager.find(PROTOBUF_METADATA)!;
-  const metadataKey = (name: string) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, storageTypes(metadataHandle).key, types);
-  metadataHandle.contents = metadata.contents(metadataKey);
-  // its listeners hear schema changes as the original's entry events (docs/management.md)
-  metadata.onEntryEvent((type, name) => {
-    if (metadataHandle.cache.listeners.size) metadataHandle.cache.listeners.emit({ type, key: metadataKey(name) });
+  const keyType = () => storageTypes(metadataHandle).key;
+  metadataHandle.data = new ProtobufMetadataCache(schemas, clock, values, {
+    nameOf: (key) => storedKeyText(key, keyType(), types),
+    keyOf: (name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, keyType(), types),
   });
   const services: ContainerServices & { manager: CacheManager; types: TypeRegistry } = {
     manager,
     types,
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),
-    entries: new EntryService(clock, types, metadata, values),
+    entries: new EntryService(clock, types, values),
     schemas,
     container: new ContainerService(manager, clock, name),
     tasks: new TaskService(store, manager, clock, {

@@ -10,7 +10,8 @@ import { Listeners } from '../util/listeners';
 import type { Logger } from '../util/logger';
 import type { Store } from '../store/store';
 import { Cache } from './cache';
-import type { CacheEntry } from './cache-entry';
+import type { CacheData } from './cache-data';
+import { LocalCacheData } from './local-cache-data';
 import { CacheAliases } from './cache-aliases';
 import { CacheStats } from './cache-stats';
 
@@ -49,18 +50,10 @@ export interface CacheHandle {
   /** The cache's own rebalancing switch (`?action=enable|disable-rebalancing`); the container's switch also applies. */
   rebalancing: boolean;
   /**
-   * Set for an internal cache whose contents live elsewhere (`___protobuf_metadata`: the schema
-   * service): listings, size and clear read and change these instead of `cache`.
+   * Its entries, where they live: the cache's own (memory and store) — or, for an internal cache
+   * whose contents are kept elsewhere (`___protobuf_metadata`: the schema files), those.
    */
-  contents?: CacheContents;
-}
-
-/** The entries of a cache kept outside it, as listings see them. */
-export interface CacheContents {
-  entries(): Iterable<CacheEntry>;
-  /** How many `entries` gives, without making them. */
-  size(): number;
-  clear(): Promise<void>;
+  data: CacheData;
 }
 
 /** A new definition, or how to derive it from the current one (read and replaced without a gap). */
@@ -400,6 +393,6 @@ export class CacheManager {
     settings = this.settingsOf(definition)): CacheHandle {
     const cache = new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats });
     if (!flags.internal) this.deps.indexing?.attach(cache, definition);
-    return { cache, definition, ...flags, rebalancing: true };
+    return { cache, data: new LocalCacheData(cache), definition, ...flags, rebalancing: true };
   }
 }

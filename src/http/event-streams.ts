@@ -87,16 +87,13 @@ export function listenConfig(ctx: GridContext, s: Services): void {
 export async function listenEntries(ctx: GridContext, s: Services): Promise<void> {
   const target = KEY_TARGETS[negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS)];
   const h = ctx.state.cache;
-  const cache = h.cache;
-  await cache.settled();
+  const keys = await s.bulk.keys(h);
   const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);
   const stream = openContainerStream(ctx, s);
   function* current(): Generator<[string, string]> {
-    // a cache whose entries live elsewhere (`___protobuf_metadata`) replays those
-    if (h.contents) for (const e of h.contents.entries()) yield ['cache-entry-created', keyOf(e.key)];
-    else for (const key of cache.keys()) yield ['cache-entry-created', keyOf(key)];
+    for (const key of keys) yield ['cache-entry-created', keyOf(key)];
   }
   void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined,
-    (deliver) => cache.listeners.add((e) => deliver(e.type, keyOf(e.key))))
+    (deliver) => s.caches.onEntryEvent(h, (e) => deliver(e.type, keyOf(e.key))))
     .catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
 }

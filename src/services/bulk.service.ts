@@ -26,14 +26,14 @@ export class BulkService {
 
   /** `?action=keys`: a JSON array of the keys as text (the key storage type converted to text/plain). */
   async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
-    await h.cache.settled();
+    await h.data.settled();
     const storage = storageTypes(h).key;
     yield* inChunks(listing(take(keysOf(h), limit), (key, first) => [(first ? '' : ',') + JSON.stringify(this.keyText(key, storage))]));
   }
 
   /** Every live key, once the cache's writes so far are durable (the v1 key listing renders them). */
   async keys(h: CacheHandle): Promise<Iterable<Buffer>> {
-    await h.cache.settled();
+    await h.data.settled();
     return keysOf(h);
   }
 
@@ -63,7 +63,7 @@ export class BulkService {
 
   /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`; large values are written in pieces. */
   async *entriesJson(h: CacheHandle, opts: EntriesOptions): AsyncGenerator<string> {
-    await h.cache.settled();
+    await h.data.settled();
     const { key: keyRep, value: valueRep } = this.representations(h, opts.contentNegotiation);
     const t = storageTypes(h);
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
@@ -97,14 +97,14 @@ export class BulkService {
 
 }
 
-/** The live entries a listing shows: the cache's, or those of the contents kept outside it. */
+/** The live entries a listing shows. */
 function entriesOf(h: CacheHandle): Iterable<StoredEntry> {
-  return h.contents ? h.contents.entries() : h.cache.entries();
+  return h.data.entries();
 }
 
-/** The live keys a listing shows; a cache's are read without their values. */
+/** The live keys a listing shows, read without their values where the engine can. */
 function keysOf(h: CacheHandle): Iterable<Buffer> {
-  return h.contents ? Array.from(h.contents.entries(), (e) => e.key) : h.cache.keys();
+  return h.data.keys();
 }
 
 /** The first `limit` items (all when negative). */

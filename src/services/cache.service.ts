@@ -2,13 +2,14 @@ import {
   AliasInUseError, BadRequestError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
   isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
+import type { EntryEvent } from '../grid/cache';
 import type { Availability, CacheHandle, CacheManager } from '../grid/cache-manager';
 import {
   type CacheDefinition, type ConfigFormat, type ConfigLimits, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
   formatCacheConfig, isTemplateKind, isTextWithParameters, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
   mutableValueOf, mutableValueText, parseCacheConfig, withMutableAttribute,
 } from '../model/cache-config';
-import { NO_FLAGS, type OpFlags, parseAdminFlags, SKIP_CACHE_LOAD } from '../model/flags';
+import { NO_FLAGS, type OpFlags, parseAdminFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
 import type { OffLoop } from './off-loop';
 import type { Subject } from './auth.service';
@@ -74,17 +75,18 @@ export class CacheService {
   }
 
   /** POST ?action=clear: answered once the removal is durable. */
-  async clear(h: CacheHandle): Promise<void> {
-    if (h.contents) return h.contents.clear();
-    const commit = h.cache.clear();
-    if (commit) await commit.promise;
+  clear(h: CacheHandle): Promise<void> {
+    return h.data.clear();
   }
 
   /** `?action=size`; with SKIP_CACHE_LOAD the store is not counted, only what memory holds (as the original). */
   size(h: CacheHandle, flags: OpFlags = NO_FLAGS): Promise<number> {
-    if (h.contents) return Promise.resolve(h.contents.size());
-    if ((flags & SKIP_CACHE_LOAD) !== 0) return h.cache.liveMemoryEntryCount();
-    return h.cache.size();
+    return h.data.size(flags);
+  }
+
+  /** Calls `fn` with each entry event of the cache until the returned function is called. */
+  onEntryEvent(h: CacheHandle, fn: (e: EntryEvent) => void): () => void {
+    return h.data.listeners.add(fn);
   }
 
   resetStats(h: CacheHandle): void {
@@ -201,7 +203,7 @@ export class CacheService {
 
   /** This node's share of the cache: all of it, since one process is one node. */
   async distribution(h: CacheHandle): Promise<CacheDistribution> {
-    const totalEntries = await h.cache.size();
+    const totalEntries = await h.data.size(NO_FLAGS);
     const memoryUsed = h.cache.settings.bounded ? h.cache.memoryBytes : 0;
     return { memoryEntries: h.cache.memoryEntryCount, totalEntries, memoryUsed };
   }

@@ -10,10 +10,10 @@ import type { ProtobufTypes } from '../model/protostream-json';
 import { keepsBodyAsSent, type StorageForm } from '../model/storage-form';
 import { keepsBytes } from '../model/transcoding';
 import { hasContentCodec } from '../model/content-codecs';
-import { storedKeyText, toStoredKey } from '../model/key-codec';
-import { type Commit, expiresAt } from '../store/store';
+import { toStoredKey } from '../model/key-codec';
+import { expiresAt } from '../store/store';
+import { then } from '../util/maybe-promise';
 import type { Clock } from '../util/clock';
-import { PROTOBUF_METADATA, ProtobufMetadataCache } from './protobuf-metadata';
 import { storageTypes } from './storage-types';
 import type { ValueConverter } from './value-converter';
 
@@ -39,17 +39,14 @@ export interface ReadResult {
 
 /** Entry operations with the rules of docs/reference/data-plane.md#entry-paths and docs/reference/media-types.md#media-types. */
 export class EntryService {
-  private readonly metadata: ProtobufMetadataCache;
   /** Body types a storage type keeps byte for byte, with nothing to decode or check (the hot path). */
   private readonly storedAsSent = new LastPair();
 
   /**
    * The types serve key conversions, `values` those of values (at once, or on the worker when
-   * large); `metadata` is the `___protobuf_metadata` cache.
+   * large).
    */
-  constructor(private readonly clock: Clock, private readonly types: ProtobufTypes, metadata: ProtobufMetadataCache, private readonly values: ValueConverter) {
-    this.metadata = metadata;
-  }
+  constructor(private readonly clock: Clock, private readonly types: ProtobufTypes, private readonly values: ValueConverter) {}
 
   /**
    * The live entry, once its last write is durable, in the representation `target` asks for.
@@ -57,27 +54,12 @@ export class EntryService {
    * `flags` are the request's (SKIP_CACHE_LOAD, SKIP_STATISTICS apply to a read).
    */
   read(h: CacheHandle, key: Buffer, flags: OpFlags, pre: ReadPreconditions, minFresh?: number, target?: MediaType): ReadResult | Promise<ReadResult> {
-    if (this.isMetadata(h)) return this.present(h, this.metadata.read(this.keyName(h, key), key), pre, target);
-    const pending = h.cache.pendingCommit(key);
-    // a failed commit was refused to its writer and dropped from memory; the read goes on
-    if (pending) return pending.promise.catch(() => undefined).then(() => this.present(h, this.live(h, key, flags, minFresh), pre, target));
-    return this.present(h, this.live(h, key, flags, minFresh), pre, target);
+    return then(h.data.get(key, flags), (entry) => this.present(h, this.fresh(entry, minFresh), pre, target));
   }
 
   /** `GET /caches/{c}/{key}?action=distribution`: whether the key is held, once its last write is durable; touches nothing. */
   async containsKey(h: CacheHandle, key: Buffer): Promise<boolean> {
-    if (this.isMetadata(h)) {
-      try {
-        this.metadata.read(this.keyName(h, key), key);
-        return true;
-      } catch (err) {
-        if (err instanceof EntryNotFoundError) return false;
-        throw err;
-      }
-    }
-    const pending = h.cache.pendingCommit(key);
-    if (pending) await pending.promise.catch(() => undefined);
-    return h.cache.peek(key) !== undefined;
+    return (await h.data.peek(key, NO_FLAGS)) !== undefined;
   }
 
   /** Absolute expiry of an entry, or null when it cannot expire. */
@@ -90,33 +72,27 @@ export class EntryService {
    * The entry at once for a cache without persistence, else once its commit has finished.
    */
   put(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
-    if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, false);
-    // the check and the write happen in one turn, after the conversion: nothing can come between
-    return then(this.toStorage(h, req), ({ value, valueType }) => {
-      const flags = req.flags ?? NO_FLAGS;
-      if (req.ifNoneMatch !== undefined && h.cache.peek(req.key, flags)?.etag === req.ifNoneMatch) throw new NotModifiedError();
-      return acknowledged(h.cache.put(req.key, value, valueType, this.expiry(h, req), flags));
-    });
+    return then(this.toStorage(h, req), ({ value, valueType }) =>
+      then(h.data.put(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS, req.ifNoneMatch), (written) => {
+        if (!written) throw new NotModifiedError();
+        return written;
+      }));
   }
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
   putIfAbsent(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
-    if (this.isMetadata(h)) return this.metadata.write(this.keyName(h, req.key), req, true);
-    return then(this.toStorage(h, req), ({ value, valueType }) => {
-      const result = h.cache.putIfAbsent(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS);
-      if (!result) throw new EntryExistsError();
-      return acknowledged(result);
-    });
+    return then(this.toStorage(h, req), ({ value, valueType }) =>
+      then(h.data.putIfAbsent(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS), (written) => {
+        if (!written) throw new EntryExistsError();
+        return written;
+      }));
   }
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (docs/reference/data-plane.md#deletes). */
   async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined, flags: OpFlags = NO_FLAGS): Promise<void> {
-    if (this.isMetadata(h)) return this.metadata.remove(this.keyName(h, key), key, ifNoneMatch);
-    const current = h.cache.peek(key, flags);
-    if (!current) throw new EntryNotFoundError();
-    if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
-    const { commit } = h.cache.remove(key, flags);
-    if (commit) await commit.promise;
+    const outcome = await h.data.remove(key, flags, ifNoneMatch);
+    if (outcome === 'absent') throw new EntryNotFoundError();
+    if (outcome === 'etag-differs') throw new PreconditionFailedError();
   }
 
   /**
@@ -127,8 +103,8 @@ export class EntryService {
     return toStoredKey(Buffer.from(segment, 'utf8'), keyType, storageTypes(h).key, this.types);
   }
 
-  private live(h: CacheHandle, key: Buffer, flags: OpFlags, minFresh: number | undefined): CacheEntry {
-    const entry = h.cache.get(key, flags);
+  /** The entry read, unless there is none or it expires within `minFresh` seconds (Cache-Control: min-fresh). */
+  private fresh(entry: CacheEntry | undefined, minFresh: number | undefined): CacheEntry {
     if (!entry) throw new EntryNotFoundError();
     if (minFresh !== undefined) {
       const at = expiresAt(entry);
@@ -171,25 +147,12 @@ export class EntryService {
     return this.values.store(req.value, ct, storage);
   }
 
-  /** `___protobuf_metadata` keys are Java Strings: the schema file name. */
-  private keyName(h: CacheHandle, key: Buffer): string {
-    return storedKeyText(key, storageTypes(h).key, this.types);
-  }
-
-  private isMetadata(h: CacheHandle): boolean {
-    return h.internal && h.cache.name === PROTOBUF_METADATA;
-  }
-
   private expiry(h: CacheHandle, req: WriteRequest) {
     const s = h.cache.settings;
     return resolveExpiry({ lifespan: s.lifespanMs, maxIdle: s.maxIdleMs }, req.ttlHeader, req.idleHeader);
   }
 }
 
-/** `f` of a value, or of a promised one, without a turn of the loop when the value is there. */
-function then<T, R>(value: T | Promise<T>, f: (v: T) => R | Promise<R>): R | Promise<R> {
-  return value instanceof Promise ? value.then(f) : f(value);
-}
 
 /** Reading the storage type itself (a read without Accept), or a type with the same bytes: the stored value as it is. */
 function keepsStored(storage: MediaType, target: MediaType): boolean {
@@ -197,10 +160,6 @@ function keepsStored(storage: MediaType, target: MediaType): boolean {
 }
 
 /** The outcome of a write, once it is acknowledged: at once without a commit to wait for. */
-function acknowledged({ entry, commit }: { entry: CacheEntry; commit: Commit | undefined }): CacheEntry | Promise<CacheEntry> {
-  return commit ? commit.promise.then(() => entry) : entry;
-}
-
 /**
  * The last pair of media type objects found to hold: request types parsed from the same header
  * text are the same object (src/http/negotiate.ts), so a run of like writes checks once.

@@ -1,10 +1,11 @@
-import { EntryExistsError, EntryNotFoundError, PreconditionFailedError, ProtobufMetadataError } from '../errors';
+import { ProtobufMetadataError } from '../errors';
 import type { EntryEvent } from '../grid/cache';
 import type { CacheEntry } from '../grid/cache-entry';
-import type { CacheContents } from '../grid/cache-manager';
+import type { CacheData, RemoveOutcome } from '../grid/cache-data';
 import { etagOf } from '../model/etag';
 import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media-type';
 import type { Clock } from '../util/clock';
+import { Listeners } from '../util/listeners';
 import type { SchemaService } from './schema.service';
 import type { ValueConverter } from './value-converter';
 
@@ -14,54 +15,98 @@ const TEXT = parseMediaType(TEXT_PLAIN);
 const PROTO = '.proto';
 const ERRORS = '.errors';
 
+/** The keys of `___protobuf_metadata`: Java Strings, stored in the cache's key storage type. */
+export interface MetadataKeys {
+  nameOf(key: Buffer): string;
+  keyOf(name: string): Buffer;
+}
+
 /**
- * The `___protobuf_metadata` cache seen through the entry API (docs/reference/management-plane.md#protobuf-metadata-cache,
+ * The entries of `___protobuf_metadata` (docs/reference/management-plane.md#protobuf-metadata-cache,
  * ProtobufMetadataManagerInterceptor): `<name>.proto` keys are the schema files, `<name>.proto.errors`
  * their errors and `.errors` the list of files with errors; the schema service is the only store.
+ * Its handle carries this as its data, so the entry API, listings, size, clear and events reach
+ * the schema files the way they reach any cache's entries.
  */
-export class ProtobufMetadataCache {
-  /** `values` reads the written value as a Java String (on the worker when large). */
-  constructor(private readonly schemas: SchemaService, private readonly clock: Clock, private readonly values: ValueConverter) {}
+export class ProtobufMetadataCache implements CacheData {
+  readonly listeners = new Listeners<EntryEvent>();
 
-  /** `name`: the key as the Java String it is; `key`: the stored key the entry carries. */
-  read(name: string, key: Buffer): CacheEntry {
-    const text = this.textOf(name);
-    if (text === undefined) throw new EntryNotFoundError();
+  /** `values` reads a written value as a Java String (on the worker when large). */
+  constructor(private readonly schemas: SchemaService, private readonly clock: Clock, private readonly values: ValueConverter,
+    private readonly names: MetadataKeys) {
+    // its listeners hear schema changes as the original's entry events
+    this.onEntryEvent((type, name) => {
+      if (this.listeners.size) this.listeners.emit({ type, key: this.names.keyOf(name) });
+    });
+  }
+
+  get(key: Buffer): CacheEntry | undefined {
+    const text = this.textOf(this.names.nameOf(key));
+    return text === undefined ? undefined : this.entry(key, text);
+  }
+
+  peek(key: Buffer): CacheEntry | undefined {
+    return this.get(key);
+  }
+
+  /** A value with no media type is text, as the original's REST endpoint reads it. */
+  async put(key: Buffer, value: Buffer, valueType: string | null, _expiry: unknown, _flags: unknown, unlessEtag?: string): Promise<CacheEntry | undefined> {
+    const name = this.names.nameOf(key);
+    const text = await this.textToStore(name, value, valueType);
+    if (unlessEtag !== undefined && this.get(key)?.etag === unlessEtag) return undefined;
+    await this.schemas.save(name, text);
     return this.entry(key, text);
   }
 
-  async write(name: string, req: { key: Buffer; value: Buffer; contentType: MediaType | undefined }, ifAbsent: boolean): Promise<CacheEntry> {
+  async putIfAbsent(key: Buffer, value: Buffer, valueType: string | null): Promise<CacheEntry | undefined> {
+    const name = this.names.nameOf(key);
+    const text = await this.textToStore(name, value, valueType);
+    if (this.schemas.has(name)) return undefined;
+    await this.schemas.save(name, text);
+    return this.entry(key, text);
+  }
+
+  async remove(key: Buffer, _flags: unknown, ifEtag?: string): Promise<RemoveOutcome> {
+    const name = this.names.nameOf(key);
+    const current = this.get(key);
+    if (!current) return 'absent';
+    if (ifEtag !== undefined && ifEtag !== current.etag) return 'etag-differs';
+    if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028014: The '${PROTOBUF_METADATA}' cache does not support commands of type RemoveCommand`);
+    await this.schemas.remove(name);
+    return 'removed';
+  }
+
+  /** Each schema file, `<file>.errors` for each file with errors, and `.errors` when any has (the original's keys). */
+  size(): Promise<number> {
+    return Promise.resolve(this.keyNames().length);
+  }
+
+  /** As the original's interceptor: every schema file is unregistered. */
+  async clear(): Promise<void> {
+    for (const s of this.schemas.list()) await this.schemas.remove(s.name);
+  }
+
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  entries(): CacheEntry[] {
+    return this.keyNames().map((name) => this.entry(this.names.keyOf(name), this.textOf(name)!));
+  }
+
+  keys(): Buffer[] {
+    return this.keyNames().map((name) => this.names.keyOf(name));
+  }
+
+  /** The value as the Java String a schema file must be; ISPN028009/028008 for another key or value. */
+  private async textToStore(name: string, value: Buffer, valueType: string | null): Promise<string> {
     if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028009: The key must be a String ending with ".proto" : ${name}`);
-    const v = await this.values.javaValue(req.value, req.contentType ?? TEXT);
+    const type: MediaType = valueType === null ? TEXT : parseMediaType(valueType);
+    const v = await this.values.javaValue(value, type);
     if (v.type !== 'java.lang.String') {
       throw new ProtobufMetadataError(`ISPN028008: The value must be a String : class ${v.type === 'byte[]' ? '[B' : v.type}`);
     }
-    if (ifAbsent && this.schemas.has(name)) throw new EntryExistsError();
-    await this.schemas.save(name, v.value);
-    return this.entry(req.key, v.value);
-  }
-
-  async remove(name: string, key: Buffer, ifNoneMatch: string | undefined): Promise<void> {
-    const current = this.read(name, key);
-    if (ifNoneMatch !== undefined && ifNoneMatch !== current.etag) throw new PreconditionFailedError();
-    if (!name.endsWith(PROTO)) throw new ProtobufMetadataError(`ISPN028014: The '${PROTOBUF_METADATA}' cache does not support commands of type RemoveCommand`);
-    await this.schemas.remove(name);
-  }
-
-  /**
-   * What listings, size and clear see (the original's cache holds exactly these keys): each schema
-   * file, `<file>.errors` for each file with errors, and `.errors` when any has. `storedKey` turns a
-   * key name into the cache's stored key.
-   */
-  contents(storedKey: (name: string) => Buffer): CacheContents {
-    return {
-      entries: () => this.keyNames().map((name) => this.entry(storedKey(name), this.textOf(name)!)),
-      size: () => this.keyNames().length,
-      // as the original's interceptor: every schema file is unregistered
-      clear: async () => {
-        for (const s of this.schemas.list()) await this.schemas.remove(s.name);
-      },
-    };
+    return v.value;
   }
 
   /**
@@ -69,8 +114,8 @@ export class ProtobufMetadataCache {
    * files and their errors are entries: the file's own event, and the `<file>.errors` and `.errors`
    * keys that appear, change or go (a removal clears the error keys before the file goes).
    */
-  onEntryEvent(emit: (type: EntryEvent['type'], name: string) => void): () => void {
-    return this.schemas.onFileChange((change) => {
+  private onEntryEvent(emit: (type: EntryEvent['type'], name: string) => void): void {
+    this.schemas.onFileChange((change) => {
       const file = change.type === 'removed' ? 'cache-entry-removed' : change.existed ? 'cache-entry-modified' : 'cache-entry-created';
       if (change.type === 'saved') emit(file, change.name);
       const before = errorKeys(change.errorsBefore);

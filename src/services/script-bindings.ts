@@ -5,7 +5,7 @@ import { LEGACY_KEY_TYPE, toStoredKey } from '../model/key-codec';
 import { essence, JAVA_OBJECT } from '../model/media-type';
 import { NO_TYPES } from '../model/protostream-json';
 import type { Permission } from '../model/permissions';
-import type { Commit } from '../store/store';
+import { NO_FLAGS } from '../model/flags';
 import type { Subject } from './auth.service';
 import { cacheMask, canAccess, requirePermission } from './authorization';
 import { storageTypes } from './storage-types';
@@ -16,7 +16,8 @@ import { storageTypes } from './storage-types';
  * they are all durable.
  */
 export class ScriptBindings {
-  private readonly commits: Commit[] = [];
+  /** Writes not yet acknowledged: the script goes on, its task answers once they all are. */
+  private readonly writes: Array<Promise<unknown>> = [];
 
   constructor(private readonly manager: CacheManager, private readonly subject: Subject) {}
 
@@ -29,16 +30,15 @@ export class ScriptBindings {
       case 'containsKey': return JSON.stringify((await this.get(args[0], args[1])) !== undefined);
       case 'put': return this.put(args[0], args[1], args[2]);
       case 'remove': return this.remove(args[0], args[1]);
-      case 'size': return String(await this.handle(args[0], 'BULK_READ').cache.size());
+      case 'size': return String(await this.handle(args[0], 'BULK_READ').data.size(NO_FLAGS));
       default: throw new Error(`unknown binding '${op}'`);
     }
   };
 
   /** Waits until every write the script made is durable (or failed). */
   async settled(): Promise<void> {
-    await Promise.all(this.commits.map((c) => c.promise.catch(() => undefined)));
-    const failed = this.commits.find((c) => c.error);
-    if (failed) throw failed.error;
+    const failed = (await Promise.allSettled(this.writes)).find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /** `getCacheNames()`: user caches the caller holds at least one permission on. */
@@ -57,26 +57,31 @@ export class ScriptBindings {
   /** A read never sees a write that is not yet durable: it waits for that write's commit. */
   private async get(cacheName: string, key: string): Promise<string | undefined> {
     const h = this.handle(cacheName, 'READ');
-    const k = storedKey(h, key);
-    await h.cache.pendingCommit(k)?.promise.catch(() => undefined);
-    const e = h.cache.get(k);
+    const e = await h.data.get(storedKey(h, key), NO_FLAGS);
     return e && JSON.stringify(e.value.toString('utf8'));
   }
 
   private async put(cacheName: string, key: string, value: string): Promise<string | undefined> {
     const h = this.handle(cacheName, 'WRITE');
     const k = storedKey(h, key);
-    const previous = h.cache.peek(k);
-    const { commit } = h.cache.put(k, Buffer.from(value, 'utf8'), valueTypeOf(h), defaultExpiry(h));
-    if (commit) this.commits.push(commit);
+    const previous = await h.data.peek(k, NO_FLAGS);
+    this.pending(h.data.put(k, Buffer.from(value, 'utf8'), valueTypeOf(h), defaultExpiry(h), NO_FLAGS));
     return previous && JSON.stringify(previous.value.toString('utf8'));
   }
 
   private async remove(cacheName: string, key: string): Promise<string | undefined> {
     const h = this.handle(cacheName, 'WRITE');
-    const { removed, commit } = h.cache.remove(storedKey(h, key));
-    if (commit) this.commits.push(commit);
+    const k = storedKey(h, key);
+    const removed = await h.data.peek(k, NO_FLAGS);
+    if (removed) this.pending(h.data.remove(k, NO_FLAGS));
     return removed && JSON.stringify(removed.value.toString('utf8'));
+  }
+
+  /** Remembers a write still on its way; its failure is the task's, told by `settled`. */
+  private pending(write: unknown): void {
+    if (!(write instanceof Promise)) return;
+    write.catch(() => undefined);
+    this.writes.push(write);
   }
 }
 

@@ -1,0 +1,48 @@
+import type { Expiry } from '../model/expiration';
+import type { OpFlags } from '../model/flags';
+import type { StoredEntry } from '../store/store';
+import type { Listeners } from '../util/listeners';
+import type { EntryEvent } from './cache';
+import type { CacheEntry } from './cache-entry';
+
+/** A value at once, or the promise of it when it must be waited for (a commit, a round trip). */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** What a conditional remove found: done, no live entry, or an entry whose ETag is not the one asked for. */
+export type RemoveOutcome = 'removed' | 'absent' | 'etag-differs';
+
+/**
+ * The entries of one cache, wherever they are kept: the seam between what the API does with
+ * entries (the services: media types, preconditions, listings) and where entries live — the local
+ * engine (memory tier and store, `Cache`), or the schema files behind `___protobuf_metadata`.
+ * docs/architecture.md ("The engine seam") says what each side owns.
+ *
+ * Keys and values are in the cache's storage form. Reads see every acknowledged write; a write
+ * resolves once it is as durable as the cache's persistence makes it; a condition is checked in
+ * the same step as the write it guards, so nothing comes between them. Results come at once when
+ * nothing has to be waited for (the hot path takes no turn of the event loop).
+ */
+export interface CacheData {
+  /** The live entry, once the key's last write is durable: a read (statistics, max-idle refreshed); `flags` as the request's. */
+  get(key: Buffer, flags: OpFlags): MaybePromise<CacheEntry | undefined>;
+  /** Like `get`, but touching neither statistics nor idle time. */
+  peek(key: Buffer, flags: OpFlags): MaybePromise<CacheEntry | undefined>;
+  /** Creates or replaces the entry — unless `unlessEtag` is the current entry's ETag: undefined then, nothing written. */
+  put(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags, unlessEtag?: string): MaybePromise<CacheEntry | undefined>;
+  /** Stores only when there is no live entry; undefined when there is (nothing written). */
+  putIfAbsent(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags): MaybePromise<CacheEntry | undefined>;
+  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag. */
+  remove(key: Buffer, flags: OpFlags, ifEtag?: string): MaybePromise<RemoveOutcome>;
+  /** The live entries; with SKIP_CACHE_LOAD only those the engine holds in memory (as the original). */
+  size(flags: OpFlags): Promise<number>;
+  /** Removes every entry; resolves once that is durable. */
+  clear(): Promise<void>;
+  /** Resolves once every write made so far is durable (before `entries` or `keys`). */
+  settled(): Promise<void>;
+  /** Every live entry (listings, event streams, reindexing), which may take many turns to go through. */
+  entries(): Iterable<StoredEntry>;
+  /** Every live key, as `entries` gives them, without reading values where the engine can. */
+  keys(): Iterable<Buffer>;
+  /** Entry listeners (docs/reference/data-plane.md#entry-events). */
+  readonly listeners: Listeners<EntryEvent>;
+}
