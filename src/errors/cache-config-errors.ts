@@ -1,13 +1,20 @@
 import { GridError } from './grid-error';
 
-/**
- * A cache configuration the client sent cannot be used (400, the parser's message). `code` tells
- * apart the documents that hold no cache (`EMPTY_CONFIGURATION`) or several (`CACHE_COUNT`).
- */
+/** A cache configuration the client sent cannot be used (400, the parser's message). */
 export class InvalidConfigurationError extends GridError {
   constructor(message: string, code: 'INVALID_CONFIGURATION' | 'EMPTY_CONFIGURATION' | 'CACHE_COUNT' = 'INVALID_CONFIGURATION') {
     super(400, code, message);
   }
+}
+
+/** A configuration document with no cache in it (a comparison takes it as the wrong content). */
+export class EmptyConfigurationError extends InvalidConfigurationError {
+  constructor() { super('Configuration is empty', 'EMPTY_CONFIGURATION'); }
+}
+
+/** A configuration document with more than one cache, or none where one is expected. */
+export class CacheCountError extends InvalidConfigurationError {
+  constructor(found: number) { super(`Expected exactly one cache definition, found ${found}`, 'CACHE_COUNT'); }
 }
 
 /**
@@ -24,7 +31,10 @@ export class MaxIdleWithStoreError extends GridError {
  * in a CacheConfigurationException, so the message is the wrapped exception's `toString()` (400).
  */
 export class UnreadableConfigurationTypeError extends GridError {
-  constructor(mediaType: string) { super(400, 'UNREADABLE_CONFIGURATION_TYPE', `java.lang.IllegalArgumentException: ${mediaType}`); }
+  /** `?action=convert` answers the IllegalArgumentException unwrapped: the media type alone. */
+  constructor(mediaType: string, endpoint: 'create' | 'convert' = 'create') {
+    super(400, 'UNREADABLE_CONFIGURATION_TYPE', endpoint === 'convert' ? mediaType : `java.lang.IllegalArgumentException: ${mediaType}`);
+  }
 }
 
 /** The original's report of changes a running cache cannot take: ISPN000963, then one ISPN000961 per attribute. */

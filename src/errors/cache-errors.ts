@@ -82,6 +82,11 @@ export class AliasInUseError extends GridError {
   }
 }
 
+/** `?action=set-availability` with a mode other than AVAILABLE or DEGRADED_MODE. */
+export class UnknownAvailabilityError extends GridError {
+  constructor(mode: string) { super(400, 'UNKNOWN_AVAILABILITY', `Unknown AvailabilityMode '${mode}'`); }
+}
+
 /** `?action=get|set-mutable-attribute` of an attribute that is not mutable, or unknown (docs/reference/management-plane.md#mutable-attributes). */
 export class ImmutableAttributeError extends GridError {
   constructor(name: string) { super(400, 'IMMUTABLE_ATTRIBUTE', `ISPN012035: Attribute '${name}' is immutable`); }

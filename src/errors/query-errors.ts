@@ -102,6 +102,21 @@ export class SearchRequestError extends QueryError {
   constructor(message: string) { super('SEARCH_REQUEST', message); }
 }
 
+/** A search request body that is not JSON (plain text, before any query). */
+export class InvalidSearchJsonError extends GridError {
+  constructor(reason: string) { super(400, 'INVALID_JSON', `Invalid JSON in the request body: ${reason}`); }
+}
+
+/** `offset`, `max_results`, `hit_count_accuracy` that Java's Integer.parseInt refuses (plain text). */
+export class NumberFormatError extends GridError {
+  constructor(text: string) { super(400, 'NUMBER_FORMAT', `For input string: "${text}"`); }
+}
+
+/** v1 search `query_mode` other than FETCH or BROADCAST (plain text). */
+export class InvalidQueryModeError extends GridError {
+  constructor(mode: string) { super(400, 'INVALID_QUERY_MODE', `No enum constant org.infinispan.query.dsl.IndexedQueryMode.${mode}`); }
+}
+
 /** ISPN012045: search admin on a cache without indexing (plain text, docs/reference/query.md#search-admin). */
 export class CacheNotIndexedError extends GridError {
   constructor(cache: string) { super(400, 'CACHE_NOT_INDEXED', `ISPN012045: Cache '${cache}' is not indexed`); }

@@ -45,8 +45,24 @@ export class CorruptContentEncodingError extends GridError {
   }
 }
 
-export class BadRequestError extends GridError {
-  constructor(message: string, code = 'BAD_REQUEST') { super(400, code, message); }
+/** A request body that ended before the length it announced (the client went away or broke the chunking). */
+export class IncompleteBodyError extends GridError {
+  constructor() { super(400, 'INCOMPLETE_BODY', 'The request body ended before its end'); }
+}
+
+/** A path segment with a `%` that starts no escape (`%zz`, `100%`). */
+export class MalformedPathError extends GridError {
+  constructor(segment: string) { super(400, 'MALFORMED_PATH', `Malformed path segment '${segment}'`); }
+}
+
+/** An `If-Modified-Since` / `If-Unmodified-Since` that is not a date (docs/reference/data-plane.md#conditional-reads). */
+export class WrongDateFormatError extends GridError {
+  constructor(text: string) { super(400, 'WRONG_DATE_FORMAT', `Could not parse date '${text}'`); }
+}
+
+/** Anything that is not a GridError: a bug, logged with its stack; the client learns nothing of it. */
+export class InternalServerError extends GridError {
+  constructor() { super(500, 'INTERNAL', 'Internal server error'); }
 }
 
 export class MissingArgumentError extends GridError {

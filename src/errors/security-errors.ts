@@ -16,6 +16,11 @@ export class PrincipalExistsError extends GridError {
   constructor() { super(409, 'PRINCIPAL_EXISTS', ''); }
 }
 
+/** The security endpoints on a server started without authorization. */
+export class AuthorizationDisabledError extends GridError {
+  constructor() { super(400, 'AUTHORIZATION_DISABLED', 'ISPN012027: Security authorization is not enabled on this server.'); }
+}
+
 export class UnknownPermissionError extends GridError {
   constructor(name: string) { super(400, 'UNKNOWN_PERMISSION', `No enum constant org.infinispan.security.AuthorizationPermission.${name}`); }
 }
