@@ -1,4 +1,4 @@
-import { BadRequestError } from '../errors';
+import { WrongDateFormatError } from '../errors';
 
 export type PreconditionOutcome = 'proceed' | 'not-modified' | 'failed';
 
@@ -11,7 +11,7 @@ export interface ReadPreconditions {
 
 function parseDate(text: string): number {
   const t = Date.parse(text);
-  if (Number.isNaN(t)) throw new BadRequestError(`Could not parse date '${text}'`, 'WRONG_DATE_FORMAT');
+  if (Number.isNaN(t)) throw new WrongDateFormatError(text);
   return t;
 }
 

@@ -1,5 +1,5 @@
 import {
-  AliasInUseError, BadRequestError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
+  AliasInUseError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
   isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
 } from '../errors';
 import type { Availability, CacheHandle, CacheManager } from '../grid/cache-manager';
@@ -257,7 +257,7 @@ export class CacheService {
   convert(body: ConfigBody, to: ConfigFormat, pretty: boolean): Promise<string> {
     const ct = body.contentType;
     const format = ct === undefined ? formatOf(body) : isTextWithParameters(ct) ? undefined : detectConfigFormat(ct, body.text);
-    if (!format) throw new BadRequestError(javaMediaTypeText(ct!), 'UNREADABLE_CONFIGURATION_TYPE');
+    if (!format) throw new UnreadableConfigurationTypeError(javaMediaTypeText(ct!), 'convert');
     return this.offLoop.run('config.convert', { text: body.text, format, limits: this.limits, to, pretty });
   }
 

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import {
-  BadRequestError, MethodRequiresContentError, MissingArgumentError, WrongCompareContentError, WrongMediaTypeError,
+  MethodRequiresContentError, MissingArgumentError, UnknownAvailabilityError, WrongCompareContentError, WrongMediaTypeError,
 } from '../../errors';
 import type { ConfigFormat } from '../../model/cache-config';
 import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
@@ -201,7 +201,7 @@ function setAvailability(ctx: GridContext, s: Services): void {
   const raw = query(ctx, 'availability');
   if (raw === undefined) throw new MissingArgumentError('availability');
   const mode = raw.toUpperCase();
-  if (mode !== 'AVAILABLE' && mode !== 'DEGRADED_MODE') throw new BadRequestError(`Unknown AvailabilityMode '${raw}'`, 'UNKNOWN_AVAILABILITY');
+  if (mode !== 'AVAILABLE' && mode !== 'DEGRADED_MODE') throw new UnknownAvailabilityError(raw);
   s.caches.setAvailability(ctx.state.cache, mode);
   sendStatus(ctx, 204);
 }

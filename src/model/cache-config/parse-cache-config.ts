@@ -1,6 +1,6 @@
+import { EmptyConfigurationError } from '../../errors';
 import { ConfigBudget, type ConfigLimits, NO_CONFIG_LIMITS, own } from './config-limits';
 import { toCacheDefinition } from './build-config-tree';
-import { emptyConfigurationError } from './config-messages';
 import type { RawDocument } from './raw-config';
 import { readJsonConfig } from './read-json-config';
 import { readXmlConfig } from './read-xml-config';
@@ -21,7 +21,7 @@ const READERS: Readonly<Record<ConfigFormat, (text: string, budget: ConfigBudget
 export function parseCacheConfig(text: string, format: ConfigFormat, limits: ConfigLimits = NO_CONFIG_LIMITS): CacheDefinition {
   const budget = new ConfigBudget(limits);
   budget.checkSize(text);
-  if (text.trim() === '') throw emptyConfigurationError();
+  if (text.trim() === '') throw new EmptyConfigurationError();
   return toCacheDefinition(READERS[format](text, budget));
 }
 
