@@ -80,6 +80,11 @@ Options:
   --tls-keystore-password-file FILE   the keystore's (or encrypted key's) password, first line
   --tls-keystore-password PW          the same on the command line (visible to other users: prefer
                         the file or GRID_TLS_KEYSTORE_PASSWORD)
+  --engine E            sqlite (default): the embedded store in --data; redis: a Redis
+                        Cluster several grid nodes share (in progress, docs/scale-out.md)
+  --redis HOST:PORT[,HOST:PORT…]   nodes of that cluster to connect through (any will do)
+  --redis-password-file FILE       the cluster's password, first line (or GRID_REDIS_PASSWORD;
+                        never on the command line)
   --limit NAME=VALUE    change one limit, e.g. --limit config-bytes=2MiB (repeatable;
                         names and defaults in docs/security.md "Limits")
   -Dname=value          set a server property (repeatable), e.g.
@@ -90,7 +95,8 @@ Options:
 Environment:
   APP_USER, APP_PASS    create or update this user at start (role admin, or APP_ROLE)
   APP_ROLE              comma-separated roles for APP_USER
-  GRID_TLS_KEYSTORE_PASSWORD   password of --tls-keystore (or of an encrypted --tls-key)`,
+  GRID_TLS_KEYSTORE_PASSWORD   password of --tls-keystore (or of an encrypted --tls-key)
+  GRID_REDIS_PASSWORD   password of the Redis Cluster of --engine redis`,
 
   user: `Usage: grid user <create|list|remove|password> [options]
 
