@@ -29,6 +29,8 @@ const CONCURRENT = Number(process.env.CONCURRENT ?? 30000);
 const KEYS = 20000;
 const VALUE = 'v'.repeat(100);
 const OP_DEADLINE_MS = 10_000;
+// IOREDIS_AUTOPIPELINING=1: ioredis with enableAutoPipelining on, to see what it costs during a reshard
+const AUTOPIPELINING = process.env.IOREDIS_AUTOPIPELINING === '1';
 
 // ---- slots (CRC16/XMODEM of the key, or of its {hash tag}, mod 16384) ----
 const CRC = new Uint16Array(256).map((_, i) => {
@@ -62,7 +64,7 @@ const owner = (ms, slot) => ms.find((m) => m.ranges.some(([a, b]) => slot >= a &
 const CLIENTS = {
   async ioredis(cluster, seeds) {
     const c = new IORedis.Cluster(seeds.map((a) => ({ host: a.split(':')[0], port: Number(a.split(':')[1]) })), {
-      redisOptions: { password: cluster.password }, enableAutoPipelining: false,
+      redisOptions: { password: cluster.password }, enableAutoPipelining: AUTOPIPELINING,
     });
     await new Promise((resolve, reject) => { c.once('ready', resolve); c.once('error', reject); });
     c.on('error', () => {}); // reported per operation
