@@ -6,10 +6,11 @@ import type { Expiry } from '../model/expiration';
 import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
-import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
-import { type CacheEntry, type Inflight, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
+import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry } from '../store/store';
+import { type CacheEntry, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
 import type { ContentChange, ContentIndex } from './content-index';
+import { InflightWrites } from './inflight-writes';
 import { MemoryTier } from './memory-tier';
 
 export interface CacheDeps {
@@ -76,9 +77,7 @@ export class Cache {
   /** Entry listeners; writes only look for an existing entry when someone listens. */
   readonly listeners = new Listeners<EntryEvent>();
   private readonly memory: MemoryTier;
-  private readonly inflight = new Map<string, Inflight>();
-  private readonly commitIds = new Map<Commit, string[]>();
-  private clearing: Commit | undefined;
+  private readonly inflight: InflightWrites;
   /** A pass over the store's expired rows with events is under way (see `reapStore`). */
   private reapingStore = false;
   private contentIndex: ContentIndex | undefined;
@@ -91,6 +90,7 @@ export class Cache {
   ) {
     this.stats = new CacheStats(deps.clock.now(), deps.containerStats);
     this.memory = new MemoryTier({ maxCount: currentSettings.maxCount, maxSize: currentSettings.maxSizeBytes });
+    this.inflight = new InflightWrites(deps.store, this.memory);
   }
 
   get settings(): CacheSettings {
@@ -168,7 +168,7 @@ export class Cache {
     if (!e && this.currentSettings.persistent) {
       const pending = this.inflight.get(id);
       if (pending) e = pending.entry ?? undefined;
-      else if (!this.clearing || this.clearing.done) {
+      else if (!this.inflight.clearPending) {
         const row = this.deps.store.entries.find(this.id, key);
         e = row && toEntry(row);
       }
@@ -183,7 +183,7 @@ export class Cache {
       const id = idOf(key);
       return this.memory.peek(id) ?? (this.inflight.has(id) ? this.inflight.get(id)!.entry ?? undefined : undefined);
     });
-    const fromStore = this.currentSettings.persistent && (!this.clearing || this.clearing.done)
+    const fromStore = this.currentSettings.persistent && !this.inflight.clearPending
       ? keys.filter((key, i) => !found[i] && !this.inflight.has(idOf(key)))
       : [];
     if (fromStore.length) {
@@ -198,8 +198,7 @@ export class Cache {
 
   /** The commit a read of `key` must wait for, if the key's last write is not yet durable. */
   pendingCommit(key: Buffer): Commit | undefined {
-    const c = this.inflight.get(idOf(key))?.commit;
-    return c && !c.done ? c : undefined;
+    return this.inflight.pendingCommit(idOf(key));
   }
 
   /** Stores the entry; the request's `flags` (src/model/flags.ts) may keep it from the store, statistics and listeners. */
@@ -226,10 +225,10 @@ export class Cache {
     let commit: Commit | undefined;
     if (toStore) {
       if (!this.currentSettings.passivation) {
-        commit = this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
+        commit = this.inflight.write(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
       } else if (this.deps.store.entries.find(this.id, key)) {
         // a passivated older version must not come back on restart or be counted twice
-        commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, entry);
+        commit = this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, entry);
       }
     }
     this.afterEviction(this.memory.set(id, entry));
@@ -249,7 +248,7 @@ export class Cache {
     const id = idOf(stored.key);
     let commit: Commit | undefined;
     if (this.currentSettings.persistent && !this.currentSettings.passivation) {
-      commit = this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
+      commit = this.inflight.write(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
     }
     this.afterEviction(this.memory.set(id, entry));
     this.stats.write(0);
@@ -272,7 +271,7 @@ export class Cache {
     if (removed || this.inflight.has(id)) this.indexChange({ kind: 'remove', key });
     let commit: Commit | undefined;
     if (this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0 && (removed || this.inflight.has(id))) {
-      commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
+      commit = this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
     }
     if (counted) this.stats.remove(removed !== undefined, this.elapsed(started));
     if (removed && this.listeners.size && (flags & SKIP_LISTENER_NOTIFICATION) === 0) this.listeners.emit({ type: 'cache-entry-removed', key });
@@ -281,13 +280,10 @@ export class Cache {
 
   clear(): Commit | undefined {
     this.memory.clear();
-    this.inflight.clear();
+    this.inflight.forgetAll();
     this.indexChange({ kind: 'clear' });
     if (!this.currentSettings.persistent) return undefined;
-    const commit = this.deps.store.write({ kind: 'entry.clear', cacheId: this.id });
-    this.clearing = commit;
-    this.track(commit);
-    return commit;
+    return this.inflight.writeClear({ kind: 'entry.clear', cacheId: this.id });
   }
 
   /** Number of live entries (waits for pending commits so the store count is exact). */
@@ -417,7 +413,7 @@ export class Cache {
       if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key });
       if (!notify) continue;
       // its store row goes now: the pass over the store then skips it (in flight), no second event
-      if (this.currentSettings.persistent) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
+      if (this.currentSettings.persistent) this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
       this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     }
     if (this.currentSettings.persistent) {
@@ -425,7 +421,7 @@ export class Cache {
       // a pass cut short (the store closing at shutdown, a failed commit) is taken up by the next run
       if (notify) this.reapStore(now).catch(() => undefined);
       // one indexed look first: a purge is a write, and a commit (with its fsync) per run for nothing would add up
-      else if (this.deps.store.entries.listExpiredKeys(this.id, now, 1).length) this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
+      else if (this.deps.store.entries.listExpiredKeys(this.id, now, 1).length) this.inflight.writeUnkeyed({ kind: 'entry.purgeExpired', cacheId: this.id, now });
     }
     return expired.length;
   }
@@ -441,7 +437,7 @@ export class Cache {
     this.reapingStore = true;
     try {
       for (;;) {
-        if (this.clearing && !this.clearing.done) return;
+        if (this.inflight.clearPending) return;
         const keys = this.deps.store.entries.listExpiredKeys(this.id, now, REAP_BATCH);
         let last: Commit | undefined;
         for (const key of keys) {
@@ -450,7 +446,7 @@ export class Cache {
           const held = this.memory.peek(id);
           if (held && !isExpired(held, now)) continue;
           if (held) this.memory.delete(id);
-          last = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
+          last = this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
           if (this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key });
         }
         if (!last || keys.length < REAP_BATCH) return;
@@ -478,7 +474,7 @@ export class Cache {
 
   /** A passivating cache's entry goes to the store; its index document says so in the same commit. */
   private passivate(id: string, e: CacheEntry): void {
-    this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
+    this.inflight.write(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
     this.indexChange({ kind: 'passivate', key: e.key });
   }
 
@@ -505,14 +501,14 @@ export class Cache {
     if (!this.currentSettings.persistent) return undefined;
     const pending = this.inflight.get(id);
     if (pending) return pending.entry ?? undefined;
-    if (this.clearing && !this.clearing.done) return undefined;
+    if (this.inflight.clearPending) return undefined;
     const row = this.deps.store.entries.find(this.id, key);
     if (!row) return undefined;
     const e = toEntry(row);
     if (isExpired(e, this.deps.clock.now())) return e;
     if (this.currentSettings.passivation) {
       // activation: the entry lives in memory again, the store copy goes
-      this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, e);
+      this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, e);
       this.indexChange({ kind: 'activate', key });
     }
     this.afterEviction(this.memory.set(id, e));
@@ -524,7 +520,7 @@ export class Cache {
     const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? found;
     if (e) this.indexChange({ kind: 'remove', key: e.key });
     if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
-    if (this.currentSettings.persistent && e) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
+    if (this.currentSettings.persistent && e) this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
   }
 
   private afterEviction(evicted: CacheEntry[]): void {
@@ -532,37 +528,6 @@ export class Cache {
       this.stats.evicted();
       if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key }); // the entry leaves the cache
       if (this.passivating) this.passivate(idOf(e.key), e);
-    }
-  }
-
-  private writeStore(id: string, op: WriteOp, entry: CacheEntry | null): Commit {
-    const commit = this.deps.store.write(op);
-    this.inflight.set(id, { entry, commit });
-    this.track(commit).push(id);
-    return commit;
-  }
-
-  /** Registers once per commit what to do when it completes or fails. */
-  private track(commit: Commit): string[] {
-    let ids = this.commitIds.get(commit);
-    if (ids) return ids;
-    const tracked: string[] = [];
-    this.commitIds.set(commit, tracked);
-    commit.promise.then(() => this.settle(commit, false), () => this.settle(commit, true));
-    return tracked;
-  }
-
-  /** After a commit: forget its inflight records; if it failed, drop what memory holds of it. */
-  private settle(commit: Commit, failed: boolean): void {
-    for (const id of this.commitIds.get(commit) ?? []) {
-      if (this.inflight.get(id)?.commit !== commit) continue;
-      this.inflight.delete(id);
-      if (failed) this.memory.delete(id);
-    }
-    this.commitIds.delete(commit);
-    if (this.clearing === commit) {
-      this.clearing = undefined;
-      if (failed) this.memory.clear();
     }
   }
 }
