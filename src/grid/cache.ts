@@ -3,15 +3,15 @@ import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
-import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
+import { NO_FLAGS, type OpFlags, SKIP_CACHE_STORE, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry } from '../store/store';
 import { type CacheEntry, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
-import type { ContentChange, ContentIndex } from './content-index';
-import { InflightWrites } from './inflight-writes';
-import { MemoryTier } from './memory-tier';
+import { type ContentIndex, IndexFeed } from './content-index';
+import { EntryTiers } from './entry-tiers';
+import { idOf, type MemoryTier } from './memory-tier';
 
 export interface CacheDeps {
   store: Store;
@@ -54,33 +54,21 @@ const FIRST_SCAN_PAGE = 64;
 const MIN_SCAN_PAGE = 16;
 const MAX_SCAN_PAGE = 4096;
 
-function toEntry(row: StoredEntry): CacheEntry {
-  return { key: row.key, value: row.value, valueType: row.valueType, created: row.created, lastUsed: row.lastUsed, lifespan: row.lifespan, maxIdle: row.maxIdle, etag: etagOf(row.value) };
-}
-
-function toStored(e: CacheEntry): StoredEntry {
-  return { key: e.key, value: e.value, valueType: e.valueType, created: e.created, lastUsed: e.lastUsed, lifespan: e.lifespan, maxIdle: e.maxIdle };
-}
-
-function idOf(key: Buffer): string {
-  return key.toString('latin1');
-}
-
 /**
- * One cache: a memory tier (LRU when bounded) and, with `persistence`, the store behind it.
- * Write-through caches store every write; passivating caches store entries only when they are
- * evicted or at clean shutdown. Writes not yet committed are remembered (`inflight`) so reads never
- * go around them to older store rows.
+ * One cache: what its entries mean — expiry and max-idle, conditional writes, statistics, entry
+ * events, what its index is told — over `EntryTiers`, where they live (memory, and the store of a
+ * persistent cache).
  */
 export class Cache {
   readonly stats: CacheStats;
   /** Entry listeners; writes only look for an existing entry when someone listens. */
   readonly listeners = new Listeners<EntryEvent>();
+  private readonly tiers: EntryTiers;
+  /** The tiers' memory, read directly on the paths of every GET and PUT. */
   private readonly memory: MemoryTier;
-  private readonly inflight: InflightWrites;
+  private readonly index = new IndexFeed();
   /** A pass over the store's expired rows with events is under way (see `reapStore`). */
   private reapingStore = false;
-  private contentIndex: ContentIndex | undefined;
 
   constructor(
     readonly id: number,
@@ -89,8 +77,8 @@ export class Cache {
     private readonly deps: CacheDeps,
   ) {
     this.stats = new CacheStats(deps.clock.now(), deps.containerStats);
-    this.memory = new MemoryTier({ maxCount: currentSettings.maxCount, maxSize: currentSettings.maxSizeBytes });
-    this.inflight = new InflightWrites(deps.store, this.memory);
+    this.tiers = new EntryTiers(id, currentSettings, { store: deps.store, clock: deps.clock, stats: this.stats, index: this.index });
+    this.memory = this.tiers.memory;
   }
 
   get settings(): CacheSettings {
@@ -125,13 +113,13 @@ export class Cache {
 
   /** The query index that follows this cache's content (indexed caches only). */
   attachIndex(index: ContentIndex | undefined): void {
-    this.contentIndex = index;
+    this.index.attach(index);
   }
 
   /** Applies changed settings of a compatible update (memory limits may evict at once). */
   reconfigure(settings: CacheSettings): void {
     this.currentSettings = settings;
-    this.afterEviction(this.memory.setLimits({ maxCount: settings.maxCount, maxSize: settings.maxSizeBytes }));
+    this.tiers.reconfigure(settings);
   }
 
   /**
@@ -143,7 +131,7 @@ export class Cache {
     const started = counted ? this.timer() : 0n;
     const id = idOf(key);
     const now = this.deps.clock.now();
-    const e = this.memory.get(id) ?? this.loadUnless(flags, id, key);
+    const e = this.memory.get(id) ?? this.tiers.load(id, key, flags);
     const live = e && !isExpired(e, now) ? e : undefined;
     if (e && !live) this.expire(id, e);
     if (live && live.maxIdle >= 0) live.lastUsed = now;
@@ -154,7 +142,7 @@ export class Cache {
   /** Like `get` but touches neither idle time nor statistics; SKIP_CACHE_LOAD looks at memory only. */
   peek(key: Buffer, flags: OpFlags = NO_FLAGS): CacheEntry | undefined {
     const id = idOf(key);
-    const e = this.memory.peek(id) ?? this.loadUnless(flags, id, key);
+    const e = this.memory.peek(id) ?? this.tiers.load(id, key, flags);
     return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
   }
 
@@ -163,42 +151,19 @@ export class Cache {
    * queries read their hits this way, so a query over a big persistent cache does not fill memory.
    */
   lookup(key: Buffer): CacheEntry | undefined {
-    const id = idOf(key);
-    let e = this.memory.peek(id);
-    if (!e && this.currentSettings.persistent) {
-      const pending = this.inflight.get(id);
-      if (pending) e = pending.entry ?? undefined;
-      else if (!this.inflight.clearPending) {
-        const row = this.deps.store.entries.find(this.id, key);
-        e = row && toEntry(row);
-      }
-    }
+    const e = this.tiers.find(idOf(key), key);
     return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
   }
 
   /** `lookup` for a batch of keys: those found only in the store are read with one query. */
   lookupMany(keys: Buffer[]): Array<CacheEntry | undefined> {
     const now = this.deps.clock.now();
-    const found: Array<CacheEntry | undefined> = keys.map((key) => {
-      const id = idOf(key);
-      return this.memory.peek(id) ?? (this.inflight.has(id) ? this.inflight.get(id)!.entry ?? undefined : undefined);
-    });
-    const fromStore = this.currentSettings.persistent && !this.inflight.clearPending
-      ? keys.filter((key, i) => !found[i] && !this.inflight.has(idOf(key)))
-      : [];
-    if (fromStore.length) {
-      const rows = new Map(this.deps.store.entries.findMany(this.id, fromStore).map((r) => [idOf(r.key), r]));
-      keys.forEach((key, i) => {
-        const row = !found[i] && rows.get(idOf(key));
-        if (row) found[i] = toEntry(row);
-      });
-    }
-    return found.map((e) => (e && !isExpired(e, now) ? e : undefined));
+    return this.tiers.findMany(keys).map((e) => (e && !isExpired(e, now) ? e : undefined));
   }
 
   /** The commit a read of `key` must wait for, if the key's last write is not yet durable. */
   pendingCommit(key: Buffer): Commit | undefined {
-    return this.inflight.pendingCommit(idOf(key));
+    return this.tiers.writes.pendingCommit(idOf(key));
   }
 
   /** Stores the entry; the request's `flags` (src/model/flags.ts) may keep it from the store, statistics and listeners. */
@@ -220,18 +185,9 @@ export class Cache {
     // an entry kept from the store lives in memory only, like a passivating cache's (its document goes at the next start);
     // SKIP_INDEXING leaves the index as it was, as the original does
     if ((flags & SKIP_INDEXING) === 0) {
-      this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating || (this.currentSettings.persistent && !toStore) });
+      this.index.apply({ kind: 'put', entry, memoryOnly: this.tiers.passivating || (this.currentSettings.persistent && !toStore) });
     }
-    let commit: Commit | undefined;
-    if (toStore) {
-      if (!this.currentSettings.passivation) {
-        commit = this.inflight.write(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
-      } else if (this.deps.store.entries.find(this.id, key)) {
-        // a passivated older version must not come back on restart or be counted twice
-        commit = this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, entry);
-      }
-    }
-    this.afterEviction(this.memory.set(id, entry));
+    const commit = this.tiers.put(id, entry, toStore);
     if (counted) this.stats.write(this.elapsed(started));
     if (notify) this.listeners.emit({ type: existed ? 'cache-entry-modified' : 'cache-entry-created', key });
     return { entry, commit };
@@ -244,13 +200,8 @@ export class Cache {
   restore(stored: StoredEntry): WriteResult | undefined {
     const entry: CacheEntry = { ...stored, etag: etagOf(stored.value) };
     if (isExpired(entry, this.deps.clock.now())) return undefined;
-    this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating });
-    const id = idOf(stored.key);
-    let commit: Commit | undefined;
-    if (this.currentSettings.persistent && !this.currentSettings.passivation) {
-      commit = this.inflight.write(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
-    }
-    this.afterEviction(this.memory.set(id, entry));
+    this.index.apply({ kind: 'put', entry, memoryOnly: this.tiers.passivating });
+    const commit = this.tiers.restore(idOf(stored.key), entry);
     this.stats.write(0);
     return { entry, commit };
   }
@@ -268,22 +219,19 @@ export class Cache {
     const id = idOf(key);
     const removed = this.peek(key, flags);
     this.memory.delete(id);
-    if (removed || this.inflight.has(id)) this.indexChange({ kind: 'remove', key });
+    const present = removed !== undefined || this.tiers.writes.has(id);
+    if (present) this.index.apply({ kind: 'remove', key });
     let commit: Commit | undefined;
-    if (this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0 && (removed || this.inflight.has(id))) {
-      commit = this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
-    }
+    if (present && this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0) commit = this.tiers.deleteStored(id, key);
     if (counted) this.stats.remove(removed !== undefined, this.elapsed(started));
     if (removed && this.listeners.size && (flags & SKIP_LISTENER_NOTIFICATION) === 0) this.listeners.emit({ type: 'cache-entry-removed', key });
     return { removed, commit };
   }
 
   clear(): Commit | undefined {
-    this.memory.clear();
-    this.inflight.forgetAll();
-    this.indexChange({ kind: 'clear' });
-    if (!this.currentSettings.persistent) return undefined;
-    return this.inflight.writeClear({ kind: 'entry.clear', cacheId: this.id });
+    this.tiers.clearMemory();
+    this.index.apply({ kind: 'clear' });
+    return this.tiers.clearStore();
   }
 
   /** Number of live entries (waits for pending commits so the store count is exact). */
@@ -300,9 +248,8 @@ export class Cache {
   }
 
   /** Waits until every write made so far is durable. */
-  async settled(): Promise<void> {
-    const pending = this.deps.store.pendingCommit;
-    if (pending && this.currentSettings.persistent) await pending.promise.catch(() => undefined);
+  settled(): Promise<void> {
+    return this.tiers.settled();
   }
 
   /**
@@ -315,7 +262,7 @@ export class Cache {
    */
   *entries(): Generator<StoredEntry> {
     const now = this.deps.clock.now();
-    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
+    const memoryIsTruth = this.tiers.memoryIsTruth;
     if (memoryIsTruth) {
       for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e;
     }
@@ -335,7 +282,7 @@ export class Cache {
   /** Every live key (call `settled()` first), as `entries` gives them, without reading a value of the store. */
   *keys(): Generator<Buffer> {
     const now = this.deps.clock.now();
-    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
+    const memoryIsTruth = this.tiers.memoryIsTruth;
     if (memoryIsTruth) {
       for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e.key;
     }
@@ -369,7 +316,7 @@ export class Cache {
    */
   *scan(): Generator<ScannedEntry> {
     const now = this.deps.clock.now();
-    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
+    const memoryIsTruth = this.tiers.memoryIsTruth;
     const whole = new WholeEntry();
     if (memoryIsTruth) {
       for (const e of this.memory.walk()) if (!isExpired(e, now)) yield whole.of(e.key, e.value);
@@ -410,18 +357,18 @@ export class Cache {
     for (const e of expired) {
       const id = idOf(e.key);
       this.memory.delete(id);
-      if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key });
+      if (!this.currentSettings.persistent) this.index.apply({ kind: 'remove', key: e.key });
       if (!notify) continue;
       // its store row goes now: the pass over the store then skips it (in flight), no second event
-      if (this.currentSettings.persistent) this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
+      if (this.currentSettings.persistent) this.tiers.deleteStored(id, e.key);
       this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     }
     if (this.currentSettings.persistent) {
-      this.indexChange({ kind: 'purgeExpired', now });
+      this.index.apply({ kind: 'purgeExpired', now });
       // a pass cut short (the store closing at shutdown, a failed commit) is taken up by the next run
       if (notify) this.reapStore(now).catch(() => undefined);
       // one indexed look first: a purge is a write, and a commit (with its fsync) per run for nothing would add up
-      else if (this.deps.store.entries.listExpiredKeys(this.id, now, 1).length) this.inflight.writeUnkeyed({ kind: 'entry.purgeExpired', cacheId: this.id, now });
+      else if (this.tiers.expiredStoreKeys(now, 1).length) this.tiers.purgeExpired(now);
     }
     return expired.length;
   }
@@ -437,16 +384,16 @@ export class Cache {
     this.reapingStore = true;
     try {
       for (;;) {
-        if (this.inflight.clearPending) return;
-        const keys = this.deps.store.entries.listExpiredKeys(this.id, now, REAP_BATCH);
+        if (this.tiers.writes.clearPending) return;
+        const keys = this.tiers.expiredStoreKeys(now, REAP_BATCH);
         let last: Commit | undefined;
         for (const key of keys) {
           const id = idOf(key);
-          if (this.inflight.has(id)) continue;
+          if (this.tiers.writes.has(id)) continue;
           const held = this.memory.peek(id);
           if (held && !isExpired(held, now)) continue;
           if (held) this.memory.delete(id);
-          last = this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
+          last = this.tiers.deleteStored(id, key);
           if (this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key });
         }
         if (!last || keys.length < REAP_BATCH) return;
@@ -459,28 +406,12 @@ export class Cache {
 
   /** Clean shutdown of a passivating cache: memory goes to the store. */
   passivateAll(): void {
-    if (!this.passivating) return;
-    for (const [id, e] of this.memory.entries()) this.passivate(id, e);
+    this.tiers.passivateAll();
   }
 
   /** Whether only memory holds this key's entry (a passivating cache's entry not passivated). */
   heldOnlyInMemory(key: Buffer): boolean {
-    return this.passivating && this.memory.peek(idOf(key)) !== undefined;
-  }
-
-  private get passivating(): boolean {
-    return this.currentSettings.persistent && this.currentSettings.passivation;
-  }
-
-  /** A passivating cache's entry goes to the store; its index document says so in the same commit. */
-  private passivate(id: string, e: CacheEntry): void {
-    this.inflight.write(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
-    this.indexChange({ kind: 'passivate', key: e.key });
-  }
-
-  /** The one place the cache tells its index what changed (src/grid/content-index.ts). */
-  private indexChange(change: ContentChange): void {
-    this.contentIndex?.apply(change);
+    return this.tiers.heldOnlyInMemory(key);
   }
 
   /** Operation timing costs a clock read, so only caches with statistics pay it. */
@@ -492,43 +423,12 @@ export class Cache {
     return started === 0n ? 0 : Number(process.hrtime.bigint() - started);
   }
 
-  /** SKIP_CACHE_LOAD: the store is not read. */
-  private loadUnless(flags: OpFlags, id: string, key: Buffer): CacheEntry | undefined {
-    return (flags & SKIP_CACHE_LOAD) === 0 ? this.load(id, key) : undefined;
-  }
-
-  private load(id: string, key: Buffer): CacheEntry | undefined {
-    if (!this.currentSettings.persistent) return undefined;
-    const pending = this.inflight.get(id);
-    if (pending) return pending.entry ?? undefined;
-    if (this.inflight.clearPending) return undefined;
-    const row = this.deps.store.entries.find(this.id, key);
-    if (!row) return undefined;
-    const e = toEntry(row);
-    if (isExpired(e, this.deps.clock.now())) return e;
-    if (this.currentSettings.passivation) {
-      // activation: the entry lives in memory again, the store copy goes
-      this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key }, e);
-      this.indexChange({ kind: 'activate', key });
-    }
-    this.afterEviction(this.memory.set(id, e));
-    return e;
-  }
-
   /** An entry found expired on access (`found` may come from the store only): it goes, listeners hear it. */
   private expire(id: string, found: CacheEntry): void {
-    const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? found;
-    if (e) this.indexChange({ kind: 'remove', key: e.key });
+    const e = this.memory.delete(id) ?? this.tiers.writes.get(id)?.entry ?? found;
+    if (e) this.index.apply({ kind: 'remove', key: e.key });
     if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
-    if (this.currentSettings.persistent && e) this.inflight.write(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
-  }
-
-  private afterEviction(evicted: CacheEntry[]): void {
-    for (const e of evicted) {
-      this.stats.evicted();
-      if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key }); // the entry leaves the cache
-      if (this.passivating) this.passivate(idOf(e.key), e);
-    }
+    if (this.currentSettings.persistent && e) this.tiers.deleteStored(id, e.key);
   }
 }
 
