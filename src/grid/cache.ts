@@ -10,7 +10,9 @@ import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITT
 import { type CacheEntry, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
 import { type ContentIndex, IndexFeed } from './content-index';
+import type { EntryEvent } from './entry-events';
 import { EntryTiers } from './entry-tiers';
+import { ExpiryReaper } from './expiry-reaper';
 import { idOf, type MemoryTier } from './memory-tier';
 
 export interface CacheDeps {
@@ -26,12 +28,6 @@ export interface WriteResult {
   commit: Commit | undefined;
 }
 
-/** What entry listeners hear (docs/reference/data-plane.md#entry-events). */
-export interface EntryEvent {
-  type: 'cache-entry-created' | 'cache-entry-modified' | 'cache-entry-removed' | 'cache-entry-expired';
-  key: Buffer;
-}
-
 export interface RemoveResult {
   removed: CacheEntry | undefined;
   commit: Commit | undefined;
@@ -39,11 +35,6 @@ export interface RemoveResult {
 
 /** Keys read from the keys index per statement (keys are small: at most a URL's length). */
 const KEY_PAGE = 512;
-/**
- * Expired store rows the reaper reads per step when listeners must hear of each (one indexed
- * statement; the next step waits for this one's deletions to commit).
- */
-const REAP_BATCH = 500;
 /**
  * Scan pages aim at this many bytes; their row count follows the rows' size (values over 16 KiB
  * are read one by one). A page is one SQLite statement the event loop cannot leave: 64 KiB
@@ -67,8 +58,7 @@ export class Cache {
   /** The tiers' memory, read directly on the paths of every GET and PUT. */
   private readonly memory: MemoryTier;
   private readonly index = new IndexFeed();
-  /** A pass over the store's expired rows with events is under way (see `reapStore`). */
-  private reapingStore = false;
+  private readonly reaper: ExpiryReaper;
 
   constructor(
     readonly id: number,
@@ -79,6 +69,7 @@ export class Cache {
     this.stats = new CacheStats(deps.clock.now(), deps.containerStats);
     this.tiers = new EntryTiers(id, currentSettings, { store: deps.store, clock: deps.clock, stats: this.stats, index: this.index });
     this.memory = this.tiers.memory;
+    this.reaper = new ExpiryReaper(this.tiers, this.listeners, this.index, deps.clock);
   }
 
   get settings(): CacheSettings {
@@ -343,65 +334,9 @@ export class Cache {
     }
   }
 
-  /**
-   * Removes expired entries from memory and the store (the periodic reaper). Listeners hear
-   * `cache-entry-expired` for each, also for entries only the store held; without listeners the
-   * store's expired rows go in one statement, read by nobody.
-   */
+  /** Removes expired entries from memory and the store (the periodic reaper: `ExpiryReaper`); how many memory held. */
   reapExpired(): number {
-    const now = this.deps.clock.now();
-    const notify = this.listeners.size > 0;
-    const expired: CacheEntry[] = [];
-    // a cache may reap every few ms (its expiration.interval): with no mortal entry in memory there is nothing to walk
-    if (this.memory.mortalCount > 0) for (const [, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(e);
-    for (const e of expired) {
-      const id = idOf(e.key);
-      this.memory.delete(id);
-      if (!this.currentSettings.persistent) this.index.apply({ kind: 'remove', key: e.key });
-      if (!notify) continue;
-      // its store row goes now: the pass over the store then skips it (in flight), no second event
-      if (this.currentSettings.persistent) this.tiers.deleteStored(id, e.key);
-      this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
-    }
-    if (this.currentSettings.persistent) {
-      this.index.apply({ kind: 'purgeExpired', now });
-      // a pass cut short (the store closing at shutdown, a failed commit) is taken up by the next run
-      if (notify) this.reapStore(now).catch(() => undefined);
-      // one indexed look first: a purge is a write, and a commit (with its fsync) per run for nothing would add up
-      else if (this.tiers.expiredStoreKeys(now, 1).length) this.tiers.purgeExpired(now);
-    }
-    return expired.length;
-  }
-
-  /**
-   * The store's expired rows, a bounded batch at a time, each deleted with its event. A row is left
-   * alone while a write of its key is not committed (that write decides) or while memory holds its
-   * entry alive (max-idle refreshed there). Each batch waits for the previous one's deletions to
-   * commit; a batch that deletes nothing ends the pass.
-   */
-  private async reapStore(now: number): Promise<void> {
-    if (this.reapingStore) return;
-    this.reapingStore = true;
-    try {
-      for (;;) {
-        if (this.tiers.writes.clearPending) return;
-        const keys = this.tiers.expiredStoreKeys(now, REAP_BATCH);
-        let last: Commit | undefined;
-        for (const key of keys) {
-          const id = idOf(key);
-          if (this.tiers.writes.has(id)) continue;
-          const held = this.memory.peek(id);
-          if (held && !isExpired(held, now)) continue;
-          if (held) this.memory.delete(id);
-          last = this.tiers.deleteStored(id, key);
-          if (this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key });
-        }
-        if (!last || keys.length < REAP_BATCH) return;
-        await last.promise.catch(() => undefined);
-      }
-    } finally {
-      this.reapingStore = false;
-    }
+    return this.reaper.run();
   }
 
   /** Clean shutdown of a passivating cache: memory goes to the store. */
