@@ -1,4 +1,3 @@
-import { inSlices } from '../util/slices';
 import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
@@ -6,11 +5,12 @@ import type { Expiry } from '../model/expiration';
 import { NO_FLAGS, type OpFlags, SKIP_CACHE_STORE, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
-import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry } from '../store/store';
-import { type CacheEntry, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
+import type { Commit, Store, StoredEntry } from '../store/store';
+import { type CacheEntry, isExpired, type ScannedEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
 import { type ContentIndex, IndexFeed } from './content-index';
 import type { EntryEvent } from './entry-events';
+import { EntryListing } from './entry-listing';
 import { EntryTiers } from './entry-tiers';
 import { ExpiryReaper } from './expiry-reaper';
 import { idOf, type MemoryTier } from './memory-tier';
@@ -33,18 +33,6 @@ export interface RemoveResult {
   commit: Commit | undefined;
 }
 
-/** Keys read from the keys index per statement (keys are small: at most a URL's length). */
-const KEY_PAGE = 512;
-/**
- * Scan pages aim at this many bytes; their row count follows the rows' size (values over 16 KiB
- * are read one by one). A page is one SQLite statement the event loop cannot leave: 64 KiB
- * (~500 small rows) takes 1-7 ms on the loaded 2-core machine, 256 KiB took up to 28 ms.
- */
-const SCAN_PAGE_BYTES = 64 * 1024;
-const FIRST_SCAN_PAGE = 64;
-const MIN_SCAN_PAGE = 16;
-const MAX_SCAN_PAGE = 4096;
-
 /**
  * One cache: what its entries mean — expiry and max-idle, conditional writes, statistics, entry
  * events, what its index is told — over `EntryTiers`, where they live (memory, and the store of a
@@ -59,6 +47,7 @@ export class Cache {
   private readonly memory: MemoryTier;
   private readonly index = new IndexFeed();
   private readonly reaper: ExpiryReaper;
+  private readonly listing: EntryListing;
 
   constructor(
     readonly id: number,
@@ -70,6 +59,7 @@ export class Cache {
     this.tiers = new EntryTiers(id, currentSettings, { store: deps.store, clock: deps.clock, stats: this.stats, index: this.index });
     this.memory = this.tiers.memory;
     this.reaper = new ExpiryReaper(this.tiers, this.listeners, this.index, deps.clock);
+    this.listing = new EntryListing(this.tiers, deps.clock, (key) => this.peek(key));
   }
 
   get settings(): CacheSettings {
@@ -80,22 +70,9 @@ export class Cache {
     return this.memory.size;
   }
 
-  /**
-   * Entries in memory that have not expired (`current_number_of_entries_in_memory`): the memory
-   * size itself while no entry held there can expire; else the tier is walked in slices, and only
-   * until every mortal entry was seen.
-   */
-  async liveMemoryEntryCount(): Promise<number> {
-    if (this.memory.mortalCount === 0) return this.memory.size;
-    const now = this.deps.clock.now();
-    let mortal = this.memory.mortalCount;
-    let expired = 0;
-    await inSlices(untilSeen(this.memory.entries(), () => mortal > 0), ([, e]) => {
-      if (!isMortal(e)) return;
-      mortal--;
-      if (isExpired(e, now)) expired++;
-    });
-    return Math.max(0, this.memory.size - expired);
+  /** Entries in memory that have not expired (`current_number_of_entries_in_memory`), counted in slices. */
+  liveMemoryEntryCount(): Promise<number> {
+    return this.listing.liveMemoryCount();
   }
 
   get memoryBytes(): number {
@@ -228,14 +205,7 @@ export class Cache {
   /** Number of live entries (waits for pending commits so the store count is exact). */
   async size(): Promise<number> {
     await this.settled();
-    const now = this.deps.clock.now();
-    let n = 0;
-    if (!this.currentSettings.persistent || this.currentSettings.passivation) {
-      // a large cache is counted in slices, so the count never holds other requests up
-      await inSlices(this.memory.entries(), ([, e]) => { if (!isExpired(e, now)) n++; });
-    }
-    if (this.currentSettings.persistent) n += await this.deps.store.entries.count(this.id, now);
-    return n;
+    return this.listing.count();
   }
 
   /** Waits until every write made so far is durable. */
@@ -244,94 +214,26 @@ export class Cache {
   }
 
   /**
-   * Every live entry (call `settled()` first), for listings, event streams, backups and reindexing,
-   * which may take many turns to go through it. Memory is walked in place, without a copy (see
-   * `MemoryTier.walk`), first for caches whose memory is not a copy of the store; then the store in
-   * key order, its keys a page at a time from the keys index and each value read on its own, so no
-   * step reads more than one value, however large the values (a page of 1,000 rows of 1 MB once
-   * held the event loop for 10 s).
+   * Every live entry (call `settled()` first), for listings, event streams, backups and
+   * reindexing, which may take many turns to go through it (`EntryListing`).
    */
-  *entries(): Generator<StoredEntry> {
-    const now = this.deps.clock.now();
-    const memoryIsTruth = this.tiers.memoryIsTruth;
-    if (memoryIsTruth) {
-      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e;
-    }
-    if (!this.currentSettings.persistent) return;
-    for (const row of this.storeKeys(now, memoryIsTruth)) {
-      const e = this.memory.peek(idOf(row.key)) ?? this.deps.store.entries.find(this.id, row.key);
-      if (e && !isExpired(e, now)) yield e;
-    }
+  entries(): Generator<StoredEntry> {
+    return this.listing.entries();
   }
 
   /** The live entries memory holds, walked in place (for a copy at one instant: backups). */
-  *memoryEntries(): Generator<StoredEntry> {
-    const now = this.deps.clock.now();
-    for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e;
+  memoryEntries(): Generator<StoredEntry> {
+    return this.listing.memoryEntries();
   }
 
   /** Every live key (call `settled()` first), as `entries` gives them, without reading a value of the store. */
-  *keys(): Generator<Buffer> {
-    const now = this.deps.clock.now();
-    const memoryIsTruth = this.tiers.memoryIsTruth;
-    if (memoryIsTruth) {
-      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e.key;
-    }
-    if (!this.currentSettings.persistent) return;
-    for (const row of this.storeKeys(now, memoryIsTruth)) yield row.key;
+  keys(): Generator<Buffer> {
+    return this.listing.keys();
   }
 
-  /**
-   * The store's keys of live entries: by their stored expiry, or by memory's copy, whose max-idle
-   * may have been refreshed since the write; `skipHeld` leaves out keys memory holds (already walked).
-   */
-  private *storeKeys(now: number, skipHeld: boolean): Generator<KeyRow> {
-    let after: Buffer = Buffer.alloc(0);
-    for (;;) {
-      const page = this.deps.store.entries.listKeys(this.id, after, KEY_PAGE);
-      for (const row of page) {
-        const held = this.memory.peek(idOf(row.key));
-        if (held ? skipHeld || isExpired(held, now) : row.expiresAt !== null && row.expiresAt <= now) continue;
-        yield row;
-      }
-      if (page.length < KEY_PAGE) return;
-      after = page[page.length - 1].key;
-    }
-  }
-
-  /**
-   * Every live entry, for queries (call `settled()` first). The memory tier is walked in place (no
-   * copy of a big cache); a persistent cache's rows come a packed page at a time, each row a view
-   * into the page, so a scan allocates per page rather than per entry. A write-through cache's
-   * committed rows are the whole content; a passivating cache adds the rows of entries not in memory.
-   */
-  *scan(): Generator<ScannedEntry> {
-    const now = this.deps.clock.now();
-    const memoryIsTruth = this.tiers.memoryIsTruth;
-    const whole = new WholeEntry();
-    if (memoryIsTruth) {
-      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield whole.of(e.key, e.value);
-    }
-    if (!this.currentSettings.persistent) return;
-    let after: Buffer = Buffer.alloc(0);
-    let rows = FIRST_SCAN_PAGE;
-    for (;;) {
-      const page = this.deps.store.entries.scanPage(this.id, after, now, rows);
-      if (!page) return;
-      const row = new EntryPageCursor(page.bytes);
-      while (row.advance()) {
-        if (memoryIsTruth && this.memory.peek(row.keyId())) continue;
-        if (row.flags & ROW_EXPIRED && !this.peek(row.key())) continue; // max-idle may be refreshed in memory since the write
-        if (!(row.flags & ROW_VALUE_OMITTED)) yield row;
-        else {
-          const stored = this.deps.store.entries.find(this.id, row.key());
-          if (stored) yield whole.of(stored.key, stored.value);
-        }
-      }
-      if (page.count < rows) return;
-      after = page.lastKey;
-      rows = Math.max(MIN_SCAN_PAGE, Math.min(MAX_SCAN_PAGE, Math.floor((SCAN_PAGE_BYTES * page.count) / page.bytes.length)));
-    }
+  /** Every live entry, for queries (call `settled()` first), the store's a packed page at a time. */
+  scan(): Generator<ScannedEntry> {
+    return this.listing.scan();
   }
 
   /** Removes expired entries from memory and the store (the periodic reaper: `ExpiryReaper`); how many memory held. */
@@ -364,13 +266,5 @@ export class Cache {
     if (e) this.index.apply({ kind: 'remove', key: e.key });
     if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
     if (this.currentSettings.persistent && e) this.tiers.deleteStored(id, e.key);
-  }
-}
-
-/** The items of `items` while `more()` holds (checked before each). */
-function* untilSeen<T>(items: Iterable<T>, more: () => boolean): Generator<T> {
-  for (const item of items) {
-    if (!more()) return;
-    yield item;
   }
 }
