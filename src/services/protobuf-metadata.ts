@@ -1,5 +1,5 @@
 import { EntryExistsError, EntryNotFoundError, PreconditionFailedError, ProtobufMetadataError } from '../errors';
-import type { EntryEvent } from '../grid/cache';
+import type { EntryEvent } from '../grid/entry-events';
 import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheContents } from '../grid/cache-manager';
 import { etagOf } from '../model/etag';
