@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
-import { type OpFlags, parseEntryFlags } from '../model/flags';
+import { type ConfigType, parseConfigType } from '../model/cache-config';
+import { type AdminFlag, type OpFlags, parseAdminFlags, parseEntryFlags } from '../model/flags';
 import type { MediaType } from '../model/media-type';
 import type { HeaderDate, ReadPreconditions } from '../model/preconditions';
 import { requestMediaType } from './negotiate';
@@ -23,6 +24,11 @@ export function entryFlags(ctx: Context): OpFlags {
   return parseEntryFlags(headerText(ctx, 'flags'));
 }
 
+/** `flags` of a cache create or update (`VOLATILE`, `UPDATE`); 400 for an unknown name. */
+export function adminFlags(ctx: Context): ReadonlySet<AdminFlag> {
+  return parseAdminFlags(headerText(ctx, 'flags'));
+}
+
 /** Content-Type of an entry body; undefined (`*∕*`) when absent; 400 when it does not parse. */
 export function contentType(ctx: Context): MediaType | undefined {
   return requestMediaType(headerText(ctx, 'content-type'));
@@ -31,6 +37,12 @@ export function contentType(ctx: Context): MediaType | undefined {
 /** Key-Content-Type: the type of the key in the path; undefined when absent; 400 when it does not parse. */
 export function keyContentType(ctx: Context): MediaType | undefined {
   return requestMediaType(headerText(ctx, 'key-content-type'));
+}
+
+/** Content-Type of a configuration body (docs/reference/management-plane.md#cache-create); never refused here. */
+export function configContentType(ctx: Context): ConfigType | undefined {
+  const text = headerText(ctx, 'content-type');
+  return text === undefined ? undefined : parseConfigType(text);
 }
 
 /** The expiration an entry write asks for, in whole seconds (docs/reference/data-plane.md#expiration). */
