@@ -149,8 +149,8 @@ async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promis
  * equal, 409 when not. Parts are small and few; anything more is refused before it is held.
  */
 async function compare(ctx: GridContext, s: Services): Promise<void> {
-  const type = ctx.get('content-type');
-  if (type !== '' && type.split(';')[0].trim().toLowerCase() !== 'multipart/form-data') {
+  const type = headerText(ctx, 'content-type');
+  if (type !== undefined && type.split(';')[0].trim().toLowerCase() !== 'multipart/form-data') {
     refuseBody(ctx);
     throw new WrongMediaTypeError('multipart/form-data', type.trim());
   }
