@@ -12,6 +12,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'start': return await (require('./start.command') as typeof import('./start.command')).runStart(rest);
       case 'user': return await (require('./user.command') as typeof import('./user.command')).runUser(rest);
       case 'migrate': return (require('./migrate.command') as typeof import('./migrate.command')).runMigrate(rest);
+      case 'redis-cluster': return await (require('./redis-cluster.command') as typeof import('./redis-cluster.command')).runRedisCluster(rest);
 
       // clients of a running server, over its REST API only (docs/cli.md)
       case 'stop': return await (require('./stop.command') as typeof import('./stop.command')).runStop(rest);
@@ -52,4 +53,4 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-const COMMANDS = ['start', 'user', 'migrate', 'stop', 'cache', 'get', 'put', 'rm', 'keys', 'query', 'schema', 'counter', 'task', 'backup', 'restore', 'version', 'help'];
+const COMMANDS = ['start', 'user', 'migrate', 'redis-cluster', 'stop', 'cache', 'get', 'put', 'rm', 'keys', 'query', 'schema', 'counter', 'task', 'backup', 'restore', 'version', 'help'];

@@ -1,5 +1,7 @@
-import { type ConfigOverrides, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
+import { parseEngineType, parseRedisNodes, type RedisEngineConfig } from '../config/engine-config';
+import { ConfigError, type ConfigOverrides, type Durability, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
+import { HASH_SLOTS, powerDurabilityGaps, probeRedisCluster } from '../store/redis/cluster-probe';
 import { compileCacheStartupDone } from '../util/compile-cache';
 import { isLogFormat, LOG_FORMATS, type LogFormat } from '../util/log-format';
 import { packageVersion } from '../util/package-info';
@@ -16,6 +18,7 @@ export async function runStart(args: string[]): Promise<number> {
     limit: { type: 'string', multiple: true }, D: { type: 'string', short: 'D', multiple: true },
     'tls-port': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'tls-keystore': { type: 'string' },
     'tls-keystore-password': { type: 'string' }, 'tls-keystore-password-file': { type: 'string' },
+    engine: { type: 'string' }, redis: { type: 'string' }, 'redis-password-file': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(USAGE.start + '\n');
@@ -41,10 +44,16 @@ export async function runStart(args: string[]): Promise<number> {
     tlsKeystorePassword: values['tls-keystore-password'] as string | undefined,
     tlsKeystorePasswordFile: values['tls-keystore-password-file'] as string | undefined,
     limits: readLimits(parseProperties((values.limit as string[] | undefined) ?? [], '--limit '), '--limit'),
+    engine: {
+      type: values.engine === undefined ? undefined : parseEngineType(values.engine as string),
+      nodes: values.redis === undefined ? undefined : parseRedisNodes(values.redis as string),
+      passwordFile: values['redis-password-file'] as string | undefined,
+    },
   };
   // several --config files merge in order (docs/configuration.md)
   const file = readConfigFiles((values.config as string[] | undefined) ?? []);
   const config = resolveConfig(file, flags);
+  if (config.engine.type === 'redis') await refuseRedisEngine(config.engine, config.durability);
   if (!config.authEnabled) {
     process.stderr.write('\n  WARNING: authentication is OFF (--no-auth). Anyone who can reach this port has full admin access.\n\n');
   }
@@ -65,6 +74,19 @@ export async function runStart(args: string[]): Promise<number> {
   // pool, say) may keep the process from exiting
   setTimeout(() => process.exit(0), 1_000).unref();
   return 0;
+}
+
+/**
+ * Until the redis engine exists, a start with it runs the engine's start checks (so a cluster
+ * can be checked now, and each of their errors is what a user will see) and then stops.
+ */
+async function refuseRedisEngine(engine: RedisEngineConfig, durability: Durability): Promise<never> {
+  const facts = await probeRedisCluster(engine);
+  const replicas = facts.masters.reduce((n, m) => n + m.replicas, 0);
+  const gaps = powerDurabilityGaps(facts);
+  const power = durability !== 'power' ? '' : gaps.length ? `; --durability power would be refused: ${gaps.join(', ')}` : '; it can give --durability power';
+  throw new ConfigError(`The redis engine is not implemented yet: the cluster at ${facts.seed} passed the start checks (Redis ${facts.version}, `
+    + `${facts.masters.length} masters, ${replicas} replicas, all ${HASH_SLOTS} hash slots served${power}); until the engine lands, start without --engine redis (docs/scale-out.md)`);
 }
 
 function parseLogFormat(value: string | undefined): LogFormat | undefined {

@@ -32,6 +32,7 @@ The server, on this machine:
   start             start the server
   user              manage users of the built-in realm (create, list, remove, password)
   migrate           bring the database in the data directory to the latest schema
+  redis-cluster     start, stop a local Redis Cluster to try the redis engine on
 
 A running server, over its REST API (--server URL, default http://127.0.0.1:11222):
   cache             ls, create, delete, stats, clear, size
@@ -79,6 +80,11 @@ Options:
   --tls-keystore-password-file FILE   the keystore's (or encrypted key's) password, first line
   --tls-keystore-password PW          the same on the command line (visible to other users: prefer
                         the file or GRID_TLS_KEYSTORE_PASSWORD)
+  --engine E            sqlite (default): the embedded store in --data; redis: a Redis
+                        Cluster several grid nodes share (in progress, docs/scale-out.md)
+  --redis HOST:PORT[,HOST:PORT…]   nodes of that cluster to connect through (any will do)
+  --redis-password-file FILE       the cluster's password, first line (or GRID_REDIS_PASSWORD;
+                        never on the command line)
   --limit NAME=VALUE    change one limit, e.g. --limit config-bytes=2MiB (repeatable;
                         names and defaults in docs/security.md "Limits")
   -Dname=value          set a server property (repeatable), e.g.
@@ -89,7 +95,8 @@ Options:
 Environment:
   APP_USER, APP_PASS    create or update this user at start (role admin, or APP_ROLE)
   APP_ROLE              comma-separated roles for APP_USER
-  GRID_TLS_KEYSTORE_PASSWORD   password of --tls-keystore (or of an encrypted --tls-key)`,
+  GRID_TLS_KEYSTORE_PASSWORD   password of --tls-keystore (or of an encrypted --tls-key)
+  GRID_REDIS_PASSWORD   password of the Redis Cluster of --engine redis`,
 
   user: `Usage: grid user <create|list|remove|password> [options]
 
@@ -116,6 +123,24 @@ resources: server, cluster, logging).`,
   migrate: `Usage: grid migrate [--data DIR]
 
 Applies the SQL migrations the database in DIR (default ./data) has not seen yet.`,
+
+  'redis-cluster': `Usage: grid redis-cluster <start|stop|status> [options]
+
+  grid redis-cluster start    start 3 masters and 3 replicas of the installed redis-server on
+                              127.0.0.1 (creating the cluster the first time), wait until it
+                              is ready and print its seed addresses; already running: says so
+  grid redis-cluster stop     stop each node by its own PID (data kept: start brings it back)
+  grid redis-cluster status   each node's PID, role and slots, and the cluster's state
+                              (exit code 1 unless every node runs and the state is ok)
+
+Options:
+  --dir DIR             the cluster's directory, 0700 (default ./data/redis-cluster): a
+                        generated password (DIR/password, 0600) and one directory per node
+  --base-port P         start only, for a new cluster: nodes on P…P+5, their cluster bus on
+                        P+10000… (default 7000)
+  -h, --help            show this help
+
+Needs redis-server and redis-cli (Debian: apt-get install redis-server). docs/scale-out.md`,
 
   // ---- clients of a running server (src/cli/rest-client.ts; docs/cli.md) ----
 

@@ -3,6 +3,7 @@ import { delimiter, extname, join, resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { ALLOWED_HOSTS_PROPERTY, isLoopbackHost, readAllowedHosts } from './allowed-hosts';
 import { ConfigError } from './server-config-error';
+import { type EngineConfig, type EngineOverrides, readEngineSetting, resolveEngine } from './engine-config';
 import { type CorsRuleConfig, readCorsRules } from './cors-rules';
 import { type LoggerConfig, parseLoggers } from './logger-config';
 import { parseTenants, type TenantConfig } from './tenants';
@@ -69,14 +70,17 @@ export interface ServerConfig {
   declarations: DeclarationSource[];
   /** `mutable`: a declared resource differing from the data dir in what may change on it is updated at start. */
   updateDeclared: UpdateDeclared;
+  /** The embedded SQLite store (default) or a Redis Cluster (docs/scale-out.md). */
+  engine: EngineConfig;
 }
 
 /** What the command line may set; undefined = not given. */
-export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser' | 'tls' | 'limits'>> & { properties?: Record<string, string>; limits?: Partial<Limits> } & TlsOverrides;
+export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser' | 'tls' | 'limits' | 'engine'>>
+  & { properties?: Record<string, string>; limits?: Partial<Limits>; engine?: EngineOverrides } & TlsOverrides;
 
 export { ConfigError };
 
-const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties' | 'limits'> = {
+const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties' | 'limits' | 'engine'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
   authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
   loggers: [], corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
@@ -131,6 +135,7 @@ export function readConfigFiles(paths: readonly string[]): ConfigOverrides {
       ...merged, ...dropUndefined(next),
       properties: next.properties || merged.properties ? { ...merged.properties, ...next.properties } : undefined,
       limits: next.limits || merged.limits ? { ...merged.limits, ...next.limits } : undefined,
+      engine: next.engine || merged.engine ? { ...merged.engine, ...dropUndefined(next.engine ?? {}) } : undefined,
       declarations: [...merged.declarations ?? [], ...next.declarations ?? []],
     };
   }
@@ -224,6 +229,7 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'backup-roots': out.backupRoots = parsePathList(value, `${where}: backup-roots`); break;
       case 'backup-timeout': out.backupTimeout = parsePositiveInt(text, `${where}: backup-timeout`); break;
       case 'update-declared': out.updateDeclared = parseUpdateDeclared(text, `${where}: update-declared`); break;
+      case 'engine': out.engine = readEngineSetting(value, where); break;
       case 'properties':
         if (typeof value !== 'object' || value === null) throw new ConfigError(`${where}: properties must be a mapping`);
         out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
@@ -288,7 +294,7 @@ export function parseLogLevel(text: string): string {
 
 /**
  * Defaults, then the file, then the command line (flags win), then the environment's APP_USER
- * (and the TLS password, tls-config.ts).
+ * (and the TLS password, tls-config.ts; the Redis password, engine-config.ts).
  * The only place that reads `process.env`.
  */
 export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -302,6 +308,7 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     properties: { ...file.properties, ...flags.properties },
     tls: resolveTls(file, flags, env, merged.port),
     limits: { ...DEFAULT_LIMITS, ...file.limits, ...flags.limits },
+    engine: resolveEngine(file.engine, flags.engine, env),
     declarations: [...file.declarations ?? [], ...flags.declarations ?? []],
   };
   const hostsProperty = config.properties[ALLOWED_HOSTS_PROPERTY];

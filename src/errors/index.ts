@@ -1,6 +1,8 @@
 export * from './grid-error';
+export * from './define-error';
 export * from './client-text';
 export * from './request-errors';
+export * from './limit-errors';
 export * from './auth-errors';
 export * from './cache-errors';
 export * from './cache-config-errors';
@@ -15,4 +17,5 @@ export * from './xsite-errors';
 export * from './backup-errors';
 export * from './browser-errors';
 export * from './query-errors';
+export * from './search-errors';
 export * from './declaration-errors';

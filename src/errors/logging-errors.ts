@@ -1,18 +1,24 @@
-import { GridError } from './grid-error';
+import { defineError } from './define-error';
 
-export class MissingArgumentsError extends GridError {
-  constructor(names: string[]) { super(400, 'MISSING_ARGUMENTS', `ISPN012044: Missing at least one argument in '[${names.join(', ')}]'`); }
-}
+export class MissingArgumentsError extends defineError({
+  code: 'MISSING_ARGUMENTS', status: 400, ispn: 'ISPN012044',
+  text: (names: string[]) => `Missing at least one argument in '[${names.join(', ')}]'`,
+  summary: "`Missing at least one argument in '[…, …]'`",
+}) {}
 
-export class InvalidLevelError extends GridError {
-  constructor(level: string) { super(400, 'INVALID_LEVEL', `ISPN080036: Invalid level \`${level}\``); }
-}
+export class InvalidLevelError extends defineError({
+  code: 'INVALID_LEVEL', status: 400, ispn: 'ISPN080036',
+  text: (level: string) => `Invalid level \`${level}\``,
+}) {}
 
-export class UnknownAppenderError extends GridError {
-  constructor(appender: string) { super(400, 'UNKNOWN_APPENDER', `ISPN080035: Unknown appender \`${appender}\``); }
-}
+export class UnknownAppenderError extends defineError({
+  code: 'UNKNOWN_APPENDER', status: 400, ispn: 'ISPN080035',
+  text: (appender: string) => `Unknown appender \`${appender}\``,
+}) {}
 
 /** DELETE of a logger that was never configured: 404 with the logger's name as body (docs/reference/management-plane.md#logging). */
-export class LoggerNotFoundError extends GridError {
-  constructor(name: string) { super(404, 'LOGGER_NOT_FOUND', name); }
-}
+export class LoggerNotFoundError extends defineError({
+  code: 'LOGGER_NOT_FOUND', status: 404,
+  text: (name: string) => name,
+  summary: "the logger's name, alone",
+}) {}

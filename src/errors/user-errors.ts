@@ -1,9 +1,12 @@
-import { GridError } from './grid-error';
+import { defineError } from './define-error';
 
-export class InvalidUserError extends GridError {
-  constructor(message: string) { super(400, 'INVALID_USER', message); }
-}
+export class InvalidUserError extends defineError({
+  code: 'INVALID_USER', status: 400,
+  text: (message: string) => message,
+  summary: "what is wrong with the user's name, password or roles",
+}) {}
 
-export class UserNotFoundError extends GridError {
-  constructor(name: string) { super(404, 'USER_NOT_FOUND', `User '${name}' not found`); }
-}
+export class UserNotFoundError extends defineError({
+  code: 'USER_NOT_FOUND', status: 404,
+  text: (name: string) => `User '${name}' not found`,
+}) {}

@@ -45,8 +45,8 @@ export class CacheAliases {
     if (isCache(alias)) throw new AliasInUseError(alias, alias);
   }
 
-  /** A new cache may not take a name an alias already gives to another cache. */
-  checkName(name: string): void {
+  /** A new cache may not take a name an alias already gives to another cache (the naming rule is CacheManager's). */
+  refuseAliased(name: string): void {
     if (this.owners.has(name)) throw new CacheExistsError(name);
   }
 }

@@ -2,7 +2,7 @@ import type { Expiry } from '../model/expiration';
 import type { OpFlags } from '../model/flags';
 import type { StoredEntry } from '../store/store';
 import type { Listeners } from '../util/listeners';
-import type { EntryEvent } from './cache';
+import type { EntryEvent } from './entry-events';
 import type { CacheEntry } from './cache-entry';
 
 /** A value at once, or the promise of it when it must be waited for (a commit, a round trip). */

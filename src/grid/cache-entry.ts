@@ -1,4 +1,4 @@
-import type { Commit, StoredEntry } from '../store/store';
+import type { StoredEntry } from '../store/store';
 
 /**
  * An entry as the engine holds it: the stored fields (`created` is the time of the last write, as
@@ -23,12 +23,6 @@ export function entrySize(e: Pick<CacheEntry, 'key' | 'value'>): number {
 }
 
 export const ENTRY_OVERHEAD = 64;
-
-/** A write not yet committed to the store: an entry, or `null` for a removal. */
-export interface Inflight {
-  entry: CacheEntry | null;
-  commit: Commit;
-}
 
 /**
  * An entry as a scan hands it over: its value's bytes somewhere in `bytes`, a buffer the scan may

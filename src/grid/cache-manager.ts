@@ -170,7 +170,7 @@ export class CacheManager {
   private createNamed(name: string, definition: CacheDefinition, opts: { volatile: boolean }): Promise<CacheHandle> {
     return this.serially(async () => {
       if (this.caches.has(name)) throw new CacheExistsError(name);
-      this.aliases.checkName(name);
+      this.aliases.refuseAliased(name);
       const settings = this.settingsOf(definition);
       checkStartable(definition);
       this.checkNotReserved([name, ...settings.aliases]);

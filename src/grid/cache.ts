@@ -1,16 +1,19 @@
-import { inSlices } from '../util/slices';
 import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
-import { NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD, SKIP_CACHE_STORE, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
+import { NO_FLAGS, type OpFlags, SKIP_CACHE_STORE, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
-import { type Commit, EntryPageCursor, type KeyRow, ROW_EXPIRED, ROW_VALUE_OMITTED, type Store, type StoredEntry, type WriteOp } from '../store/store';
-import { type CacheEntry, type Inflight, isExpired, isMortal, type ScannedEntry, WholeEntry } from './cache-entry';
+import type { Commit, Store, StoredEntry } from '../store/store';
+import { type CacheEntry, isExpired, type ScannedEntry } from './cache-entry';
 import { CacheStats } from './cache-stats';
-import type { ContentChange, ContentIndex } from './content-index';
-import { MemoryTier } from './memory-tier';
+import { type ContentIndex, IndexFeed } from './content-index';
+import type { EntryEvent } from './entry-events';
+import { EntryListing } from './entry-listing';
+import { EntryTiers } from './entry-tiers';
+import { ExpiryReaper } from './expiry-reaper';
+import { idOf, type MemoryTier } from './memory-tier';
 
 export interface CacheDeps {
   store: Store;
@@ -25,63 +28,26 @@ export interface WriteResult {
   commit: Commit | undefined;
 }
 
-/** What entry listeners hear (docs/reference/data-plane.md#entry-events). */
-export interface EntryEvent {
-  type: 'cache-entry-created' | 'cache-entry-modified' | 'cache-entry-removed' | 'cache-entry-expired';
-  key: Buffer;
-}
-
 export interface RemoveResult {
   removed: CacheEntry | undefined;
   commit: Commit | undefined;
 }
 
-/** Keys read from the keys index per statement (keys are small: at most a URL's length). */
-const KEY_PAGE = 512;
 /**
- * Expired store rows the reaper reads per step when listeners must hear of each (one indexed
- * statement; the next step waits for this one's deletions to commit).
- */
-const REAP_BATCH = 500;
-/**
- * Scan pages aim at this many bytes; their row count follows the rows' size (values over 16 KiB
- * are read one by one). A page is one SQLite statement the event loop cannot leave: 64 KiB
- * (~500 small rows) takes 1-7 ms on the loaded 2-core machine, 256 KiB took up to 28 ms.
- */
-const SCAN_PAGE_BYTES = 64 * 1024;
-const FIRST_SCAN_PAGE = 64;
-const MIN_SCAN_PAGE = 16;
-const MAX_SCAN_PAGE = 4096;
-
-function toEntry(row: StoredEntry): CacheEntry {
-  return { key: row.key, value: row.value, valueType: row.valueType, created: row.created, lastUsed: row.lastUsed, lifespan: row.lifespan, maxIdle: row.maxIdle, etag: etagOf(row.value) };
-}
-
-function toStored(e: CacheEntry): StoredEntry {
-  return { key: e.key, value: e.value, valueType: e.valueType, created: e.created, lastUsed: e.lastUsed, lifespan: e.lifespan, maxIdle: e.maxIdle };
-}
-
-function idOf(key: Buffer): string {
-  return key.toString('latin1');
-}
-
-/**
- * One cache: a memory tier (LRU when bounded) and, with `persistence`, the store behind it.
- * Write-through caches store every write; passivating caches store entries only when they are
- * evicted or at clean shutdown. Writes not yet committed are remembered (`inflight`) so reads never
- * go around them to older store rows.
+ * One cache: what its entries mean — expiry and max-idle, conditional writes, statistics, entry
+ * events, what its index is told — over `EntryTiers`, where they live (memory, and the store of a
+ * persistent cache).
  */
 export class Cache {
   readonly stats: CacheStats;
   /** Entry listeners; writes only look for an existing entry when someone listens. */
   readonly listeners = new Listeners<EntryEvent>();
+  private readonly tiers: EntryTiers;
+  /** The tiers' memory, read directly on the paths of every GET and PUT. */
   private readonly memory: MemoryTier;
-  private readonly inflight = new Map<string, Inflight>();
-  private readonly commitIds = new Map<Commit, string[]>();
-  private clearing: Commit | undefined;
-  /** A pass over the store's expired rows with events is under way (see `reapStore`). */
-  private reapingStore = false;
-  private contentIndex: ContentIndex | undefined;
+  private readonly index = new IndexFeed();
+  private readonly reaper: ExpiryReaper;
+  private readonly listing: EntryListing;
 
   constructor(
     readonly id: number,
@@ -90,7 +56,10 @@ export class Cache {
     private readonly deps: CacheDeps,
   ) {
     this.stats = new CacheStats(deps.clock.now(), deps.containerStats);
-    this.memory = new MemoryTier({ maxCount: currentSettings.maxCount, maxSize: currentSettings.maxSizeBytes });
+    this.tiers = new EntryTiers(id, currentSettings, { store: deps.store, clock: deps.clock, stats: this.stats, index: this.index });
+    this.memory = this.tiers.memory;
+    this.reaper = new ExpiryReaper(this.tiers, this.listeners, this.index, deps.clock);
+    this.listing = new EntryListing(this.tiers, deps.clock, (key) => this.peek(key));
   }
 
   get settings(): CacheSettings {
@@ -101,22 +70,9 @@ export class Cache {
     return this.memory.size;
   }
 
-  /**
-   * Entries in memory that have not expired (`current_number_of_entries_in_memory`): the memory
-   * size itself while no entry held there can expire; else the tier is walked in slices, and only
-   * until every mortal entry was seen.
-   */
-  async liveMemoryEntryCount(): Promise<number> {
-    if (this.memory.mortalCount === 0) return this.memory.size;
-    const now = this.deps.clock.now();
-    let mortal = this.memory.mortalCount;
-    let expired = 0;
-    await inSlices(untilSeen(this.memory.entries(), () => mortal > 0), ([, e]) => {
-      if (!isMortal(e)) return;
-      mortal--;
-      if (isExpired(e, now)) expired++;
-    });
-    return Math.max(0, this.memory.size - expired);
+  /** Entries in memory that have not expired (`current_number_of_entries_in_memory`), counted in slices. */
+  liveMemoryEntryCount(): Promise<number> {
+    return this.listing.liveMemoryCount();
   }
 
   get memoryBytes(): number {
@@ -125,13 +81,13 @@ export class Cache {
 
   /** The query index that follows this cache's content (indexed caches only). */
   attachIndex(index: ContentIndex | undefined): void {
-    this.contentIndex = index;
+    this.index.attach(index);
   }
 
   /** Applies changed settings of a compatible update (memory limits may evict at once). */
   reconfigure(settings: CacheSettings): void {
     this.currentSettings = settings;
-    this.afterEviction(this.memory.setLimits({ maxCount: settings.maxCount, maxSize: settings.maxSizeBytes }));
+    this.tiers.reconfigure(settings);
   }
 
   /**
@@ -143,7 +99,7 @@ export class Cache {
     const started = counted ? this.timer() : 0n;
     const id = idOf(key);
     const now = this.deps.clock.now();
-    const e = this.memory.get(id) ?? this.loadUnless(flags, id, key);
+    const e = this.memory.get(id) ?? this.tiers.load(id, key, flags);
     const live = e && !isExpired(e, now) ? e : undefined;
     if (e && !live) this.expire(id, e);
     if (live && live.maxIdle >= 0) live.lastUsed = now;
@@ -154,7 +110,7 @@ export class Cache {
   /** Like `get` but touches neither idle time nor statistics; SKIP_CACHE_LOAD looks at memory only. */
   peek(key: Buffer, flags: OpFlags = NO_FLAGS): CacheEntry | undefined {
     const id = idOf(key);
-    const e = this.memory.peek(id) ?? this.loadUnless(flags, id, key);
+    const e = this.memory.peek(id) ?? this.tiers.load(id, key, flags);
     return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
   }
 
@@ -163,43 +119,19 @@ export class Cache {
    * queries read their hits this way, so a query over a big persistent cache does not fill memory.
    */
   lookup(key: Buffer): CacheEntry | undefined {
-    const id = idOf(key);
-    let e = this.memory.peek(id);
-    if (!e && this.currentSettings.persistent) {
-      const pending = this.inflight.get(id);
-      if (pending) e = pending.entry ?? undefined;
-      else if (!this.clearing || this.clearing.done) {
-        const row = this.deps.store.entries.find(this.id, key);
-        e = row && toEntry(row);
-      }
-    }
+    const e = this.tiers.find(idOf(key), key);
     return e && !isExpired(e, this.deps.clock.now()) ? e : undefined;
   }
 
   /** `lookup` for a batch of keys: those found only in the store are read with one query. */
   lookupMany(keys: Buffer[]): Array<CacheEntry | undefined> {
     const now = this.deps.clock.now();
-    const found: Array<CacheEntry | undefined> = keys.map((key) => {
-      const id = idOf(key);
-      return this.memory.peek(id) ?? (this.inflight.has(id) ? this.inflight.get(id)!.entry ?? undefined : undefined);
-    });
-    const fromStore = this.currentSettings.persistent && (!this.clearing || this.clearing.done)
-      ? keys.filter((key, i) => !found[i] && !this.inflight.has(idOf(key)))
-      : [];
-    if (fromStore.length) {
-      const rows = new Map(this.deps.store.entries.findMany(this.id, fromStore).map((r) => [idOf(r.key), r]));
-      keys.forEach((key, i) => {
-        const row = !found[i] && rows.get(idOf(key));
-        if (row) found[i] = toEntry(row);
-      });
-    }
-    return found.map((e) => (e && !isExpired(e, now) ? e : undefined));
+    return this.tiers.findMany(keys).map((e) => (e && !isExpired(e, now) ? e : undefined));
   }
 
   /** The commit a read of `key` must wait for, if the key's last write is not yet durable. */
   pendingCommit(key: Buffer): Commit | undefined {
-    const c = this.inflight.get(idOf(key))?.commit;
-    return c && !c.done ? c : undefined;
+    return this.tiers.writes.pendingCommit(idOf(key));
   }
 
   /** Stores the entry; the request's `flags` (src/model/flags.ts) may keep it from the store, statistics and listeners. */
@@ -221,18 +153,9 @@ export class Cache {
     // an entry kept from the store lives in memory only, like a passivating cache's (its document goes at the next start);
     // SKIP_INDEXING leaves the index as it was, as the original does
     if ((flags & SKIP_INDEXING) === 0) {
-      this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating || (this.currentSettings.persistent && !toStore) });
+      this.index.apply({ kind: 'put', entry, memoryOnly: this.tiers.passivating || (this.currentSettings.persistent && !toStore) });
     }
-    let commit: Commit | undefined;
-    if (toStore) {
-      if (!this.currentSettings.passivation) {
-        commit = this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
-      } else if (this.deps.store.entries.find(this.id, key)) {
-        // a passivated older version must not come back on restart or be counted twice
-        commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, entry);
-      }
-    }
-    this.afterEviction(this.memory.set(id, entry));
+    const commit = this.tiers.put(id, entry, toStore);
     if (counted) this.stats.write(this.elapsed(started));
     if (notify) this.listeners.emit({ type: existed ? 'cache-entry-modified' : 'cache-entry-created', key });
     return { entry, commit };
@@ -245,13 +168,8 @@ export class Cache {
   restore(stored: StoredEntry): WriteResult | undefined {
     const entry: CacheEntry = { ...stored, etag: etagOf(stored.value) };
     if (isExpired(entry, this.deps.clock.now())) return undefined;
-    this.indexChange({ kind: 'put', entry, memoryOnly: this.passivating });
-    const id = idOf(stored.key);
-    let commit: Commit | undefined;
-    if (this.currentSettings.persistent && !this.currentSettings.passivation) {
-      commit = this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(entry) }, entry);
-    }
-    this.afterEviction(this.memory.set(id, entry));
+    this.index.apply({ kind: 'put', entry, memoryOnly: this.tiers.passivating });
+    const commit = this.tiers.restore(idOf(stored.key), entry);
     this.stats.write(0);
     return { entry, commit };
   }
@@ -269,222 +187,68 @@ export class Cache {
     const id = idOf(key);
     const removed = this.peek(key, flags);
     this.memory.delete(id);
-    if (removed || this.inflight.has(id)) this.indexChange({ kind: 'remove', key });
+    const present = removed !== undefined || this.tiers.writes.has(id);
+    if (present) this.index.apply({ kind: 'remove', key });
     let commit: Commit | undefined;
-    if (this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0 && (removed || this.inflight.has(id))) {
-      commit = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
-    }
+    if (present && this.currentSettings.persistent && (flags & SKIP_CACHE_STORE) === 0) commit = this.tiers.deleteStored(id, key);
     if (counted) this.stats.remove(removed !== undefined, this.elapsed(started));
     if (removed && this.listeners.size && (flags & SKIP_LISTENER_NOTIFICATION) === 0) this.listeners.emit({ type: 'cache-entry-removed', key });
     return { removed, commit };
   }
 
   clear(): Commit | undefined {
-    this.memory.clear();
-    this.inflight.clear();
-    this.indexChange({ kind: 'clear' });
-    if (!this.currentSettings.persistent) return undefined;
-    const commit = this.deps.store.write({ kind: 'entry.clear', cacheId: this.id });
-    this.clearing = commit;
-    this.track(commit);
-    return commit;
+    this.tiers.clearMemory();
+    this.index.apply({ kind: 'clear' });
+    return this.tiers.clearStore();
   }
 
   /** Number of live entries (waits for pending commits so the store count is exact). */
   async size(): Promise<number> {
     await this.settled();
-    const now = this.deps.clock.now();
-    let n = 0;
-    if (!this.currentSettings.persistent || this.currentSettings.passivation) {
-      // a large cache is counted in slices, so the count never holds other requests up
-      await inSlices(this.memory.entries(), ([, e]) => { if (!isExpired(e, now)) n++; });
-    }
-    if (this.currentSettings.persistent) n += await this.deps.store.entries.count(this.id, now);
-    return n;
+    return this.listing.count();
   }
 
   /** Waits until every write made so far is durable. */
-  async settled(): Promise<void> {
-    const pending = this.deps.store.pendingCommit;
-    if (pending && this.currentSettings.persistent) await pending.promise.catch(() => undefined);
+  settled(): Promise<void> {
+    return this.tiers.settled();
   }
 
   /**
-   * Every live entry (call `settled()` first), for listings, event streams, backups and reindexing,
-   * which may take many turns to go through it. Memory is walked in place, without a copy (see
-   * `MemoryTier.walk`), first for caches whose memory is not a copy of the store; then the store in
-   * key order, its keys a page at a time from the keys index and each value read on its own, so no
-   * step reads more than one value, however large the values (a page of 1,000 rows of 1 MB once
-   * held the event loop for 10 s).
+   * Every live entry (call `settled()` first), for listings, event streams, backups and
+   * reindexing, which may take many turns to go through it (`EntryListing`).
    */
-  *entries(): Generator<StoredEntry> {
-    const now = this.deps.clock.now();
-    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
-    if (memoryIsTruth) {
-      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e;
-    }
-    if (!this.currentSettings.persistent) return;
-    for (const row of this.storeKeys(now, memoryIsTruth)) {
-      const e = this.memory.peek(idOf(row.key)) ?? this.deps.store.entries.find(this.id, row.key);
-      if (e && !isExpired(e, now)) yield e;
-    }
+  entries(): Generator<StoredEntry> {
+    return this.listing.entries();
   }
 
   /** The live entries memory holds, walked in place (for a copy at one instant: backups). */
-  *memoryEntries(): Generator<StoredEntry> {
-    const now = this.deps.clock.now();
-    for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e;
+  memoryEntries(): Generator<StoredEntry> {
+    return this.listing.memoryEntries();
   }
 
   /** Every live key (call `settled()` first), as `entries` gives them, without reading a value of the store. */
-  *keys(): Generator<Buffer> {
-    const now = this.deps.clock.now();
-    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
-    if (memoryIsTruth) {
-      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield e.key;
-    }
-    if (!this.currentSettings.persistent) return;
-    for (const row of this.storeKeys(now, memoryIsTruth)) yield row.key;
+  keys(): Generator<Buffer> {
+    return this.listing.keys();
   }
 
-  /**
-   * The store's keys of live entries: by their stored expiry, or by memory's copy, whose max-idle
-   * may have been refreshed since the write; `skipHeld` leaves out keys memory holds (already walked).
-   */
-  private *storeKeys(now: number, skipHeld: boolean): Generator<KeyRow> {
-    let after: Buffer = Buffer.alloc(0);
-    for (;;) {
-      const page = this.deps.store.entries.listKeys(this.id, after, KEY_PAGE);
-      for (const row of page) {
-        const held = this.memory.peek(idOf(row.key));
-        if (held ? skipHeld || isExpired(held, now) : row.expiresAt !== null && row.expiresAt <= now) continue;
-        yield row;
-      }
-      if (page.length < KEY_PAGE) return;
-      after = page[page.length - 1].key;
-    }
+  /** Every live entry, for queries (call `settled()` first), the store's a packed page at a time. */
+  scan(): Generator<ScannedEntry> {
+    return this.listing.scan();
   }
 
-  /**
-   * Every live entry, for queries (call `settled()` first). The memory tier is walked in place (no
-   * copy of a big cache); a persistent cache's rows come a packed page at a time, each row a view
-   * into the page, so a scan allocates per page rather than per entry. A write-through cache's
-   * committed rows are the whole content; a passivating cache adds the rows of entries not in memory.
-   */
-  *scan(): Generator<ScannedEntry> {
-    const now = this.deps.clock.now();
-    const memoryIsTruth = !this.currentSettings.persistent || this.currentSettings.passivation;
-    const whole = new WholeEntry();
-    if (memoryIsTruth) {
-      for (const e of this.memory.walk()) if (!isExpired(e, now)) yield whole.of(e.key, e.value);
-    }
-    if (!this.currentSettings.persistent) return;
-    let after: Buffer = Buffer.alloc(0);
-    let rows = FIRST_SCAN_PAGE;
-    for (;;) {
-      const page = this.deps.store.entries.scanPage(this.id, after, now, rows);
-      if (!page) return;
-      const row = new EntryPageCursor(page.bytes);
-      while (row.advance()) {
-        if (memoryIsTruth && this.memory.peek(row.keyId())) continue;
-        if (row.flags & ROW_EXPIRED && !this.peek(row.key())) continue; // max-idle may be refreshed in memory since the write
-        if (!(row.flags & ROW_VALUE_OMITTED)) yield row;
-        else {
-          const stored = this.deps.store.entries.find(this.id, row.key());
-          if (stored) yield whole.of(stored.key, stored.value);
-        }
-      }
-      if (page.count < rows) return;
-      after = page.lastKey;
-      rows = Math.max(MIN_SCAN_PAGE, Math.min(MAX_SCAN_PAGE, Math.floor((SCAN_PAGE_BYTES * page.count) / page.bytes.length)));
-    }
-  }
-
-  /**
-   * Removes expired entries from memory and the store (the periodic reaper). Listeners hear
-   * `cache-entry-expired` for each, also for entries only the store held; without listeners the
-   * store's expired rows go in one statement, read by nobody.
-   */
+  /** Removes expired entries from memory and the store (the periodic reaper: `ExpiryReaper`); how many memory held. */
   reapExpired(): number {
-    const now = this.deps.clock.now();
-    const notify = this.listeners.size > 0;
-    const expired: CacheEntry[] = [];
-    // a cache may reap every few ms (its expiration.interval): with no mortal entry in memory there is nothing to walk
-    if (this.memory.mortalCount > 0) for (const [, e] of this.memory.entries()) if (isExpired(e, now)) expired.push(e);
-    for (const e of expired) {
-      const id = idOf(e.key);
-      this.memory.delete(id);
-      if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key });
-      if (!notify) continue;
-      // its store row goes now: the pass over the store then skips it (in flight), no second event
-      if (this.currentSettings.persistent) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
-      this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
-    }
-    if (this.currentSettings.persistent) {
-      this.indexChange({ kind: 'purgeExpired', now });
-      // a pass cut short (the store closing at shutdown, a failed commit) is taken up by the next run
-      if (notify) this.reapStore(now).catch(() => undefined);
-      // one indexed look first: a purge is a write, and a commit (with its fsync) per run for nothing would add up
-      else if (this.deps.store.entries.listExpiredKeys(this.id, now, 1).length) this.track(this.deps.store.write({ kind: 'entry.purgeExpired', cacheId: this.id, now }));
-    }
-    return expired.length;
-  }
-
-  /**
-   * The store's expired rows, a bounded batch at a time, each deleted with its event. A row is left
-   * alone while a write of its key is not committed (that write decides) or while memory holds its
-   * entry alive (max-idle refreshed there). Each batch waits for the previous one's deletions to
-   * commit; a batch that deletes nothing ends the pass.
-   */
-  private async reapStore(now: number): Promise<void> {
-    if (this.reapingStore) return;
-    this.reapingStore = true;
-    try {
-      for (;;) {
-        if (this.clearing && !this.clearing.done) return;
-        const keys = this.deps.store.entries.listExpiredKeys(this.id, now, REAP_BATCH);
-        let last: Commit | undefined;
-        for (const key of keys) {
-          const id = idOf(key);
-          if (this.inflight.has(id)) continue;
-          const held = this.memory.peek(id);
-          if (held && !isExpired(held, now)) continue;
-          if (held) this.memory.delete(id);
-          last = this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, null);
-          if (this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key });
-        }
-        if (!last || keys.length < REAP_BATCH) return;
-        await last.promise.catch(() => undefined);
-      }
-    } finally {
-      this.reapingStore = false;
-    }
+    return this.reaper.run();
   }
 
   /** Clean shutdown of a passivating cache: memory goes to the store. */
   passivateAll(): void {
-    if (!this.passivating) return;
-    for (const [id, e] of this.memory.entries()) this.passivate(id, e);
+    this.tiers.passivateAll();
   }
 
   /** Whether only memory holds this key's entry (a passivating cache's entry not passivated). */
   heldOnlyInMemory(key: Buffer): boolean {
-    return this.passivating && this.memory.peek(idOf(key)) !== undefined;
-  }
-
-  private get passivating(): boolean {
-    return this.currentSettings.persistent && this.currentSettings.passivation;
-  }
-
-  /** A passivating cache's entry goes to the store; its index document says so in the same commit. */
-  private passivate(id: string, e: CacheEntry): void {
-    this.writeStore(id, { kind: 'entry.upsert', cacheId: this.id, entry: toStored(e) }, e);
-    this.indexChange({ kind: 'passivate', key: e.key });
-  }
-
-  /** The one place the cache tells its index what changed (src/grid/content-index.ts). */
-  private indexChange(change: ContentChange): void {
-    this.contentIndex?.apply(change);
+    return this.tiers.heldOnlyInMemory(key);
   }
 
   /** Operation timing costs a clock read, so only caches with statistics pay it. */
@@ -496,81 +260,11 @@ export class Cache {
     return started === 0n ? 0 : Number(process.hrtime.bigint() - started);
   }
 
-  /** SKIP_CACHE_LOAD: the store is not read. */
-  private loadUnless(flags: OpFlags, id: string, key: Buffer): CacheEntry | undefined {
-    return (flags & SKIP_CACHE_LOAD) === 0 ? this.load(id, key) : undefined;
-  }
-
-  private load(id: string, key: Buffer): CacheEntry | undefined {
-    if (!this.currentSettings.persistent) return undefined;
-    const pending = this.inflight.get(id);
-    if (pending) return pending.entry ?? undefined;
-    if (this.clearing && !this.clearing.done) return undefined;
-    const row = this.deps.store.entries.find(this.id, key);
-    if (!row) return undefined;
-    const e = toEntry(row);
-    if (isExpired(e, this.deps.clock.now())) return e;
-    if (this.currentSettings.passivation) {
-      // activation: the entry lives in memory again, the store copy goes
-      this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key }, e);
-      this.indexChange({ kind: 'activate', key });
-    }
-    this.afterEviction(this.memory.set(id, e));
-    return e;
-  }
-
   /** An entry found expired on access (`found` may come from the store only): it goes, listeners hear it. */
   private expire(id: string, found: CacheEntry): void {
-    const e = this.memory.delete(id) ?? this.inflight.get(id)?.entry ?? found;
-    if (e) this.indexChange({ kind: 'remove', key: e.key });
+    const e = this.memory.delete(id) ?? this.tiers.writes.get(id)?.entry ?? found;
+    if (e) this.index.apply({ kind: 'remove', key: e.key });
     if (e && this.listeners.size) this.listeners.emit({ type: 'cache-entry-expired', key: e.key });
-    if (this.currentSettings.persistent && e) this.writeStore(id, { kind: 'entry.delete', cacheId: this.id, key: e.key }, null);
-  }
-
-  private afterEviction(evicted: CacheEntry[]): void {
-    for (const e of evicted) {
-      this.stats.evicted();
-      if (!this.currentSettings.persistent) this.indexChange({ kind: 'remove', key: e.key }); // the entry leaves the cache
-      if (this.passivating) this.passivate(idOf(e.key), e);
-    }
-  }
-
-  private writeStore(id: string, op: WriteOp, entry: CacheEntry | null): Commit {
-    const commit = this.deps.store.write(op);
-    this.inflight.set(id, { entry, commit });
-    this.track(commit).push(id);
-    return commit;
-  }
-
-  /** Registers once per commit what to do when it completes or fails. */
-  private track(commit: Commit): string[] {
-    let ids = this.commitIds.get(commit);
-    if (ids) return ids;
-    const tracked: string[] = [];
-    this.commitIds.set(commit, tracked);
-    commit.promise.then(() => this.settle(commit, false), () => this.settle(commit, true));
-    return tracked;
-  }
-
-  /** After a commit: forget its inflight records; if it failed, drop what memory holds of it. */
-  private settle(commit: Commit, failed: boolean): void {
-    for (const id of this.commitIds.get(commit) ?? []) {
-      if (this.inflight.get(id)?.commit !== commit) continue;
-      this.inflight.delete(id);
-      if (failed) this.memory.delete(id);
-    }
-    this.commitIds.delete(commit);
-    if (this.clearing === commit) {
-      this.clearing = undefined;
-      if (failed) this.memory.clear();
-    }
-  }
-}
-
-/** The items of `items` while `more()` holds (checked before each). */
-function* untilSeen<T>(items: Iterable<T>, more: () => boolean): Generator<T> {
-  for (const item of items) {
-    if (!more()) return;
-    yield item;
+    if (this.currentSettings.persistent && e) this.tiers.deleteStored(id, e.key);
   }
 }

@@ -11,7 +11,7 @@ export type ContentChange =
   | { kind: 'passivate' | 'activate'; key: Buffer };
 
 /**
- * What a cache tells its index, from one place (`Cache.indexChange`), synchronously and in order:
+ * What a cache tells its index, through its `IndexFeed`, synchronously and in order:
  * every put, removal (expiry and eviction of entries that leave the cache included), clear and
  * purge, and a passivating cache's moves between memory and the store (so that documents of
  * entries a crash loses with memory can go at the next start). A persistent cache's index writes
@@ -20,4 +20,20 @@ export type ContentChange =
  */
 export interface ContentIndex {
   apply(change: ContentChange): void;
+}
+
+/**
+ * The one way a cache tells its index what changed, shared by the cache and the parts it is made
+ * of (`EntryTiers`, `ExpiryReaper`): nothing is said while no index is attached.
+ */
+export class IndexFeed {
+  private index: ContentIndex | undefined;
+
+  attach(index: ContentIndex | undefined): void {
+    this.index = index;
+  }
+
+  apply(change: ContentChange): void {
+    this.index?.apply(change);
+  }
 }

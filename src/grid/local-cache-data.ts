@@ -2,7 +2,8 @@ import type { Expiry } from '../model/expiration';
 import { SKIP_CACHE_LOAD, type OpFlags } from '../model/flags';
 import type { StoredEntry } from '../store/store';
 import type { Listeners } from '../util/listeners';
-import type { Cache, EntryEvent, WriteResult } from './cache';
+import type { Cache, WriteResult } from './cache';
+import type { EntryEvent } from './entry-events';
 import type { CacheEntry } from './cache-entry';
 import type { CacheData, MaybePromise, RemoveOutcome } from './cache-data';
 

@@ -9,6 +9,11 @@ export interface MemoryLimits {
 
 const NONE: CacheEntry[] = [];
 
+/** The id the memory tier files a key under: its bytes as latin1, one character per byte. */
+export function idOf(key: Buffer): string {
+  return key.toString('latin1');
+}
+
 /**
  * The in-memory entries of one cache, keyed by the key's bytes. A JS Map keeps insertion order,
  * so re-inserting on access makes its first key the least recently used one: eviction takes from

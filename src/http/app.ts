@@ -1,5 +1,5 @@
 import Koa from 'koa';
-import { CacheIgnoredError, GridError, isGridError, ResourceNotFoundError, ServiceUnavailableError } from '../errors';
+import { CacheIgnoredError, type GridError, InternalServerError, isGridError, ResourceNotFoundError, ServiceUnavailableError } from '../errors';
 import type { CacheHandle, Services } from '../services';
 import { ANONYMOUS, ANONYMOUS_ADMIN, type Subject } from '../services/auth.service';
 import { authorize } from '../services/authorization';
@@ -194,7 +194,7 @@ function writeError(ctx: GridContext, err: unknown, log: Logger): void {
     log.debug({ method: ctx.method, path: ctx.path, code: (err as { code?: string }).code }, 'client went away');
     return;
   }
-  const e: GridError = isGridError(err) ? err : new GridError(500, 'INTERNAL', 'Internal server error');
+  const e: GridError = isGridError(err) ? err : new InternalServerError();
   if (!isGridError(err)) log.error({ err, method: ctx.method, path: ctx.path }, 'unexpected error');
   ctx.status = e.status;
   for (const [name, value] of Object.entries(e.headers)) ctx.set(name, value);

@@ -3,6 +3,7 @@ import { JSON_TYPE, parseMediaType, TEXT_PLAIN } from '../model/media-type';
 import type { Services } from '../services';
 import { canAdminister } from '../services/authorization';
 import { negotiateAmong } from './negotiate';
+import { headerText } from './request-headers';
 import { isTrue, query } from './params';
 import type { GridContext } from './route-spec';
 import { type EventStream, openEventStream } from './sse';
@@ -59,7 +60,7 @@ function* whileOpen<T>(items: Iterable<T>, open: () => boolean): Generator<T> {
  * secured), and its removal only a listener that could see it.
  */
 export function listenConfig(ctx: GridContext, s: Services): void {
-  const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_FORMATS);
+  const format = negotiateAmong(headerText(ctx, 'accept'), CONFIG_FORMATS);
   const pretty = isTrue(query(ctx, 'pretty'));
   const subject = ctx.state.subject;
   const stream = openContainerStream(ctx, s);
@@ -85,7 +86,7 @@ export function listenConfig(ctx: GridContext, s: Services): void {
 
 /** Entry events of one cache (docs/reference/data-plane.md#entry-events), the key converted to the negotiated type. */
 export async function listenEntries(ctx: GridContext, s: Services): Promise<void> {
-  const target = KEY_TARGETS[negotiateAmong(ctx.get('accept') || undefined, KEY_FORMATS)];
+  const target = KEY_TARGETS[negotiateAmong(headerText(ctx, 'accept'), KEY_FORMATS)];
   const h = ctx.state.cache;
   const keys = await s.bulk.keys(h);
   const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { IncomingMessage } from 'node:http';
 import { finished, type Readable, Transform, type TransformCallback } from 'node:stream';
-import { BadRequestError, CorruptContentEncodingError, type GridError, isGridError, PayloadTooLargeError } from '../errors';
+import { CorruptContentEncodingError, type GridError, IncompleteBodyError, isGridError, PayloadTooLargeError } from '../errors';
 import type { BodyBudget } from './body-budget';
 import { type Coding, createDecoder, requestCoding } from './content-coding';
 
@@ -114,7 +114,7 @@ export function refuseBody(ctx: Context): void {
 function forwardAbort(req: Readable, to: Transform): void {
   const stop = finished(req, (err) => {
     stop();
-    if (err) to.destroy(isGridError(err) ? err : new BadRequestError('The request body ended before its end', 'INCOMPLETE_BODY'));
+    if (err) to.destroy(isGridError(err) ? err : new IncompleteBodyError());
   });
 }
 
@@ -195,7 +195,7 @@ function collectPlain(ctx: Context, req: IncomingMessage, limit: number): Promis
       resolve(chunks ? Buffer.concat(chunks, total) : first ?? EMPTY);
     };
     const onError = (err: unknown) => fail(err);
-    const onClose = () => fail(new BadRequestError('The request body ended before its end', 'INCOMPLETE_BODY'));
+    const onClose = () => fail(new IncompleteBodyError());
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
@@ -209,7 +209,7 @@ function toGridError(err: unknown, coding: Coding | undefined): GridError {
   if (isGridError(err)) return err;
   const code = (err as { code?: unknown }).code;
   if (coding && typeof code === 'string' && code.startsWith('Z_')) return new CorruptContentEncodingError(coding, (err as Error).message);
-  return new BadRequestError('The request body ended before its end', 'INCOMPLETE_BODY');
+  return new IncompleteBodyError();
 }
 
 /** Passes bytes through until more than `limit` came, then fails with `tooLarge()`. */

@@ -1,4 +1,4 @@
-import { ForbiddenMethodError, InvalidActionError, MethodNotAllowedError, ResourceNotFoundError, BadRequestError } from '../errors';
+import { ForbiddenMethodError, InvalidActionError, MethodNotAllowedError, ResourceNotFoundError, MalformedPathError } from '../errors';
 import type { RouteSpec } from './route-spec';
 
 interface Node {
@@ -41,7 +41,7 @@ const ESCAPES = /(?:%[0-9A-Fa-f]{2})+/g;
 
 function decodeSegment(raw: string): string {
   // every `%` must start an escape: a bare or short one (`%zz`, `100%`) is the client's mistake
-  if (/%(?![0-9A-Fa-f]{2})/.test(raw)) throw new BadRequestError(`Malformed path segment '${raw}'`, 'MALFORMED_PATH');
+  if (/%(?![0-9A-Fa-f]{2})/.test(raw)) throw new MalformedPathError(raw);
   return raw.replace(/\+/g, ' ').replace(ESCAPES, (run) => Buffer.from(run.replace(/%/g, ''), 'hex').toString('utf8'));
 }
 

@@ -3,6 +3,7 @@ import { type FileHandle, open, realpath } from 'node:fs/promises';
 import { extname, join, sep } from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Context } from 'koa';
+import { headerDate } from './request-headers';
 
 /** One month, as the original's static content (docs/reference/management-plane.md#console). */
 const MAX_AGE_SECONDS = 60 * 60 * 24 * 31;
@@ -78,8 +79,9 @@ export async function answerStaticFile(ctx: Context, opened: { file: FileHandle;
   ctx.set('Last-Modified', new Date(modified).toUTCString());
   ctx.set('Cache-Control', `private, max-age=${MAX_AGE_SECONDS}`);
   ctx.set('Expires', new Date(now + MAX_AGE_SECONDS * 1000).toUTCString());
-  const since = Date.parse(ctx.get('if-modified-since'));
-  if (!Number.isNaN(since) && modified <= since) {
+  // a date that does not parse is ignored here (RFC 9110 §13.1.3), unlike on entries
+  const since = headerDate(ctx, 'if-modified-since');
+  if (typeof since === 'number' && modified <= since) {
     await opened.file.close();
     ctx.status = 304;
     ctx.body = null;

@@ -4,18 +4,13 @@ export interface Expiry {
   maxIdle: number;
 }
 
-/** A header value in whole seconds, read like Java's Long.valueOf; anything else counts as absent (docs/reference/data-plane.md#expiration). */
-function seconds(header: string | undefined): number | undefined {
-  if (header === undefined || !/^[+-]?\d{1,15}$/.test(header.trim())) return undefined;
-  return Number(header.trim());
-}
-
 function toMs(s: number): number {
   return s < 0 ? -1 : s * 1000;
 }
 
 /**
- * Resolves `timeToLiveSeconds` / `maxIdleTimeSeconds` against the cache's defaults, by
+ * Resolves the `timeToLiveSeconds` / `maxIdleTimeSeconds` a request sent (whole seconds; undefined
+ * when absent or not a number, docs/reference/data-plane.md#request-headers) against the cache's defaults, by
  * docs/reference/data-plane.md#expiration:
  *  1. absent → configured default;  2. negative → never;  3. both 0 → both defaults;
  *  4. only max-idle 0 → default max-idle, lifespan from its header or -1 when absent;
@@ -23,9 +18,7 @@ function toMs(s: number): number {
  * Rules 4 and 5 differ from the original server, which takes the default for the absent header
  * (docs/compatibility.md).
  */
-export function resolveExpiry(defaults: Expiry, ttlHeader: string | undefined, idleHeader: string | undefined): Expiry {
-  const ttl = seconds(ttlHeader);
-  const idle = seconds(idleHeader);
+export function resolveExpiry(defaults: Expiry, ttl: number | undefined, idle: number | undefined): Expiry {
   if (ttl === 0 && idle === 0) return { ...defaults };
   if (idle === 0) return { lifespan: ttl === undefined ? -1 : toMs(ttl), maxIdle: defaults.maxIdle };
   if (ttl === 0) return { lifespan: defaults.lifespan, maxIdle: idle === undefined ? -1 : toMs(idle) };

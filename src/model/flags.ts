@@ -37,10 +37,11 @@ const ENTRY_FLAGS = new Map<string, OpFlags>([
   ].map((name): [string, OpFlags] => [name, NO_FLAGS]),
 ]);
 
-/** Admin flags on cache create/update. */
-const ADMIN_FLAGS = new Set(['VOLATILE', 'UPDATE']);
+/** The original's `CacheContainerAdmin.AdminFlag`s, sent on cache create/update. */
+export type AdminFlag = 'VOLATILE' | 'UPDATE';
+const ADMIN_FLAGS: ReadonlySet<string> = new Set<AdminFlag>(['VOLATILE', 'UPDATE']);
 
-const NONE: ReadonlySet<string> = new Set();
+const NONE: ReadonlySet<AdminFlag> = new Set();
 
 /**
  * The `flags` header of an entry operation: comma-separated, case-sensitive, no trimming, empty
@@ -59,12 +60,17 @@ export function parseEntryFlags(header: string | undefined): OpFlags {
   return flags;
 }
 
-export function parseAdminFlags(header: string | undefined): ReadonlySet<string> {
+/**
+ * The `flags` header of a cache create or update: comma-separated, case-sensitive, no entry
+ * dropped; an unknown name (the empty one too) is 400
+ * `No enum constant org.infinispan.commons.api.CacheContainerAdmin.AdminFlag.<name>`.
+ */
+export function parseAdminFlags(header: string | undefined): ReadonlySet<AdminFlag> {
   if (header === undefined || header === '') return NONE;
-  const out = new Set<string>();
+  const out = new Set<AdminFlag>();
   for (const name of header.split(',')) {
     if (!ADMIN_FLAGS.has(name)) throw new InvalidFlagError('org.infinispan.commons.api.CacheContainerAdmin.AdminFlag', name);
-    out.add(name);
+    out.add(name as AdminFlag);
   }
   return out;
 }

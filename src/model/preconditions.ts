@@ -1,18 +1,25 @@
-import { BadRequestError } from '../errors';
+import { WrongDateFormatError } from '../errors';
 
 export type PreconditionOutcome = 'proceed' | 'not-modified' | 'failed';
 
+/**
+ * A date header as the edge read it: epoch ms, or the text that is no date. An unreadable date is
+ * refused only where the conditions are evaluated (docs/reference/data-plane.md#conditional-reads),
+ * so a missing entry is still 404 and a matching If-None-Match still 304.
+ */
+export type HeaderDate = number | { unreadable: string };
+
 export interface ReadPreconditions {
+  /** ETags compare as exact strings: the header's whole text. */
   ifNoneMatch?: string;
   ifMatch?: string;
-  ifModifiedSince?: string;
-  ifUnmodifiedSince?: string;
+  ifModifiedSince?: HeaderDate;
+  ifUnmodifiedSince?: HeaderDate;
 }
 
-function parseDate(text: string): number {
-  const t = Date.parse(text);
-  if (Number.isNaN(t)) throw new BadRequestError(`Could not parse date '${text}'`, 'WRONG_DATE_FORMAT');
-  return t;
+function dateOf(d: HeaderDate): number {
+  if (typeof d === 'number') return d;
+  throw new WrongDateFormatError(d.unreadable);
 }
 
 /**
@@ -23,8 +30,8 @@ function parseDate(text: string): number {
 export function evaluateRead(etag: string, lastModified: number | undefined, p: ReadPreconditions): PreconditionOutcome {
   if (p.ifNoneMatch !== undefined && p.ifNoneMatch === etag) return 'not-modified';
   if (p.ifMatch !== undefined && p.ifMatch !== etag) return 'failed';
-  const unmodifiedSince = p.ifUnmodifiedSince !== undefined ? parseDate(p.ifUnmodifiedSince) : undefined;
-  const modifiedSince = p.ifModifiedSince !== undefined ? parseDate(p.ifModifiedSince) : undefined;
+  const unmodifiedSince = p.ifUnmodifiedSince !== undefined ? dateOf(p.ifUnmodifiedSince) : undefined;
+  const modifiedSince = p.ifModifiedSince !== undefined ? dateOf(p.ifModifiedSince) : undefined;
   if (lastModified === undefined) return 'proceed';
   const modifiedSecond = Math.floor(lastModified / 1000) * 1000;
   if (unmodifiedSince !== undefined && unmodifiedSince < modifiedSecond) return 'failed';

@@ -1,15 +1,15 @@
 import {
-  AliasInUseError, BadRequestError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
-  isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError, WrongMethodError,
+  AliasInUseError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
+  isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError,
 } from '../errors';
-import type { EntryEvent } from '../grid/cache';
+import type { EntryEvent } from '../grid/entry-events';
 import type { Availability, CacheHandle, CacheManager } from '../grid/cache-manager';
 import {
-  type CacheDefinition, type ConfigFormat, type ConfigLimits, detectConfigFormat, findDifferences, findIncompatibleChanges, findMutableAttribute,
-  formatCacheConfig, isTemplateKind, isTextWithParameters, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
-  mutableValueOf, mutableValueText, parseCacheConfig, withMutableAttribute,
+  type CacheDefinition, type ConfigFormat, configFormatOf, type ConfigLimits, type ConfigType, findDifferences, findIncompatibleChanges, findMutableAttribute,
+  formatCacheConfig, isTemplateKind, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
+  mutableValueOf, mutableValueText, parseCacheConfig, sniffConfigFormat, withMutableAttribute,
 } from '../model/cache-config';
-import { NO_FLAGS, type OpFlags, parseAdminFlags } from '../model/flags';
+import { type AdminFlag, NO_FLAGS, type OpFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
 import type { OffLoop } from './off-loop';
 import type { Subject } from './auth.service';
@@ -17,7 +17,8 @@ import { canAccess, canAdminister } from './authorization';
 
 export interface ConfigBody {
   text: string;
-  contentType: string | undefined;
+  /** Its Content-Type; undefined when none was sent (the format is recognised from the text). */
+  contentType: ConfigType | undefined;
 }
 
 const DEFAULT_DEFINITION = '{"local-cache":{}}';
@@ -99,12 +100,11 @@ export class CacheService {
   }
 
   /** POST /caches/{name}: from a body, a template, or the default local cache. */
-  async create(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined, subject: Subject): Promise<void> {
-    return this.seenBy(subject, () => this.createAs(name, body, template, flagsHeader));
+  async create(name: string, body: ConfigBody, template: string | undefined, flags: ReadonlySet<AdminFlag>, subject: Subject): Promise<void> {
+    return this.seenBy(subject, () => this.createAs(name, body, template, flags.has('VOLATILE')));
   }
 
-  private async createAs(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
-    const volatile = parseAdminFlags(flagsHeader).has('VOLATILE');
+  private async createAs(name: string, body: ConfigBody, template: string | undefined, volatile: boolean): Promise<void> {
     // the name is checked once, by the engine, after the body is read (as the original: a bad body is named first)
     if (body.text.trim() === '' && template !== undefined) {
       await this.manager.createFromTemplate(name, template, { volatile });
@@ -115,14 +115,12 @@ export class CacheService {
     else await this.manager.create(name, definition, { volatile });
   }
 
-  /** PUT /caches/{name}: create, or update with compatible changes only. */
-  async createOrUpdate(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined, subject: Subject): Promise<void> {
-    return this.seenBy(subject, () => this.createOrUpdateAs(name, body, template, flagsHeader));
+  /** PUT /caches/{name} with a body (and no template): create, or update with compatible changes only. */
+  async createOrUpdate(name: string, body: ConfigBody, flags: ReadonlySet<AdminFlag>, subject: Subject): Promise<void> {
+    return this.seenBy(subject, () => this.createOrUpdateAs(name, body, flags.has('VOLATILE')));
   }
 
-  private async createOrUpdateAs(name: string, body: ConfigBody, template: string | undefined, flagsHeader: string | undefined): Promise<void> {
-    if (body.text.trim() === '' || template !== undefined) throw new WrongMethodError('PUT');
-    const volatile = parseAdminFlags(flagsHeader).has('VOLATILE');
+  private async createOrUpdateAs(name: string, body: ConfigBody, volatile: boolean): Promise<void> {
     const definition = await this.parseBody(body);
     if (isTemplateKind(definition.root.name)) await this.manager.defineTemplate(name, definition);
     else if (this.manager.find(name)) await this.manager.update(name, definition);
@@ -257,9 +255,9 @@ export class CacheService {
    * its IllegalArgumentException, unwrapped: 400 with the media type.
    */
   convert(body: ConfigBody, to: ConfigFormat, pretty: boolean): Promise<string> {
-    const ct = body.contentType;
-    const format = ct === undefined ? formatOf(body) : isTextWithParameters(ct) ? undefined : detectConfigFormat(ct, body.text);
-    if (!format) throw new BadRequestError(javaMediaTypeText(ct!), 'UNREADABLE_CONFIGURATION_TYPE');
+    const type = body.contentType;
+    const format = type === undefined ? sniffConfigFormat(body.text) : configFormatOf(type, body.text);
+    if (!format) throw new UnreadableConfigurationTypeError(javaMediaTypeText(type!.text), 'convert');
     return this.offLoop.run('config.convert', { text: body.text, format, limits: this.limits, to, pretty });
   }
 
@@ -270,17 +268,15 @@ export class CacheService {
 
   /** A create or update body; `text/plain` with parameters is the parser's 400, not a 415 (docs/reference/management-plane.md#cache-create). */
   private parseBody(body: ConfigBody): Promise<CacheDefinition> {
-    if (body.contentType !== undefined && isTextWithParameters(body.contentType)) {
-      throw new UnreadableConfigurationTypeError(javaMediaTypeText(body.contentType));
-    }
+    if (body.contentType?.kind === 'text-with-parameters') throw new UnreadableConfigurationTypeError(javaMediaTypeText(body.contentType.text));
     return this.parseConfiguration(body.text, formatOf(body));
   }
 
   /** One side of a comparison: its part's type names the format when it is one, else the text does. */
   private async parseComparand(body: ConfigBody): Promise<CacheDefinition> {
-    const format = detectConfigFormat(body.contentType, body.text) ?? detectConfigFormat('text/plain', body.text);
+    const format = (body.contentType && configFormatOf(body.contentType, body.text)) ?? sniffConfigFormat(body.text);
     try {
-      return await this.parseConfiguration(body.text, format!);
+      return await this.parseConfiguration(body.text, format);
     } catch (err) {
       // a document with no cache or with several is the wrong content for a comparison
       if (isGridError(err) && (err.code === 'EMPTY_CONFIGURATION' || err.code === 'CACHE_COUNT')) throw new WrongCompareContentError();
@@ -291,9 +287,9 @@ export class CacheService {
 
 function formatOf(body: ConfigBody): ConfigFormat {
   // Without a Content-Type the format is recognised from the text, as for bare text/plain.
-  const format = detectConfigFormat(body.contentType ?? 'text/plain', body.text);
+  const format = body.contentType === undefined ? sniffConfigFormat(body.text) : configFormatOf(body.contentType, body.text);
   if (!format) {
-    throw new UnsupportedMediaTypeError(`Unsupported media type '${body.contentType}' for a cache configuration: send application/json, application/xml or application/yaml (or text/plain, or no Content-Type: the format is recognised from the text)`);
+    throw new UnsupportedMediaTypeError(`Unsupported media type '${body.contentType!.text}' for a cache configuration: send application/json, application/xml or application/yaml (or text/plain, or no Content-Type: the format is recognised from the text)`);
   }
   return format;
 }

@@ -22,8 +22,10 @@ export interface WriteRequest {
   value: Buffer;
   /** Content-Type of the body; undefined = `*∕*` (stored as is). */
   contentType: MediaType | undefined;
-  ttlHeader?: string;
-  idleHeader?: string;
+  /** `timeToLiveSeconds` / `maxIdleTimeSeconds` as sent; undefined when absent or not a number (the cache's default applies). */
+  timeToLiveSeconds?: number;
+  maxIdleTimeSeconds?: number;
+  /** An ETag: a PUT answers 304 when it equals the current one. */
   ifNoneMatch?: string;
   /** The request's `flags` header, parsed (src/model/flags.ts); applied by the cache. */
   flags?: OpFlags;
@@ -149,7 +151,7 @@ export class EntryService {
 
   private expiry(h: CacheHandle, req: WriteRequest) {
     const s = h.cache.settings;
-    return resolveExpiry({ lifespan: s.lifespanMs, maxIdle: s.maxIdleMs }, req.ttlHeader, req.idleHeader);
+    return resolveExpiry({ lifespan: s.lifespanMs, maxIdle: s.maxIdleMs }, req.timeToLiveSeconds, req.maxIdleTimeSeconds);
   }
 }
 

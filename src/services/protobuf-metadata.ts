@@ -1,5 +1,5 @@
 import { ProtobufMetadataError } from '../errors';
-import type { EntryEvent } from '../grid/cache';
+import type { EntryEvent } from '../grid/entry-events';
 import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheData, RemoveOutcome } from '../grid/cache-data';
 import { etagOf } from '../model/etag';

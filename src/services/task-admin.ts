@@ -1,6 +1,6 @@
 import { MissingArgumentError } from '../errors';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
-import { type CacheDefinition, detectConfigFormat, parseCacheConfig } from '../model/cache-config';
+import { type CacheDefinition, parseCacheConfig, sniffConfigFormat } from '../model/cache-config';
 
 /** What the caller of an admin task may do to caches: the same per-cache rules as the REST routes. */
 export interface CacheAccess {
@@ -44,7 +44,7 @@ function required(params: Record<string, string>, name: string): string {
 
 /** A configuration given as a task parameter: JSON, XML or YAML, told apart as a text/plain body is. */
 function parseConfiguration(text: string): CacheDefinition {
-  return parseCacheConfig(text, detectConfigFormat('text/plain', text) ?? 'json');
+  return parseCacheConfig(text, sniffConfigFormat(text));
 }
 
 /** `flags=VOLATILE` keeps the definition out of the store, as the REST cache creation does. */

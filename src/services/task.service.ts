@@ -77,10 +77,9 @@ export class TaskService {
 
   /** PUT and POST both create or replace; the header is checked, and the script compiled, before anything is stored. */
   async upload(name: string, script: string): Promise<void> {
-    checkResourceName('task', name);
-    requireJavaScript(name, parseScriptMetadata(name, script));
+    const metadata = this.checkScript(name, script);
     await this.sandbox.check(name, script);
-    await this.restore(name, script);
+    await this.save(name, script, metadata);
   }
 
   /**
@@ -89,9 +88,18 @@ export class TaskService {
    * rest of the restore; running it says what is wrong.
    */
   async restore(name: string, script: string): Promise<void> {
+    await this.save(name, script, this.checkScript(name, script));
+  }
+
+  /** The name (the one naming rule) and the script's header (a JavaScript task), each checked once. */
+  private checkScript(name: string, script: string): ScriptMetadata {
     checkResourceName('task', name);
     const metadata = parseScriptMetadata(name, script);
     requireJavaScript(name, metadata);
+    return metadata;
+  }
+
+  private async save(name: string, script: string, metadata: ScriptMetadata): Promise<void> {
     const now = this.clock.now();
     const createdAt = this.scripts.get(name)?.createdAt ?? now;
     await this.store.write({ kind: 'task.upsert', record: { name, script, createdAt, updatedAt: now } }).promise;

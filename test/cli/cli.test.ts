@@ -26,13 +26,13 @@ describe('grid command line', function () {
     it('grid --help exits 0 and names every command', () => {
       const r = runGrid(['--help']);
       expect(r.status).to.equal(0);
-      for (const word of ['start', 'user', 'migrate']) expect(r.stdout).to.include(word);
+      for (const word of ['start', 'user', 'migrate', 'redis-cluster']) expect(r.stdout).to.include(word);
     });
 
     it('grid start --help exits 0 and mentions every option', () => {
       const r = runGrid(['start', '--help']);
       expect(r.status).to.equal(0);
-      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--log-format', '--no-auth', '--console', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE']) {
+      for (const option of ['--data', '--host', '--port', '--config', '--durability', '--max-content-length', '--log-level', '--log-format', '--no-auth', '--console', '-D', '--help', 'APP_USER', 'APP_PASS', 'APP_ROLE', '--engine', '--redis', '--redis-password-file', 'GRID_REDIS_PASSWORD']) {
         expect(r.stdout, option).to.include(option);
       }
     });

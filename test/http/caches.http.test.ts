@@ -140,8 +140,12 @@ describe('caches /rest/v2/caches', () => {
       const name = fresh();
       expect((await admin.post(`/rest/v2/caches/${name}`, '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'VOLATILE' })).status).to.equal(200);
       expect(server.running.services.manager.find(name)?.volatile).to.equal(true);
-      const r = await admin.post(`/rest/v2/caches/${fresh()}`, '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'BOGUS' });
-      expect(r.status).to.equal(400);
+      const bad = fresh();
+      const r = await admin.post(`/rest/v2/caches/${bad}`, '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'BOGUS' });
+      expect([r.status, r.text]).to.deep.equal([400, 'No enum constant org.infinispan.commons.api.CacheContainerAdmin.AdminFlag.BOGUS']);
+      const fromTemplate = await admin.post(`/rest/v2/caches/${bad}?template=org.infinispan.LOCAL`, '', { flags: 'VOLATILE,' });
+      expect([fromTemplate.status, fromTemplate.text]).to.deep.equal([400, 'No enum constant org.infinispan.commons.api.CacheContainerAdmin.AdminFlag.']);
+      expect((await admin.head(`/rest/v2/caches/${bad}`)).status).to.equal(404);
     });
 
     it('is refused to roles without CREATE', async () => {
@@ -180,6 +184,14 @@ describe('caches /rest/v2/caches', () => {
       const r = await admin.put(`/rest/v2/caches/${name}`, '');
       expect(r.status).to.equal(400);
       expect(r.text).to.equal("ISPN012034: Wrong method 'PUT'");
+    });
+
+    it('refuses unknown admin flags, after a missing body or a template', async () => {
+      const r = await admin.put(`/rest/v2/caches/${fresh()}`, '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'PERMANENT' });
+      expect([r.status, r.text]).to.deep.equal([400, 'No enum constant org.infinispan.commons.api.CacheContainerAdmin.AdminFlag.PERMANENT']);
+      expect((await admin.put(`/rest/v2/caches/${fresh()}`, '', { flags: 'PERMANENT' })).text).to.equal("ISPN012034: Wrong method 'PUT'");
+      const withTemplate = await admin.put(`/rest/v2/caches/${fresh()}?template=org.infinispan.LOCAL`, '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'PERMANENT' });
+      expect(withTemplate.text).to.equal("ISPN012034: Wrong method 'PUT'");
     });
   });
 

@@ -177,6 +177,23 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
       const bad = await admin.get(entry(c, 'k'), { 'If-Modified-Since': 'yesterday-ish' });
       expect(bad.status).to.equal(400);
     });
+
+    it('answers 400 for a date that does not parse, once the entry is found and the ETag conditions did not answer', async () => {
+      const c = await given.cache();
+      const etag = (await admin.put(entry(c, 'k'), 'v', { timeToLiveSeconds: '100' })).headers.get('etag')!;
+      const bad = await admin.get(entry(c, 'k'), { 'If-Unmodified-Since': 'someday' });
+      expect([bad.status, bad.text]).to.deep.equal([400, "Could not parse date 'someday'"]);
+      expect((await admin.get(entry(c, 'missing'), { 'If-Modified-Since': 'someday' })).status).to.equal(404);
+      expect((await admin.get(entry(c, 'k'), { 'If-None-Match': etag, 'If-Modified-Since': 'someday' })).status).to.equal(304);
+      expect((await admin.get(entry(c, 'k'), { 'If-Match': 'other', 'If-Unmodified-Since': 'someday' })).status).to.equal(412);
+    });
+
+    it('ignores a Cache-Control min-fresh that is no number', async () => {
+      const c = await given.cache();
+      await admin.put(entry(c, 'k'), 'v', { timeToLiveSeconds: '10' });
+      expect((await admin.get(entry(c, 'k'), { 'Cache-Control': 'min-fresh=20' })).status).to.equal(404);
+      expect((await admin.get(entry(c, 'k'), { 'Cache-Control': 'min-fresh=soon' })).text).to.equal('v');
+    });
   });
 
   describe('expiration', () => {
@@ -217,6 +234,13 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
       clock.advance(60_000);
       expect((await admin.get(entry(c, 'absent'))).status).to.equal(404);
       expect((await admin.get(entry(c, 'never'))).status).to.equal(200);
+    });
+
+    it('ignores a timeToLiveSeconds or maxIdleTimeSeconds that is no whole number: the cache defaults apply', async () => {
+      const c = await given.cache({ 'local-cache': { expiration: { lifespan: '20000', 'max-idle': '8000' } } });
+      expect((await admin.put(entry(c, 'k'), 'v', { timeToLiveSeconds: 'soon', maxIdleTimeSeconds: '1.5' })).status).to.equal(204);
+      const h = (await admin.get(entry(c, 'k'))).headers;
+      expect([h.get('timetoliveseconds'), h.get('maxidletimeseconds')]).to.deep.equal(['20', '8']);
     });
 
     it('spec rules 4 and 5: the absent header becomes -1 when the other one is 0', async () => {

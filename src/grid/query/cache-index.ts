@@ -7,6 +7,7 @@ import { wrappedMessageOf } from '../../model/wrapped-message';
 import { type Commit, expiresAt, type IndexStore, type IndexWriteOp, type StoredEntry } from '../../store/store';
 import type { Cache } from '../cache';
 import type { ContentChange, ContentIndex } from '../content-index';
+import { idOf } from '../memory-tier';
 import { toIndexDocument } from './index-documents';
 import type { QuerySettings } from './query-settings';
 import { TimeSlice } from './time-slice';
@@ -155,8 +156,4 @@ export class CacheIndex implements ContentIndex {
       return remove;
     }
   }
-}
-
-function idOf(key: Buffer): string {
-  return key.toString('latin1');
 }

@@ -7,6 +7,7 @@ import { parseResources, selectNames } from '../../model/backup-resources';
 import type { Services } from '../../services';
 import { authorize, canAdminister } from '../../services/authorization';
 import { contentTypeIs } from '../negotiate';
+import { headerText } from '../request-headers';
 import { checkJsonShape, readJsonText } from '../json-body';
 import { openBody } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
@@ -103,7 +104,7 @@ async function remove(ctx: GridContext, s: Services, kind: 'backup' | 'restore',
 /** JSON `{"location": …, "resources": …}` or multipart `backup` (+ `resources`); anything else 415. */
 async function createRestore(ctx: GridContext, s: Services): Promise<void> {
   const name = ctx.params.restore;
-  if (contentTypeIs(ctx.get('content-type'), 'multipart/form-data')) {
+  if (contentTypeIs(headerText(ctx, 'content-type'), 'multipart/form-data')) {
     s.backups.checkNewRestore(name);
     const { path, resources } = await receiveUpload(ctx, s);
     let selection;
@@ -116,7 +117,7 @@ async function createRestore(ctx: GridContext, s: Services): Promise<void> {
     await s.backups.startRestore(name, path, selection, true, mayWriteCache(ctx, s));
     return sendStatus(ctx, 202);
   }
-  if (!contentTypeIs(ctx.get('content-type'), 'application/json')) throw new UnsupportedMediaTypeError();
+  if (!contentTypeIs(headerText(ctx, 'content-type'), 'application/json')) throw new UnsupportedMediaTypeError();
   const body = parseObject(await readJsonText(ctx, s, invalidRequest));
   if (body.location === undefined || body.location === null) throw new MissingArgumentError('backup-location');
   if (typeof body.location !== 'string') throw new InvalidBackupRequestError("'location' must be a string");

@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
 import {
-  BadRequestError, MethodRequiresContentError, MissingArgumentError, WrongCompareContentError, WrongMediaTypeError,
+  MethodRequiresContentError, MissingArgumentError, UnknownAvailabilityError, WrongCompareContentError, WrongMediaTypeError, WrongMethodError,
 } from '../../errors';
-import type { ConfigFormat } from '../../model/cache-config';
+import { type ConfigFormat, parseConfigType } from '../../model/cache-config';
 import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
-import { parseEntryFlags } from '../../model/flags';
 import { hasPermission } from '../../model/permissions';
 import type { Services } from '../../services';
 import { cacheMask } from '../../services/authorization';
@@ -14,6 +13,7 @@ import { intParam, isTrue, query } from '../params';
 import { presentCacheDetails, presentCacheListItem, presentCacheStats } from '../presenters/cache.presenter';
 import { readFormParts } from '../form-parts';
 import { readText, refuseBody } from '../request-body';
+import { adminFlags, configContentType, entryFlags, headerText } from '../request-headers';
 import { sendJson, sendJsonArray, sendStatus, sendText, setJsonType } from '../respond';
 import { BAD_CONFIG, CONFIG_BODY, DONE, HEADERS, json, MEDIA, OK_EMPTY, param, QUERY_PARAMS, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -64,7 +64,7 @@ export function cacheRoutes(): RouteSpec[] {
     { method: 'POST', path: c, action: 'clear', scope: 'cache', permission: 'BULK_WRITE', handle: (ctx, s) => clear(ctx, s),
       doc: { summary: 'Remove every entry', responses: DONE } },
     { method: 'GET', path: c, action: 'size', scope: 'cache', permission: 'BULK_READ',
-      handle: async (ctx, s) => sendJson(ctx, await s.caches.size(ctx.state.cache, parseEntryFlags(ctx.get('flags') || undefined))),
+      handle: async (ctx, s) => sendJson(ctx, await s.caches.size(ctx.state.cache, entryFlags(ctx))),
       doc: { summary: 'Number of entries (with SKIP_CACHE_LOAD, those in memory)', headers: [HEADERS.flags], responses: { 200: json('A number'), 400: 'An unknown flag' } } },
     { method: 'GET', path: c, action: 'stats', scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s),
       doc: { summary: 'Statistics', responses: { 200: json('The statistics') } } },
@@ -101,18 +101,20 @@ function configLimit(s: Services): number {
 }
 
 function bodyOf(ctx: GridContext, text: string) {
-  return { text, contentType: ctx.get('content-type') || undefined };
+  return { text, contentType: configContentType(ctx) };
 }
 
 async function create(ctx: GridContext, s: Services): Promise<void> {
   const text = await readText(ctx, configLimit(s));
-  await s.caches.create(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined, ctx.state.subject);
+  await s.caches.create(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), adminFlags(ctx), ctx.state.subject);
   sendStatus(ctx, 200);
 }
 
+/** PUT takes a configuration body and no template (ISPN012034 otherwise, before its flags are read). */
 async function createOrUpdate(ctx: GridContext, s: Services): Promise<void> {
   const text = await readText(ctx, configLimit(s));
-  await s.caches.createOrUpdate(ctx.params.cache, bodyOf(ctx, text), query(ctx, 'template'), ctx.get('flags') || undefined, ctx.state.subject);
+  if (text.trim() === '' || query(ctx, 'template') !== undefined) throw new WrongMethodError('PUT');
+  await s.caches.createOrUpdate(ctx.params.cache, bodyOf(ctx, text), adminFlags(ctx), ctx.state.subject);
   sendStatus(ctx, 200);
 }
 
@@ -131,14 +133,14 @@ async function details(ctx: GridContext, s: Services): Promise<void> {
 }
 
 function config(ctx: GridContext, s: Services): void {
-  const format = negotiateAmong(ctx.get('accept'), CONFIG_FORMATS);
+  const format = negotiateAmong(headerText(ctx, 'accept'), CONFIG_FORMATS);
   sendText(ctx, s.caches.configOf(ctx.state.cache, format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
 }
 
 async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promise<void> {
   const text = await readText(ctx, configLimit(s));
   if (text.trim() === '') throw new MethodRequiresContentError();
-  const format = jsonOnly ? 'json' : negotiateAmong(ctx.get('accept'), CONFIG_FORMATS);
+  const format = jsonOnly ? 'json' : negotiateAmong(headerText(ctx, 'accept'), CONFIG_FORMATS);
   sendText(ctx, await s.caches.convert(bodyOf(ctx, text), format, isTrue(query(ctx, 'pretty'))), CONFIG_TYPES[format]);
 }
 
@@ -147,8 +149,8 @@ async function convert(ctx: GridContext, s: Services, jsonOnly: boolean): Promis
  * equal, 409 when not. Parts are small and few; anything more is refused before it is held.
  */
 async function compare(ctx: GridContext, s: Services): Promise<void> {
-  const type = ctx.get('content-type');
-  if (type !== '' && type.split(';')[0].trim().toLowerCase() !== 'multipart/form-data') {
+  const type = headerText(ctx, 'content-type');
+  if (type !== undefined && type.split(';')[0].trim().toLowerCase() !== 'multipart/form-data') {
     refuseBody(ctx);
     throw new WrongMediaTypeError('multipart/form-data', type.trim());
   }
@@ -160,7 +162,8 @@ async function compare(ctx: GridContext, s: Services): Promise<void> {
     malformed: () => new WrongCompareContentError(),
   });
   if (parts.length !== 2) throw new WrongCompareContentError();
-  await s.caches.compare(parts[0], parts[1], isTrue(query(ctx, 'ignoreMutable')));
+  const [first, second] = parts.map((p) => ({ text: p.text, contentType: parseConfigType(p.contentType) }));
+  await s.caches.compare(first, second, isTrue(query(ctx, 'ignoreMutable')));
   sendStatus(ctx, 204);
 }
 
@@ -201,7 +204,7 @@ function setAvailability(ctx: GridContext, s: Services): void {
   const raw = query(ctx, 'availability');
   if (raw === undefined) throw new MissingArgumentError('availability');
   const mode = raw.toUpperCase();
-  if (mode !== 'AVAILABLE' && mode !== 'DEGRADED_MODE') throw new BadRequestError(`Unknown AvailabilityMode '${raw}'`, 'UNKNOWN_AVAILABILITY');
+  if (mode !== 'AVAILABLE' && mode !== 'DEGRADED_MODE') throw new UnknownAvailabilityError(raw);
   s.caches.setAvailability(ctx.state.cache, mode);
   sendStatus(ctx, 204);
 }

@@ -1,6 +1,7 @@
 import { pipeline } from 'node:stream';
 import { ConsoleNotEnabledError, StaticFileNotFoundError } from '../../errors';
 import type { Services } from '../../services';
+import { headerText } from '../request-headers';
 import { sendStatus } from '../respond';
 import { typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -47,7 +48,7 @@ async function serveConsole(ctx: GridContext, s: Services): Promise<void> {
   const { file, stats } = opened;
   const content = file.createReadStream(); // closes the file when done or destroyed
   if (name.length === 1 && REWRITTEN.has(name[0])) {
-    const rewritten = new PlaceholderStream(placeholders(ctx.get('x-forwarded-prefix')));
+    const rewritten = new PlaceholderStream(placeholders(headerText(ctx, 'x-forwarded-prefix') ?? ''));
     pipeline(content, rewritten, () => undefined); // a client gone early destroys both
     ctx.vary('X-Forwarded-Prefix');
     ctx.body = rewritten;

@@ -1,6 +1,7 @@
 import { ResourceNotFoundError } from '../../errors';
 import type { Services } from '../../services';
 import { negotiateAmong } from '../negotiate';
+import { headerText } from '../request-headers';
 import { isTrue, query } from '../params';
 import {
   containerConfigJson, containerConfigXml, presentContainerInfo, presentContainerStats, presentHealth,
@@ -76,7 +77,7 @@ function rebalancing(ctx: GridContext, s: Services, enabled: boolean): void {
 }
 
 function config(ctx: GridContext, s: Services): void {
-  const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_TYPES);
+  const format = negotiateAmong(headerText(ctx, 'accept'), CONFIG_TYPES);
   const pretty = isTrue(query(ctx, 'pretty'));
   if (format === 'xml') return sendText(ctx, containerConfigXml(s.container.name, s.dataDir), 'application/xml');
   sendText(ctx, JSON.stringify(containerConfigJson(s.container.name, s.dataDir), null, pretty ? 2 : undefined), 'application/json');

@@ -3,6 +3,7 @@ import { LONG_MAX, LONG_MIN } from '../../model/counter-config';
 import type { Services } from '../../services';
 import type { UpdateOutcome } from '../../services/counter.service';
 import { negotiateAmong } from '../negotiate';
+import { headerText } from '../request-headers';
 import { isTrue, query } from '../params';
 import { readJsonText } from '../json-body';
 import { noContent, sendJson, sendStatus, sendText } from '../respond';
@@ -65,7 +66,7 @@ async function define(ctx: GridContext, s: Services): Promise<void> {
 
 /** The contract wins over the original here: JSON (also without Accept) or text, others 406 (docs/reference/management-plane.md#counter-read-delete-list). */
 async function value(ctx: GridContext, s: Services): Promise<void> {
-  const type = negotiateAmong(ctx.get('accept') || undefined, VALUE_TYPES);
+  const type = negotiateAmong(headerText(ctx, 'accept'), VALUE_TYPES);
   const v = await s.counters.value(ctx.params.counter);
   ctx.set('Cache-Control', 'no-cache');
   sendLong(ctx, v, type);

@@ -1,12 +1,12 @@
 import type { Context } from 'koa';
 import { DEFAULT_KEY_TYPE, LEGACY_KEY_TYPE } from '../../model/key-codec';
 import type { MediaType } from '../../model/media-type';
-import { parseEntryFlags } from '../../model/flags';
 import type { CacheEntry, Services } from '../../services';
 import type { ReadResult } from '../../services/entry.service';
 import { storageTypes } from '../../services/storage-types';
-import { negotiateValueType, requestMediaType } from '../negotiate';
+import { negotiateValueType } from '../negotiate';
 import { readBody } from '../request-body';
+import { contentType, entryFlags, headerText, keyContentType, minFreshSeconds, readPreconditions, requestedExpiry } from '../request-headers';
 import { presentKeyDistribution } from '../presenters/cache.presenter';
 import { noContent, sendJson, sendStatus } from '../respond';
 import { HEADERS, json, MEDIA, param, type RouteDoc, typed } from '../route-doc';
@@ -59,30 +59,19 @@ type KeyReader = (ctx: GridContext, s: Services) => Buffer;
 
 /** The path key in Key-Content-Type, converted to the cache's key storage type (docs/reference/media-types.md#keys). */
 function keyOf(ctx: GridContext, s: Services, defaultType: MediaType): Buffer {
-  const keyType = requestMediaType(header(ctx, 'key-content-type')) ?? defaultType;
+  const keyType = keyContentType(ctx) ?? defaultType;
   return s.entries.storedKey(ctx.state.cache, ctx.params.key, keyType);
-}
-
-/** A request header (`name` in lower case); undefined when absent or empty. */
-function header(ctx: Context, name: string): string | undefined {
-  const v = ctx.req.headers[name];
-  return v === undefined || v === '' ? undefined : (v as string);
 }
 
 /** GET and HEAD (Koa leaves the body out of HEAD responses); answered at once unless the key's last write is still being committed. */
 function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> | void {
   const h = ctx.state.cache;
-  const flags = parseEntryFlags(header(ctx, 'flags'));
+  const flags = entryFlags(ctx);
   const key = readKey(ctx, s);
-  const { contentType, target } = negotiateValueType(header(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
-  const cacheControl = header(ctx, 'cache-control');
-  const minFresh = cacheControl === undefined ? undefined : /min-fresh=(\d+)/.exec(cacheControl)?.[1];
-  const found = s.entries.read(h, key, flags, {
-    ifNoneMatch: header(ctx, 'if-none-match'), ifMatch: header(ctx, 'if-match'),
-    ifModifiedSince: header(ctx, 'if-modified-since'), ifUnmodifiedSince: header(ctx, 'if-unmodified-since'),
-  }, minFresh === undefined ? undefined : Number(minFresh), target);
-  if (found instanceof Promise) return found.then((r) => answerRead(ctx, s, r, contentType));
-  answerRead(ctx, s, found, contentType);
+  const { contentType: type, target } = negotiateValueType(headerText(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
+  const found = s.entries.read(h, key, flags, readPreconditions(ctx), minFreshSeconds(ctx), target);
+  if (found instanceof Promise) return found.then((r) => answerRead(ctx, s, r, type));
+  answerRead(ctx, s, found, type);
 }
 
 function answerRead(ctx: GridContext, s: Services, { entry, lastModified, body, etag }: ReadResult, contentType: string): void {
@@ -122,15 +111,11 @@ function writeExtendedHeaders(ctx: Context, s: Services): void {
 /** PUT and POST: answered once the body is read and, for a persistent cache, once the write is committed. */
 function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put' | 'putIfAbsent'): Promise<void> {
   const h = ctx.state.cache;
-  const flags = parseEntryFlags(header(ctx, 'flags'));
+  const flags = entryFlags(ctx);
   const key = readKey(ctx, s);
-  const contentType = requestMediaType(header(ctx, 'content-type'));
+  const type = contentType(ctx);
   return readBody(ctx, s.bodyLimit).then((value) => {
-    const entry = s.entries[op](h, {
-      key, value, contentType,
-      ttlHeader: header(ctx, 'timetoliveseconds'), idleHeader: header(ctx, 'maxidletimeseconds'),
-      ifNoneMatch: header(ctx, 'if-none-match'), flags,
-    });
+    const entry = s.entries[op](h, { key, value, contentType: type, ...requestedExpiry(ctx), ifNoneMatch: headerText(ctx, 'if-none-match'), flags });
     if (entry instanceof Promise) return entry.then((e) => written(ctx, e));
     written(ctx, entry);
   });
@@ -142,7 +127,7 @@ function written(ctx: GridContext, entry: CacheEntry): void {
 }
 
 async function remove(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> {
-  const flags = parseEntryFlags(header(ctx, 'flags'));
-  await s.entries.remove(ctx.state.cache, readKey(ctx, s), header(ctx, 'if-none-match'), flags);
+  const flags = entryFlags(ctx);
+  await s.entries.remove(ctx.state.cache, readKey(ctx, s), headerText(ctx, 'if-none-match'), flags);
   sendStatus(ctx, 204);
 }

@@ -4,6 +4,7 @@ import { encodeHex } from '../../model/content-codecs';
 import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../model/media-type';
 import type { Services } from '../../services';
 import { pickAmong } from '../negotiate';
+import { headerText } from '../request-headers';
 import { sendStatus } from '../respond';
 import { MEDIA, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -44,7 +45,7 @@ const KEY_TARGETS: Record<KeyFormat, MediaType> = {
  * not convert is still answered with its error.
  */
 async function listKeys(ctx: GridContext, s: Services): Promise<void> {
-  const { format, accepted } = pickAmong(ctx.get('accept') || undefined, KEY_FORMATS);
+  const { format, accepted } = pickAmong(headerText(ctx, 'accept'), KEY_FORMATS);
   // text in the charset Accept names, echoed in Content-Type (docs/reference/data-plane.md#legacy-v1); unknown → 400
   const charsetName = format === 'text' ? accepted?.params.charset : undefined;
   const charset = charsetName === undefined ? undefined : resolveCharset(charsetName);

@@ -1,4 +1,4 @@
-import { BadRequestError, QueryError, SearchRequestError } from '../../errors';
+import { InvalidQueryModeError, InvalidSearchJsonError, NumberFormatError, QueryError, SearchRequestError } from '../../errors';
 import type { Services } from '../../services';
 import type { QueryResult, SearchCaller, SearchRequest } from '../../services/query.service';
 import { query } from '../params';
@@ -121,7 +121,7 @@ async function readJsonBody(ctx: GridContext, s: Services, texts: Texts): Promis
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new BadRequestError(`Invalid JSON in the request body: ${(e as Error).message}`, 'INVALID_JSON');
+    throw new InvalidSearchJsonError((e as Error).message);
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw new SearchRequestError(texts.emptyBody);
   return doc as Record<string, unknown>;
@@ -140,11 +140,11 @@ function intOf(v: unknown): number | undefined {
     const n = Number(text);
     if (n >= -(2 ** 31) && n < 2 ** 31) return n;
   }
-  throw new BadRequestError(`For input string: "${text}"`, 'NUMBER_FORMAT');
+  throw new NumberFormatError(text);
 }
 
 function queryMode(v: string | undefined): void {
   if (v !== undefined && v !== 'FETCH' && v !== 'BROADCAST') {
-    throw new BadRequestError(`No enum constant org.infinispan.query.dsl.IndexedQueryMode.${v}`, 'INVALID_QUERY_MODE');
+    throw new InvalidQueryModeError(v);
   }
 }

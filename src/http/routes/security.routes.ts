@@ -1,4 +1,4 @@
-import { BadRequestError, MissingArgumentError, PrincipalExistsError } from '../../errors';
+import { AuthorizationDisabledError, MissingArgumentError, PrincipalExistsError } from '../../errors';
 import { PERMISSION_BITS, PERMISSION_MASKS, type PermissionName } from '../../model/permissions';
 import type { Services, Subject } from '../../services';
 import { cacheMask } from '../../services/authorization';
@@ -89,7 +89,7 @@ function acl(subject: Subject, s: Services): Record<string, unknown> {
 }
 
 function requireAuthorization(s: Services): void {
-  if (!s.authEnabled) throw new BadRequestError('ISPN012027: Security authorization is not enabled on this server.', 'AUTHORIZATION_DISABLED');
+  if (!s.authEnabled) throw new AuthorizationDisabledError();
 }
 
 function detailedRoles(s: Services): Record<string, unknown> {

@@ -4,6 +4,7 @@ import { NodeNotFoundError, NotImplementedError, ResourceNotFoundError } from '.
 import type { Services } from '../../services';
 import { CONTAINER_NAME } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
+import { headerText } from '../request-headers';
 import { isTrue, query } from '../params';
 import { sendJson, sendStatus, sendText } from '../respond';
 import { DONE, json, MEDIA, PATH_PARAMS, QUERY_PARAMS, text, typed } from '../route-doc';
@@ -100,7 +101,7 @@ function stop(ctx: GridContext, s: Services): void {
 }
 
 function config(ctx: GridContext, s: Services): void {
-  const format = negotiateAmong(ctx.get('accept') || undefined, CONFIG_TYPES);
+  const format = negotiateAmong(headerText(ctx, 'accept'), CONFIG_TYPES);
   const doc = s.server.configuration();
   if (format === 'yaml') return sendText(ctx, yaml().stringify(doc, { aliasDuplicateObjects: false }), 'application/yaml');
   if (format === 'xml') return sendText(ctx, toXml('server', (doc as { server: unknown }).server), 'application/xml');

@@ -1,4 +1,4 @@
-import { BadRequestError, MissingArgumentError, MissingArgumentsError, ResourceNotFoundError } from '../../errors';
+import { InvalidContentError, InvalidStateTransferModeError, MissingArgumentError, MissingArgumentsError, ResourceNotFoundError } from '../../errors';
 import type { CacheHandle, Services } from '../../services';
 import type { XSiteService } from '../../services/xsite.service';
 import { canAdminister } from '../../services/authorization';
@@ -83,12 +83,12 @@ function takeOfflineConfig(ctx: GridContext, s: Services): void {
 
 async function setTakeOfflineConfig(ctx: GridContext, s: Services): Promise<void> {
   s.xsite.site(ctx.params.cache, ctx.params.site);
-  const text = await readJsonText(ctx, s, (reason) => new BadRequestError(reason, 'INVALID_CONTENT'));
+  const text = await readJsonText(ctx, s, (reason) => new InvalidContentError(reason));
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    throw new BadRequestError('ISPN012043: Invalid request content', 'INVALID_CONTENT');
+    throw new InvalidContentError('ISPN012043: Invalid request content');
   }
   const o = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   if (typeof o.after_failures !== 'number' || typeof o.min_wait !== 'number') throw new MissingArgumentsError(['after_failures', 'min_wait']);
@@ -100,7 +100,7 @@ async function setMode(ctx: GridContext, s: Services): Promise<void> {
   const mode = query(ctx, 'mode');
   if (mode === undefined) throw new MissingArgumentError('mode');
   const upper = mode.toUpperCase();
-  if (upper !== 'MANUAL' && upper !== 'AUTO') throw new BadRequestError(`No enum constant org.infinispan.configuration.cache.XSiteStateTransferMode.${upper}`, 'INVALID_MODE');
+  if (upper !== 'MANUAL' && upper !== 'AUTO') throw new InvalidStateTransferModeError(upper);
   const changed = await s.xsite.setMode(ctx.params.cache, ctx.params.site, upper);
   sendStatus(ctx, changed ? 200 : 304);
 }

@@ -53,14 +53,6 @@ export function duplicateElementError(name: string, location: TextLocation): Inv
   return new InvalidConfigurationError(`Element '${name}' may appear only once, found another at ${at(location)}`);
 }
 
-export function cacheCountError(found: number): InvalidConfigurationError {
-  return new InvalidConfigurationError(`Expected exactly one cache definition, found ${found}`, 'CACHE_COUNT');
-}
-
-export function emptyConfigurationError(): InvalidConfigurationError {
-  return new InvalidConfigurationError('Configuration is empty', 'EMPTY_CONFIGURATION');
-}
-
 export function reservedNameError(name: string, location: TextLocation): InvalidConfigurationError {
   return new InvalidConfigurationError(`'${name}' is not allowed as a name in a configuration, found at ${at(location)}`);
 }

@@ -1,5 +1,5 @@
 export type { CacheDefinition, CacheSettings, ConfigFormat } from './types';
-export { parseCacheConfig, detectConfigFormat, isTextWithParameters, javaMediaTypeText } from './parse-cache-config';
+export { configFormatOf, type ConfigType, parseCacheConfig, parseConfigType, javaMediaTypeText, sniffConfigFormat } from './parse-cache-config';
 export { formatCacheConfig, formatCacheDocument } from './format-cache-config';
 export { CONFIG_NAMESPACE } from './write-xml-config';
 export { toCacheSettings } from './cache-settings';

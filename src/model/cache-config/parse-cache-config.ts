@@ -1,6 +1,6 @@
+import { EmptyConfigurationError } from '../../errors';
 import { ConfigBudget, type ConfigLimits, NO_CONFIG_LIMITS, own } from './config-limits';
 import { toCacheDefinition } from './build-config-tree';
-import { emptyConfigurationError } from './config-messages';
 import type { RawDocument } from './raw-config';
 import { readJsonConfig } from './read-json-config';
 import { readXmlConfig } from './read-xml-config';
@@ -21,7 +21,7 @@ const READERS: Readonly<Record<ConfigFormat, (text: string, budget: ConfigBudget
 export function parseCacheConfig(text: string, format: ConfigFormat, limits: ConfigLimits = NO_CONFIG_LIMITS): CacheDefinition {
   const budget = new ConfigBudget(limits);
   budget.checkSize(text);
-  if (text.trim() === '') throw emptyConfigurationError();
+  if (text.trim() === '') throw new EmptyConfigurationError();
   return toCacheDefinition(READERS[format](text, budget));
 }
 
@@ -34,30 +34,39 @@ const BY_MEDIA_TYPE: Readonly<Record<string, ConfigFormat>> = {
 };
 
 /**
- * The declarative format of a request body from its Content-Type (docs/reference/management-plane.md#cache-create): bare
- * `text/plain` is sniffed (`<` XML, `{` JSON, otherwise YAML); `text/plain` with parameters and any
- * other type give undefined (see `isTextWithParameters` for how the callers tell them apart).
+ * A configuration body's Content-Type, read once where the request arrives
+ * (docs/reference/management-plane.md#cache-create): a declarative format; bare `text/plain`, whose
+ * format is recognised from the text; `text/plain` with parameters (`text/plain; charset=utf-8`),
+ * which the original's 415 check lets through (type/subtype match) and its ConfigurationReader then
+ * refuses; or any other type. `text` is the header as sent, for the error texts.
  */
-export function detectConfigFormat(contentType: string | undefined, body: string): ConfigFormat | undefined {
-  if (contentType === undefined) return undefined;
-  const mediaType = contentType.split(';')[0].trim().toLowerCase();
-  const known = own(BY_MEDIA_TYPE, mediaType);
-  if (known !== undefined) return known;
-  if (mediaType !== 'text/plain' || isTextWithParameters(contentType)) return undefined;
+export interface ConfigType {
+  kind: ConfigFormat | 'text' | 'text-with-parameters' | 'other';
+  text: string;
+}
+
+export function parseConfigType(contentType: string): ConfigType {
+  const [type, ...parameters] = contentType.split(';');
+  const essence = type.trim().toLowerCase();
+  const known = own(BY_MEDIA_TYPE, essence);
+  if (known !== undefined) return { kind: known, text: contentType };
+  if (essence !== 'text/plain') return { kind: 'other', text: contentType };
+  return { kind: parameters.some((p) => p.trim() !== '') ? 'text-with-parameters' : 'text', text: contentType };
+}
+
+/** The format of a body sent as `type`: its own, or recognised from the text for bare `text/plain`; undefined for anything else. */
+export function configFormatOf(type: ConfigType, body: string): ConfigFormat | undefined {
+  if (type.kind === 'text') return sniffConfigFormat(body);
+  if (type.kind === 'text-with-parameters' || type.kind === 'other') return undefined;
+  return type.kind;
+}
+
+/** The format of a bare `text/plain` body (or one without a type): `<` XML, `{` JSON, otherwise YAML. */
+export function sniffConfigFormat(body: string): ConfigFormat {
   const first = body.trimStart().charAt(0);
   if (first === '<') return 'xml';
   if (first === '{') return 'json';
   return 'yaml';
-}
-
-/**
- * `text/plain` with parameters (`text/plain; charset=utf-8`): the original's 415 check lets it
- * through (type/subtype match), then its ConfigurationReader sniffs only a bare `text/plain` and
- * refuses this one (docs/reference/management-plane.md#cache-create).
- */
-export function isTextWithParameters(contentType: string): boolean {
-  const [type, ...parameters] = contentType.split(';');
-  return type.trim().toLowerCase() === 'text/plain' && parameters.some((p) => p.trim() !== '');
 }
 
 /** A Content-Type as Java's MediaType.toString writes it: `type/subtype; name=value; …`. */

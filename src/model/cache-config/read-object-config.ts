@@ -1,9 +1,9 @@
 // JSON and YAML follow the XML structure: objects are elements, scalars are attributes, arrays of
 // scalars are list attributes (docs/reference/management-plane.md#config-formats). A definition is bare `{"<kind>": {..}}`, named
 // `{"<name>": {"<kind>": {..}}}`, or a full `{"infinispan": {"cache-container": {"caches": {..}}}}`.
-import { InvalidConfigurationError } from '../../errors';
+import { CacheCountError, InvalidConfigurationError } from '../../errors';
 import { isCacheKind } from './cache-kinds';
-import { cacheCountError, reservedNameError, unknownElementError } from './config-messages';
+import { reservedNameError, unknownElementError } from './config-messages';
 import { type ConfigBudget, own } from './config-limits';
 import type { RawDocument, RawElement } from './raw-config';
 import { MAP_ITEM_PARENTS } from './schema-layout';
@@ -78,13 +78,13 @@ function readEntry(element: RawElement, name: string, value: unknown, location: 
 
 function singleEntry(body: PlainObject): [string, unknown] {
   const entries = Object.entries(body);
-  if (entries.length !== 1) throw cacheCountError(entries.length);
+  if (entries.length !== 1) throw new CacheCountError(entries.length);
   return entries[0];
 }
 
 /** `{"<kind>": {..}}` under a name (a map of caches): the cache's raw tree, named. */
 export function readNamed(name: string, body: unknown, ctx: ReadContext): RawDocument {
-  if (!isPlainObject(body)) throw cacheCountError(0);
+  if (!isPlainObject(body)) throw new CacheCountError(0);
   const [kindKey, kindBody] = singleEntry(body);
   const kindLocation = ctx.locator.next(kindKey);
   const kind = ctx.toName(kindKey);
@@ -103,7 +103,7 @@ function childNamed(body: unknown, name: string, ctx: ReadContext): unknown {
 // Global parts of the container (name, statistics, transport...) say nothing about the cache.
 function readFullDocument(body: unknown, ctx: ReadContext): RawDocument {
   const caches = childNamed(childNamed(body, 'cache-container', ctx), 'caches', ctx);
-  if (!isPlainObject(caches)) throw cacheCountError(0);
+  if (!isPlainObject(caches)) throw new CacheCountError(0);
   const [name, definition] = singleEntry(caches);
   const location = ctx.locator.next(name);
   if (name === '__proto__') throw reservedNameError(name, location);

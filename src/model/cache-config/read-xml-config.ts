@@ -1,8 +1,8 @@
 import type { Element as XmlNode } from 'xml-js';
 import { lazy } from '../../util/lazy';
-import { InvalidConfigurationError } from '../../errors';
+import { CacheCountError, EmptyConfigurationError, InvalidConfigurationError } from '../../errors';
 import { isCacheKind } from './cache-kinds';
-import { cacheCountError, emptyConfigurationError, reservedNameError, unknownElementError } from './config-messages';
+import { reservedNameError, unknownElementError } from './config-messages';
 import type { ConfigBudget } from './config-limits';
 import type { RawAttribute, RawDocument, RawElement } from './raw-config';
 import { scanXmlTags, type XmlTag } from './scan-xml-tags';
@@ -113,7 +113,7 @@ function findCacheElement(document: XmlNode, locator: XmlLocator): RawDocument {
       }
     }
   }
-  if (caches.length !== 1) throw cacheCountError(caches.length);
+  if (caches.length !== 1) throw new CacheCountError(caches.length);
   return { root: caches[0] };
 }
 
@@ -128,7 +128,7 @@ export function readXmlDocument(text: string, budget: ConfigBudget): { root: Xml
     throw new InvalidConfigurationError(err instanceof Error ? err.message : String(err));
   }
   const roots = elementsOf(parsed);
-  if (roots.length === 0) throw emptyConfigurationError();
+  if (roots.length === 0) throw new EmptyConfigurationError();
   if (roots.length > 1) throw new InvalidConfigurationError('A configuration document has exactly one root element');
   // the scan stopped where the text is malformed, yet the parser read it: refuse rather than read unchecked
   if (!scanned) throw new InvalidConfigurationError('The XML could not be read: malformed start tag');

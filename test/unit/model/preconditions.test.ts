@@ -5,9 +5,10 @@ import { evaluateRead } from '../../../src/model/preconditions';
 const ETAG = '-1390062818';
 // Last modified at 10:00:00.500 UTC; HTTP dates have second granularity.
 const LAST_MODIFIED = Date.parse('2024-05-01T10:00:00.500Z');
-const AT = 'Wed, 01 May 2024 10:00:00 GMT';
-const BEFORE = 'Wed, 01 May 2024 09:59:59 GMT';
-const AFTER = 'Wed, 01 May 2024 10:00:01 GMT';
+// Dates arrive as epoch ms, parsed where the request arrives (src/http/request-headers.ts).
+const AT = Date.parse('Wed, 01 May 2024 10:00:00 GMT');
+const BEFORE = Date.parse('Wed, 01 May 2024 09:59:59 GMT');
+const AFTER = Date.parse('Wed, 01 May 2024 10:00:01 GMT');
 
 describe('evaluateRead: conditional GET/HEAD (docs/reference/data-plane.md#conditional-reads)', () => {
   it('proceeds without conditional headers', () => {
@@ -101,14 +102,23 @@ describe('evaluateRead: conditional GET/HEAD (docs/reference/data-plane.md#condi
       it(`a ${header} that is not a date → 400 "Could not parse date …"`, () => {
         let caught: unknown;
         try {
-          evaluateRead(ETAG, LAST_MODIFIED, { [header]: 'yesterday-ish' });
+          evaluateRead(ETAG, LAST_MODIFIED, { [header]: { unreadable: 'yesterday-ish' } });
         } catch (err) {
           caught = err;
         }
         expect(caught).to.be.instanceOf(GridError);
         expect((caught as GridError).status).to.equal(400);
-        expect((caught as GridError).message).to.match(/^Could not parse date /);
+        expect((caught as GridError).message).to.equal("Could not parse date 'yesterday-ish'");
       });
     }
+
+    it('is refused even for an entry without Last-Modified', () => {
+      expect(() => evaluateRead(ETAG, undefined, { ifModifiedSince: { unreadable: 'soon' } })).to.throw("Could not parse date 'soon'");
+    });
+
+    it('is not looked at when an ETag condition already answered', () => {
+      expect(evaluateRead(ETAG, LAST_MODIFIED, { ifNoneMatch: ETAG, ifModifiedSince: { unreadable: 'soon' } })).to.equal('not-modified');
+      expect(evaluateRead(ETAG, LAST_MODIFIED, { ifMatch: '42', ifUnmodifiedSince: { unreadable: 'soon' } })).to.equal('failed');
+    });
   });
 });

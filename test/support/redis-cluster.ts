@@ -1,0 +1,66 @@
+import { rmSync } from 'node:fs';
+import { type LocalCluster, NODE_COUNT, startLocalCluster, stopLocalCluster } from '../../src/cli/local-redis-cluster';
+import { address, freeNodePorts, startRedisNode, stopRedisNode } from '../../src/cli/local-redis-node';
+import { tempDir } from './server';
+import { needTool } from './tools';
+
+/**
+ * Throwaway Redis for a test file, started with the same code as `grid redis-cluster`
+ * (src/cli/local-redis-cluster.ts) on free loopback ports in a temp dir, and killed (SIGKILL, by
+ * PID) and removed after. Skips locally without redis-server; fails under CI (tools.ts).
+ *
+ *   const redis = throwawayCluster();   // in a describe: its before starts it, its after removes it
+ *   … redis.cluster.nodes, redis.seeds, redis.cluster.passwordFile …
+ */
+export interface ThrowawayCluster {
+  cluster: LocalCluster;
+  /** `127.0.0.1:P,…` of the three nodes the cluster was created with as masters. */
+  seeds: string;
+}
+
+export function needRedis(ctx: Mocha.Context): void {
+  needTool(ctx, 'redis-server', 'a throwaway Redis Cluster');
+  needTool(ctx, 'redis-cli', 'a throwaway Redis Cluster');
+}
+
+/** A 3-master + 3-replica cluster for the enclosing `describe` (mocha before/after hooks). */
+export function throwawayCluster(): ThrowawayCluster {
+  const handle = {} as ThrowawayCluster;
+  let dir: string | undefined;
+  before(async function () {
+    this.timeout(60_000);
+    needRedis(this);
+    dir = tempDir('grid-redis-');
+    const { cluster } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
+    handle.cluster = cluster;
+    handle.seeds = cluster.nodes.slice(0, 3).map((n) => address(n.port)).join(',');
+  });
+  after(async function () {
+    this.timeout(30_000);
+    if (!dir) return;
+    await stopLocalCluster(dir, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return handle;
+}
+
+export interface ThrowawayNode {
+  dir: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** One redis-server on a free port: a plain Redis, or a cluster node with no slots and no peers. */
+export async function throwawayNode(opts: { cluster: boolean; password?: string }): Promise<ThrowawayNode> {
+  const dir = tempDir('grid-redis-node-');
+  const [spec] = await freeNodePorts(1);
+  await startRedisNode(dir, spec, { ...opts, detached: false });
+  return {
+    dir,
+    port: spec.port,
+    async stop() {
+      await stopRedisNode(dir, spec.port, 'SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
