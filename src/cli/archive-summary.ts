@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type * as yauzl from 'yauzl';
-import { FrameReader } from '../model/backup-archive';
+import { FrameReader } from '../model/backup/backup-archive';
 import { CommandFailure } from './failure';
 
 export interface ArchiveSummary {
@@ -56,7 +56,7 @@ async function* entriesOf(zip: yauzl.ZipFile): AsyncGenerator<yauzl.Entry> {
 }
 
 /**
- * Records of a `.dat` file, framed as the server reads them (model/backup-archive.ts FrameReader);
+ * Records of a `.dat` file, framed as the server reads them (model/backup/backup-archive.ts FrameReader);
  * undefined when the bytes do not frame (another format).
  */
 async function countRecords(stream: Readable, progress: (n: number) => void): Promise<number | undefined> {

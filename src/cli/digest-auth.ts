@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type DigestAlgorithm, digestHash } from '../model/passwords';
+import { type DigestAlgorithm, digestHash } from '../model/security/passwords';
 import type { Credentials } from './credentials';
 
 interface Challenge {

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadOrCreateCredentialsKey } from '../config/credentials-key';
-import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/digest-vault';
+import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/auth/digest-vault';
 import { tenantDataDir, tenantNameProblem } from '../config/tenants';
-import { UserService } from '../services/user.service';
-import { RoleRegistry } from '../services/role-registry';
+import { UserService } from '../services/auth/user.service';
+import { RoleRegistry } from '../services/auth/role-registry';
 import { DATABASE_FILE, SqliteStore } from '../store/sqlite-store';
 import { systemClock } from '../util/clock';
 import { parse, UsageError } from './args';

@@ -1,6 +1,6 @@
 import type { Enum, Root, Type } from 'protobufjs';
-import { findType, type ProtoFile } from '../model/proto-files';
-import type { ProtobufTypes } from '../model/protostream-json';
+import { findType, type ProtoFile } from '../model/protobuf/proto-files';
+import type { ProtobufTypes } from '../model/protobuf/protostream-json';
 import { Listeners } from '../util/listeners';
 
 /** The types of a set of valid schema files, as the schema service builds them. */

@@ -1,8 +1,8 @@
 import Koa from 'koa';
 import { CacheIgnoredError, type GridError, InternalServerError, isGridError, ResourceNotFoundError, ServiceUnavailableError } from '../errors';
 import type { CacheHandle, Services } from '../services';
-import { ANONYMOUS, ANONYMOUS_ADMIN, type Subject } from '../services/auth.service';
-import { authorize } from '../services/authorization';
+import { ANONYMOUS, ANONYMOUS_ADMIN, type Subject } from '../services/auth/auth.service';
+import { authorize } from '../services/auth/authorization';
 import type { Logger } from '../util/logger';
 import { AccessLog } from './access-log';
 import { BodyBudget } from './body-budget';

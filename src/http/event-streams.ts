@@ -1,7 +1,7 @@
 import { formatCacheDocument } from '../model/cache-config';
-import { JSON_TYPE, parseMediaType, TEXT_PLAIN } from '../model/media-type';
+import { JSON_TYPE, parseMediaType, TEXT_PLAIN } from '../model/media/media-type';
 import type { Services } from '../services';
-import { canAdminister } from '../services/authorization';
+import { canAdminister } from '../services/auth/authorization';
 import { negotiateAmong } from './negotiate';
 import { headerText } from './request-headers';
 import { isTrue, query } from './params';

@@ -1,6 +1,6 @@
 import { NotAcceptableError } from '../errors';
-import { essence, MATCH_ALL, type MediaType, parseMediaType, parseMediaTypeList } from '../model/media-type';
-import { negotiateValue, type Negotiated } from '../model/negotiation';
+import { essence, MATCH_ALL, type MediaType, parseMediaType, parseMediaTypeList } from '../model/media/media-type';
+import { negotiateValue, type Negotiated } from '../model/media/negotiation';
 
 /**
  * Content-Type / Key-Content-Type of a request; undefined when absent (`*∕*`). The same header
@@ -19,7 +19,7 @@ export function requestMediaType(header: string | undefined): MediaType | undefi
 let lastHeader: string | undefined;
 let lastType: MediaType | undefined;
 
-/** The response type and conversion target of an entry read (docs/reference/media-types.md#read-negotiation; model/negotiation). */
+/** The response type and conversion target of an entry read (docs/reference/media-types.md#read-negotiation; model/media/negotiation). */
 export function negotiateValueType(acceptHeader: string | undefined, storage: MediaType, configured: string | undefined): Negotiated {
   return negotiateValue(acceptHeader, storage, configured);
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { type ConfigType, parseConfigType } from '../model/cache-config';
 import { type AdminFlag, type OpFlags, parseAdminFlags, parseEntryFlags } from '../model/flags';
-import type { MediaType } from '../model/media-type';
+import type { MediaType } from '../model/media/media-type';
 import type { HeaderDate, ReadPreconditions } from '../model/preconditions';
 import { requestMediaType } from './negotiate';
 

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import type { CacheHandle } from '../services';
 import type { Services } from '../services';
-import type { Subject } from '../services/auth.service';
-import type { RoutePermission } from '../services/authorization';
+import type { Subject } from '../services/auth/auth.service';
+import type { RoutePermission } from '../services/auth/authorization';
 import type { Logger } from '../util/logger';
 import type { RouteDoc } from './route-doc';
 import type { BodyBudget } from './body-budget';

@@ -1,7 +1,7 @@
 import {
   InvalidScriptModeError, NoScriptEngineError, ScriptParametersNotArrayError, ScriptPropertiesNotObjectError, UnknownScriptPropertyError,
 } from '../errors';
-import { parseMediaType } from './media-type';
+import { parseMediaType } from './media/media-type';
 
 export type ScriptMode = 'LOCAL' | 'DISTRIBUTED';
 

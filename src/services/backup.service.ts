@@ -8,7 +8,7 @@ import {
   ArchiveExistsError, BackupDeleteFailedError, BackupFailedError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
   RestoreLocationError,
 } from '../errors';
-import type { Resources } from '../model/backup-resources';
+import type { Resources } from '../model/backup/backup-resources';
 import { fileNameOf } from '../model/name-encoding';
 import { checkResourceName } from '../model/resource-name';
 import type { OperationRecord, Store } from '../store/store';

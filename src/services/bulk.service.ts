@@ -1,14 +1,14 @@
 import type { CacheHandle } from '../grid/cache-manager';
-import { encodeHex } from '../model/content-codecs';
-import { fromStoredKey, storedKeyText } from '../model/key-codec';
-import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, JSON_TYPE, type MediaType, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN } from '../model/media-type';
-import { listingJson, listingPieces, type Representation } from '../model/listing-json';
-import type { ProtobufTypes } from '../model/protostream-json';
-import { isConvertible } from '../model/transcoding';
+import { encodeHex } from '../model/media/content-codecs';
+import { fromStoredKey, storedKeyText } from '../model/media/key-codec';
+import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, JSON_TYPE, type MediaType, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN } from '../model/media/media-type';
+import { listingJson, listingPieces, type Representation } from '../model/media/listing-json';
+import type { ProtobufTypes } from '../model/protobuf/protostream-json';
+import { isConvertible } from '../model/media/transcoding';
 import { expiresAt, type StoredEntry } from '../store/store';
 import { inChunks } from '../util/slices';
 import { storageTypes } from './storage-types';
-import type { ValueConverter } from './value-converter';
+import type { ValueConverter } from './off-loop/value-converter';
 
 export interface EntriesOptions {
   limit: number;

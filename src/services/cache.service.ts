@@ -11,9 +11,9 @@ import {
 } from '../model/cache-config';
 import { type AdminFlag, NO_FLAGS, type OpFlags } from '../model/flags';
 import type { Clock } from '../util/clock';
-import type { OffLoop } from './off-loop';
-import type { Subject } from './auth.service';
-import { canAccess, canAdminister } from './authorization';
+import type { OffLoop } from './off-loop/off-loop';
+import type { Subject } from './auth/auth.service';
+import { canAccess, canAdminister } from './auth/authorization';
 
 export interface ConfigBody {
   text: string;

@@ -3,8 +3,8 @@ import type { CacheHandle, CacheManager, ConfigEvent } from '../grid/cache-manag
 import type { Listeners } from '../util/listeners';
 import { type CacheDefinition, formatCacheConfig } from '../model/cache-config';
 import type { Clock } from '../util/clock';
-import type { Subject } from './auth.service';
-import { canAccess } from './authorization';
+import type { Subject } from './auth/auth.service';
+import { canAccess } from './auth/authorization';
 
 /** The default container's name, as the original server calls its cache manager; a tenant's container is named after the tenant. */
 export const CONTAINER_NAME = 'default';

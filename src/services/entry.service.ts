@@ -4,18 +4,18 @@ import { isMortal } from '../grid/cache-entry';
 import type { CacheHandle } from '../grid/cache-manager';
 import { resolveExpiry } from '../model/expiration';
 import { NO_FLAGS, type OpFlags } from '../model/flags';
-import { essence, JAVA_OBJECT, type MediaType, parseMediaType } from '../model/media-type';
+import { essence, JAVA_OBJECT, type MediaType, parseMediaType } from '../model/media/media-type';
 import { evaluateRead, type ReadPreconditions } from '../model/preconditions';
-import type { ProtobufTypes } from '../model/protostream-json';
-import { keepsBodyAsSent, type StorageForm } from '../model/storage-form';
-import { keepsBytes } from '../model/transcoding';
-import { hasContentCodec } from '../model/content-codecs';
-import { toStoredKey } from '../model/key-codec';
+import type { ProtobufTypes } from '../model/protobuf/protostream-json';
+import { keepsBodyAsSent, type StorageForm } from '../model/media/storage-form';
+import { keepsBytes } from '../model/media/transcoding';
+import { hasContentCodec } from '../model/media/content-codecs';
+import { toStoredKey } from '../model/media/key-codec';
 import { expiresAt } from '../store/store';
 import { then } from '../util/maybe-promise';
 import type { Clock } from '../util/clock';
 import { storageTypes } from './storage-types';
-import type { ValueConverter } from './value-converter';
+import type { ValueConverter } from './off-loop/value-converter';
 
 export interface WriteRequest {
   key: Buffer;
@@ -135,7 +135,7 @@ export class EntryService {
   /**
    * The body as the cache stores it (docs/reference/media-types.md#write-conversion): no Content-Type stores it as
    * sent, and so does a type the storage keeps byte for byte (remembered for the next write);
-   * anything else is decoded, checked and converted (model/storage-form.ts), on the worker when large.
+   * anything else is decoded, checked and converted (model/media/storage-form.ts), on the worker when large.
    */
   private toStorage(h: CacheHandle, req: WriteRequest): { value: Buffer; valueType: string | null } | Promise<StorageForm> {
     const ct = req.contentType;

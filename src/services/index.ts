@@ -2,7 +2,7 @@ import type { Limits } from '../config/limits';
 import type { TypeRegistry } from '../grid/type-registry';
 import type { CacheManager } from '../grid/cache-manager';
 import type { Clock } from '../util/clock';
-import type { AuthService } from './auth.service';
+import type { AuthService } from './auth/auth.service';
 import type { BulkService } from './bulk.service';
 import type { BackupService } from './backup.service';
 import type { CacheService } from './cache.service';
@@ -13,19 +13,19 @@ import type { LoggingService } from './logging.service';
 import type { MetricsService } from './metrics.service';
 import type { QueryService } from './query.service';
 import type { SearchAdminService } from './search-admin.service';
-import type { RoleRegistry } from './role-registry';
+import type { RoleRegistry } from './auth/role-registry';
 import type { SchemaService } from './schema.service';
-import type { ServerService } from './server.service';
-import type { TaskService } from './task.service';
+import type { ServerService } from './server/server.service';
+import type { TaskService } from './tasks/task.service';
 import type { XSiteService } from './xsite.service';
-import type { NodeInfo } from './node-info';
-import type { UserService } from './user.service';
+import type { NodeInfo } from './server/node-info';
+import type { UserService } from './auth/user.service';
 
 export type { CacheEntry } from '../grid/cache-entry';
 export type { CacheHandle } from '../grid/cache-manager';
-export type { Subject } from './auth.service';
+export type { Subject } from './auth/auth.service';
 export type { CacheStats } from '../grid/cache-stats';
-export type { NodeInfo } from './node-info';
+export type { NodeInfo } from './server/node-info';
 
 /**
  * Everything a handler talks to: the process-wide services and those of the container the request

@@ -1,6 +1,6 @@
 import { parseCacheConfig, toCacheSettings } from '../model/cache-config';
-import { convertLegacyKey, mayHoldLegacyKeys } from '../model/legacy-keys';
-import type { ProtobufTypes } from '../model/protostream-json';
+import { convertLegacyKey, mayHoldLegacyKeys } from '../model/media/legacy-keys';
+import type { ProtobufTypes } from '../model/protobuf/protostream-json';
 import type { KeyRewrite, Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
@@ -12,7 +12,7 @@ export const KEY_STORAGE_MIGRATION = 'keys-in-key-storage-type';
 /**
  * Start-up step: keys that grid 0.1.0 stored as the path segment's bytes in caches whose key
  * storage type is protostream, Java objects or JSON are rewritten to the key the server now
- * stores for them (model/legacy-keys), once, before any cache runs (docs/data-formats.md).
+ * stores for them (model/media/legacy-keys), once, before any cache runs (docs/data-formats.md).
  */
 export async function migrateLegacyKeys(store: Store, types: ProtobufTypes, clock: Clock, log: Logger): Promise<void> {
   const caches: KeyRewrite[] = [];

@@ -2,7 +2,7 @@ import type { Registry } from 'prom-client';
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import type { CacheStats } from '../grid/cache-stats';
 import { lazy } from '../util/lazy';
-import { RequestLatency } from './request-latency';
+import { RequestLatency } from './server/request-latency';
 
 // prom-client (with @opentelemetry/api, 80-odd modules) is loaded at the first scrape, not at start
 const promClient = lazy(() => require('prom-client') as typeof import('prom-client'));

@@ -3,11 +3,11 @@ import type { EntryEvent } from '../grid/entry-events';
 import type { CacheEntry } from '../grid/cache-entry';
 import type { CacheData, RemoveOutcome } from '../grid/cache-data';
 import { etagOf } from '../model/etag';
-import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media-type';
+import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media/media-type';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { SchemaService } from './schema.service';
-import type { ValueConverter } from './value-converter';
+import type { ValueConverter } from './off-loop/value-converter';
 
 export const PROTOBUF_METADATA = '___protobuf_metadata';
 

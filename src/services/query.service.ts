@@ -3,9 +3,9 @@ import type { CacheHandle } from '../grid/cache-manager';
 import type { EntityNames, QueryEngine } from '../grid/query/query-engine';
 import type { QueryResult } from '../grid/query/query-result';
 import { querySettingsOf, type QuerySettings } from '../grid/query/query-settings';
-import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, PROTOSTREAM } from '../model/media-type';
-import type { Subject } from './auth.service';
-import { authorize } from './authorization';
+import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, PROTOSTREAM } from '../model/media/media-type';
+import type { Subject } from './auth/auth.service';
+import { authorize } from './auth/authorization';
 import { storageTypes } from './storage-types';
 
 export { RawJson, type QueryResult } from '../grid/query/query-result';

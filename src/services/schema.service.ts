@@ -1,16 +1,16 @@
 import { SchemaDataMissingError, SchemaExistsError, SchemaNotFoundError } from '../errors';
-import { addDescriptors } from '../model/proto-descriptors';
+import { addDescriptors } from '../model/protobuf/proto-descriptors';
 import type { RegisteredTypes, TypeRegistry } from '../grid/type-registry';
-import type { ProtoFile } from '../model/proto-files';
+import type { ProtoFile } from '../model/protobuf/proto-files';
 import { checkResourceName } from '../model/resource-name';
-import { checkProtoSize, checkProtoTotal, type ProtoLimits } from '../model/proto-limits';
+import { checkProtoSize, checkProtoTotal, type ProtoLimits } from '../model/protobuf/proto-limits';
 import type { SchemaRecord } from '../store/records';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import { lazy } from '../util/lazy';
 import { Listeners } from '../util/listeners';
-import type { OffLoop } from './off-loop';
-import type { ProtoCheckResult, ProtoFileSize } from './off-loop.jobs';
+import type { OffLoop } from './off-loop/off-loop';
+import type { ProtoCheckResult, ProtoFileSize } from './off-loop/off-loop.jobs';
 
 const pb = lazy(() => require('protobufjs') as typeof import('protobufjs'));
 

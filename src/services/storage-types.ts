@@ -1,6 +1,6 @@
 import type { CacheHandle } from '../grid/cache-manager';
 import type { CacheSettings } from '../model/cache-config';
-import { APPLICATION_UNKNOWN, type MediaType, parseMediaType } from '../model/media-type';
+import { APPLICATION_UNKNOWN, type MediaType, parseMediaType } from '../model/media/media-type';
 
 export interface StorageTypes {
   key: MediaType;

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { verifyPassword } from '../../src/model/passwords';
+import { verifyPassword } from '../../src/model/security/passwords';
 import { migrationsDir, openDatabase } from '../../src/store/sqlite-store';
 import { SqliteUserStore } from '../../src/store/sqlite-user.store';
 import { runGrid } from '../support/cli';

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { allRoutes } from '../../src/http/app';
 import type { RouteSpec } from '../../src/http/route-spec';
-import { DEFAULT_ROLES, PERMISSION_BITS, PERMISSION_MASKS, type PermissionName } from '../../src/model/permissions';
+import { DEFAULT_ROLES, PERMISSION_BITS, PERMISSION_MASKS, type PermissionName } from '../../src/model/security/permissions';
 import { startTestServer, type TestServer } from '../support/server';
 
 /**

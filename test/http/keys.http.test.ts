@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as yauzl from 'yauzl';
 import { ZipFile } from 'yazl';
-import { encodeEntry, frame } from '../../src/model/backup-archive';
+import { encodeEntry, frame } from '../../src/model/backup/backup-archive';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { startTestServer, tempDir, type TestServer } from '../support/server';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DEFAULT_KEY_TYPE } from '../../src/model/key-codec';
+import { DEFAULT_KEY_TYPE } from '../../src/model/media/key-codec';
 import type { Client, Reply } from '../support/client';
 import { until } from '../support/poll';
 import { startTestServer, type TestServer } from '../support/server';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import type { TaskInfo } from '../../src/services/task.service';
+import type { TaskInfo } from '../../src/services/tasks/task.service';
 import type { Client } from '../support/client';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 

@@ -1,6 +1,6 @@
 import type { Message, Type } from 'protobufjs';
-import { WireReader } from '../../model/wire-reader';
-import { WRAPPED } from '../../model/wrapped-message';
+import { WireReader } from '../../model/protobuf/wire-reader';
+import { WRAPPED } from '../../model/protobuf/wrapped-message';
 
 /** A decoded entity: the protobufjs message; field values are read through field-values.ts. */
 export type EntityMessage = Message<Record<string, unknown>>;

@@ -1,7 +1,7 @@
 import type { Type } from 'protobufjs';
 import type { AnalyzedQuery, FieldRef, Projection, Scalar, Target } from '../../model/ickle/analyzed-query';
 import { isColumn } from '../../model/ickle/analyzed-query';
-import { hitJson } from '../../model/protostream-hit-json';
+import { hitJson } from '../../model/protobuf/protostream-hit-json';
 import { compareNullable } from './compare';
 import { compileCondition, type Predicate } from './condition-eval';
 import { EntityReader, type EntityMessage } from './entity-reader';

@@ -1,7 +1,7 @@
 import type { FieldRef, Scalar } from '../../model/ickle/analyzed-query';
 import type { PropertyModel, ValueKind } from '../../model/ickle/entity-model';
 import { longFromBits, toJavaLong } from '../../model/ickle/java-long';
-import { shortestFloat } from '../../model/protostream-hit-json';
+import { shortestFloat } from '../../model/protobuf/protostream-hit-json';
 
 /** Reads one field path from a decoded entity: every value (repeated paths give several). */
 export type ValuesAccessor = (entity: object) => Scalar[];

@@ -1,5 +1,5 @@
 import type { CacheDefinition } from '../../model/cache-config';
-import type { ProtobufTypes } from '../../model/protostream-json';
+import type { ProtobufTypes } from '../../model/protobuf/protostream-json';
 import type { IndexWriteOp, Store, VolatileIndexStore } from '../../store/store';
 import type { Logger } from '../../util/logger';
 import type { Cache } from '../cache';

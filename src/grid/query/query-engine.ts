@@ -3,7 +3,7 @@ import { UnknownEntityError } from '../../errors';
 import type { EntityModel } from '../../model/ickle/entity-model';
 import { compileIckle } from '../../model/ickle/compile';
 import { findJavaEntity, findProtobufEntity } from '../../model/ickle/protobuf-entities';
-import type { ProtobufTypes } from '../../model/protostream-json';
+import type { ProtobufTypes } from '../../model/protobuf/protostream-json';
 import type { Commit } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import type { Cache } from '../cache';

@@ -1,7 +1,7 @@
 import type { Field, Type } from 'protobufjs';
 import type { Condition, FieldRef, Scalar, Target } from '../../model/ickle/analyzed-query';
 import { isColumn } from '../../model/ickle/analyzed-query';
-import { WireReader } from '../../model/wire-reader';
+import { WireReader } from '../../model/protobuf/wire-reader';
 import { compileCondition } from './condition-eval';
 import { toScalar } from './field-values';
 

@@ -3,10 +3,10 @@ import {
   MethodRequiresContentError, MissingArgumentError, UnknownAvailabilityError, WrongCompareContentError, WrongMediaTypeError, WrongMethodError,
 } from '../../errors';
 import { type ConfigFormat, parseConfigType } from '../../model/cache-config';
-import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media-type';
-import { hasPermission } from '../../model/permissions';
+import { JSON_TYPE, XML_TYPE, YAML_TYPE } from '../../model/media/media-type';
+import { hasPermission } from '../../model/security/permissions';
 import type { Services } from '../../services';
-import { cacheMask } from '../../services/authorization';
+import { cacheMask } from '../../services/auth/authorization';
 import { cacheHealthOf } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { intParam, isTrue, query } from '../params';

@@ -1,6 +1,6 @@
 import type { Context } from 'koa';
-import { DEFAULT_KEY_TYPE, LEGACY_KEY_TYPE } from '../../model/key-codec';
-import type { MediaType } from '../../model/media-type';
+import { DEFAULT_KEY_TYPE, LEGACY_KEY_TYPE } from '../../model/media/key-codec';
+import type { MediaType } from '../../model/media/media-type';
 import type { CacheEntry, Services } from '../../services';
 import type { ReadResult } from '../../services/entry.service';
 import { storageTypes } from '../../services/storage-types';

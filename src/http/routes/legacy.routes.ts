@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { type Charset, resolveCharset } from '../../model/charsets';
-import { encodeHex } from '../../model/content-codecs';
-import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../model/media-type';
+import { type Charset, resolveCharset } from '../../model/media/charsets';
+import { encodeHex } from '../../model/media/content-codecs';
+import { type MediaType, OCTET_STREAM, parseMediaType, TEXT_PLAIN } from '../../model/media/media-type';
 import type { Services } from '../../services';
 import { pickAmong } from '../negotiate';
 import { headerText } from '../request-headers';

@@ -1,7 +1,7 @@
 import { AuthorizationDisabledError, MissingArgumentError, PrincipalExistsError } from '../../errors';
-import { PERMISSION_BITS, PERMISSION_MASKS, type PermissionName } from '../../model/permissions';
+import { PERMISSION_BITS, PERMISSION_MASKS, type PermissionName } from '../../model/security/permissions';
 import type { Services, Subject } from '../../services';
-import { cacheMask } from '../../services/authorization';
+import { cacheMask } from '../../services/auth/authorization';
 import { readText } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import { queryAll } from '../params';

@@ -1,5 +1,5 @@
 import type { Services } from '../../services';
-import type { ScriptOutcome } from '../../services/script-sandbox';
+import type { ScriptOutcome } from '../../services/tasks/script-sandbox';
 import { query } from '../params';
 import { readBody } from '../request-body';
 import { sendBytes, sendJson, sendStatus, sendText } from '../respond';

@@ -1,7 +1,7 @@
 import { InvalidContentError, InvalidStateTransferModeError, MissingArgumentError, MissingArgumentsError, ResourceNotFoundError } from '../../errors';
 import type { CacheHandle, Services } from '../../services';
 import type { XSiteService } from '../../services/xsite.service';
-import { canAdminister } from '../../services/authorization';
+import { canAdminister } from '../../services/auth/authorization';
 import { query } from '../params';
 import { readJsonText } from '../json-body';
 import { sendJson, sendStatus } from '../respond';

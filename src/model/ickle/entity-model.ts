@@ -1,5 +1,5 @@
 import type { Enum, Field, Type } from 'protobufjs';
-import { type Annotation, boolAttr, findAnnotation, parseAnnotations, stringAttr } from '../proto-annotations';
+import { type Annotation, boolAttr, findAnnotation, parseAnnotations, stringAttr } from '../protobuf/proto-annotations';
 
 /** How the engine holds a field's values: protobuf scalars grouped as the original's Java types. */
 export type ValueKind = 'string' | 'int' | 'long' | 'float' | 'double' | 'bool' | 'enum' | 'bytes' | 'message';

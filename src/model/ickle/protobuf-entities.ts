@@ -1,5 +1,5 @@
 import { UnknownEntityError } from '../../errors';
-import type { ProtobufTypes } from '../protostream-json';
+import type { ProtobufTypes } from '../protobuf/protostream-json';
 import { type EntityModel, entityModelOf } from './entity-model';
 
 // loaded on first use, as elsewhere in the model

@@ -3,7 +3,7 @@ import type { Readable } from 'node:stream';
 import type * as yauzl from 'yauzl';
 import { lazy } from '../../util/lazy';
 import { InvalidArchiveError } from '../../errors';
-import { checkEntryName } from '../../model/backup-archive';
+import { checkEntryName } from '../../model/backup/backup-archive';
 import { openRegularFile } from './locations';
 
 const loadYauzl = lazy(() => require('yauzl') as typeof import('yauzl'));

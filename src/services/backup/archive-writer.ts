@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { lazy } from '../../util/lazy';
 import {
   ARCHIVE_VERSION, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, archivePaths, encodeCounter, encodeEntry, formatNameList, formatProperties, frame,
-} from '../../model/backup-archive';
+} from '../../model/backup/backup-archive';
 import type { CacheSnapshot, ContainerSnapshot } from './snapshot';
 import { OperationFailure, yieldToLoop } from './sources';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-files';

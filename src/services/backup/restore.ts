@@ -1,11 +1,11 @@
 import type { Commit } from '../../store/store';
 import {
   FrameReader, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, MIN_ARCHIVE_MAJOR, archivePaths, decodeCounter, decodeEntry, parseNameList, parseProperties,
-} from '../../model/backup-archive';
-import { convertLegacyKey, mayHoldLegacyKeys } from '../../model/legacy-keys';
+} from '../../model/backup/backup-archive';
+import { convertLegacyKey, mayHoldLegacyKeys } from '../../model/media/legacy-keys';
 import { checkResourceName } from '../../model/resource-name';
 import { storageTypes } from '../storage-types';
-import { RESOURCE_TYPES, type ResourceType, type Resources, selectNames } from '../../model/backup-resources';
+import { RESOURCE_TYPES, type ResourceType, type Resources, selectNames } from '../../model/backup/backup-resources';
 import type { CacheDefinition } from '../../model/cache-config';
 import type { ArchiveReader } from './archive-reader';
 import { type BackupSources, OperationFailure, yieldToLoop } from './sources';

@@ -1,6 +1,6 @@
 import { formatCacheDocument } from '../../model/cache-config';
-import { type ArchivedCounter } from '../../model/backup-archive';
-import { type Resources, selectNames } from '../../model/backup-resources';
+import { type ArchivedCounter } from '../../model/backup/backup-archive';
+import { type Resources, selectNames } from '../../model/backup/backup-resources';
 import type { Store, StoredEntry, StoreSnapshot } from '../../store/store';
 import { type BackupSources, OperationFailure } from './sources';
 

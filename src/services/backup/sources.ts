@@ -1,9 +1,9 @@
 import type { CacheManager } from '../../grid/cache-manager';
-import type { ProtobufTypes } from '../../model/protostream-json';
+import type { ProtobufTypes } from '../../model/protobuf/protostream-json';
 import type { CacheService } from '../cache.service';
 import type { CounterService } from '../counter.service';
 import type { SchemaService } from '../schema.service';
-import type { TaskService } from '../task.service';
+import type { TaskService } from '../tasks/task.service';
 
 /** What backups read and restores write: the container's resources, through their services. */
 export interface BackupSources {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import {
   FrameReader, checkEntryName, decodeCounter, decodeEntry, encodeCounter, encodeEntry, frame, parseNameList, formatNameList,
-} from '../../../src/model/backup-archive';
-import { parseResources } from '../../../src/model/backup-resources';
+} from '../../../src/model/backup/backup-archive';
+import { parseResources } from '../../../src/model/backup/backup-resources';
 
 describe('backup archive model', () => {
   it('round-trips an entry with its media type, times and limits', () => {

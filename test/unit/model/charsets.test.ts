@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { UnsupportedCharsetError } from '../../../src/errors';
-import { recode, resolveCharset, UTF_8 } from '../../../src/model/charsets';
+import { recode, resolveCharset, UTF_8 } from '../../../src/model/media/charsets';
 
 describe('charsets (java.nio names, decode with U+FFFD, encode with ?)', () => {
   it('resolves Java names and aliases case-insensitively to one charset each', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { EncodingError } from '../../../src/errors';
-import { decodeContent, decodeUrlForm, encodeContent, encodeUrlForm } from '../../../src/model/content-codecs';
-import { parseMediaType } from '../../../src/model/media-type';
+import { decodeContent, decodeUrlForm, encodeContent, encodeUrlForm } from '../../../src/model/media/content-codecs';
+import { parseMediaType } from '../../../src/model/media/media-type';
 
 const mt = (s: string) => parseMediaType(s);
 

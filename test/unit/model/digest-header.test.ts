@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseDigestFields } from '../../../src/model/digest-header';
+import { parseDigestFields } from '../../../src/model/security/digest-header';
 
 // The credentials part of `Authorization: Digest …` (RFC 7616 §3.4), as a browser sends it.
 const HEADER = [

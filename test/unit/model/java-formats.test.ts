@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { UnsupportedJavaClassError } from '../../../src/errors';
-import { deserializeJava, serializeJava } from '../../../src/model/java-serialization';
-import type { JavaValue } from '../../../src/model/java-value';
-import { marshallJBoss, unmarshallJBoss } from '../../../src/model/jboss-marshalling';
+import { deserializeJava, serializeJava } from '../../../src/model/java/java-serialization';
+import type { JavaValue } from '../../../src/model/java/java-value';
+import { marshallJBoss, unmarshallJBoss } from '../../../src/model/java/jboss-marshalling';
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s/g, ''), 'hex');
 const ascii = (s: string): string => Buffer.from(s).toString('hex');

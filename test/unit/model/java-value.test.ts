@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { EncodingError } from '../../../src/errors';
-import { parseJavaText } from '../../../src/model/java-value';
+import { parseJavaText } from '../../../src/model/java/java-value';
 
 describe('Java values read from text (JavaMediaTypeCodec)', () => {
   it('reads integers with leading zeros and a sign, whatever their length', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { EncodingError, GridError } from '../../../src/errors';
-import { DEFAULT_KEY_TYPE, fromStoredKey, storedKeyText, toStoredKey } from '../../../src/model/key-codec';
-import { parseMediaType } from '../../../src/model/media-type';
-import { NO_TYPES } from '../../../src/model/protostream-json';
+import { DEFAULT_KEY_TYPE, fromStoredKey, storedKeyText, toStoredKey } from '../../../src/model/media/key-codec';
+import { parseMediaType } from '../../../src/model/media/media-type';
+import { NO_TYPES } from '../../../src/model/protobuf/protostream-json';
 
 const UNCONFIGURED = parseMediaType('application/unknown');
 

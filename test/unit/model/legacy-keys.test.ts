@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { convertLegacyKey } from '../../../src/model/legacy-keys';
-import { parseMediaType } from '../../../src/model/media-type';
-import { NO_TYPES } from '../../../src/model/protostream-json';
+import { convertLegacyKey } from '../../../src/model/media/legacy-keys';
+import { parseMediaType } from '../../../src/model/media/media-type';
+import { NO_TYPES } from '../../../src/model/protobuf/protostream-json';
 
 const hex = (b: Buffer | undefined): string | undefined => b?.toString('hex');
 const convert = (key: Buffer | string, storage: string): string | undefined =>

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { InvalidMediaTypeError } from '../../../src/errors';
-import { formatMediaType, matches, parseMediaType, parseMediaTypeList, type MediaType } from '../../../src/model/media-type';
+import { formatMediaType, matches, parseMediaType, parseMediaTypeList, type MediaType } from '../../../src/model/media/media-type';
 import { thrown } from '../../support/thrown';
 
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { decodeModifiedUtf8, encodeModifiedUtf8 } from '../../../src/model/modified-utf8';
+import { decodeModifiedUtf8, encodeModifiedUtf8 } from '../../../src/model/java/modified-utf8';
 
 // Java's modified UTF-8 one character at a time (DataOutputStream.writeUTF, DataInputStream.readUTF)
 function referenceEncode(s: string): Buffer {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { digestHa1, hashPassword, REALM, UNKNOWN_USER_HASH, verifyPassword } from '../../../src/model/passwords';
+import { digestHa1, hashPassword, REALM, UNKNOWN_USER_HASH, verifyPassword } from '../../../src/model/security/passwords';
 
 const md5 = (text: string): string => createHash('md5').update(text, 'utf8').digest('hex');
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

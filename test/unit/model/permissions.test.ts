@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DEFAULT_ROLES, hasPermission, maskOfRoles, PERMISSION_BITS, PERMISSION_MASKS, type Permission } from '../../../src/model/permissions';
+import { DEFAULT_ROLES, hasPermission, maskOfRoles, PERMISSION_BITS, PERMISSION_MASKS, type Permission } from '../../../src/model/security/permissions';
 
 // AuthorizationPermission masks (docs/reference/http.md#authorization).
 const LIFECYCLE = 1, READ = 2, WRITE = 4, EXEC = 8, LISTEN = 16, BULK_READ = 32, BULK_WRITE = 64, ADMIN = 128, CREATE = 256, MONITOR = 512;

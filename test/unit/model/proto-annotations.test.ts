@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { boolAttr, parseAnnotations } from '../../../src/model/proto-annotations';
-import { checkProtoFiles, commentsOnOwnLine, findType } from '../../../src/model/proto-files';
+import { boolAttr, parseAnnotations } from '../../../src/model/protobuf/proto-annotations';
+import { checkProtoFiles, commentsOnOwnLine, findType } from '../../../src/model/protobuf/proto-files';
 
 describe('schema comment annotations (docs/reference/query.md#annotations)', () => {
   it('reads names, booleans, strings, numbers, qualified names, nested annotations and lists', () => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { InvalidContentError } from '../../../src/errors';
-import { readFields, type WireField, WireWriter } from '../../../src/model/protobuf-wire';
-import { unwrap, wrapMessage, wrappedMessageOf } from '../../../src/model/wrapped-message';
+import { readFields, type WireField, WireWriter } from '../../../src/model/protobuf/protobuf-wire';
+import { unwrap, wrapMessage, wrappedMessageOf } from '../../../src/model/protobuf/wrapped-message';
 
 const field = fc.integer({ min: 1, max: 2 ** 29 - 1 });
 const wireField: fc.Arbitrary<WireField> = fc.oneof(

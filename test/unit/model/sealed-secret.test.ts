@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { isSealed, openSecret, sealSecret } from '../../../src/model/sealed-secret';
+import { isSealed, openSecret, sealSecret } from '../../../src/model/security/sealed-secret';
 
 describe('sealSecret / openSecret', () => {
   const key = randomBytes(32);

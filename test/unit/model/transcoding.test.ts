@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { TranscoderNotFoundError } from '../../../src/errors';
-import { parseMediaType } from '../../../src/model/media-type';
-import { NO_TYPES } from '../../../src/model/protostream-json';
-import { isConvertible, transcode } from '../../../src/model/transcoding';
+import { parseMediaType } from '../../../src/model/media/media-type';
+import { NO_TYPES } from '../../../src/model/protobuf/protostream-json';
+import { isConvertible, transcode } from '../../../src/model/media/transcoding';
 
 const OBJ = 'application/x-java-object';
 const OCTET = 'application/octet-stream';

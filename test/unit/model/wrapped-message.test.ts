@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { unwrap, wrapEnum, wrapMessage, wrapScalar } from '../../../src/model/wrapped-message';
-import type { JavaValue } from '../../../src/model/java-value';
+import { unwrap, wrapEnum, wrapMessage, wrapScalar } from '../../../src/model/protobuf/wrapped-message';
+import type { JavaValue } from '../../../src/model/java/java-value';
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s/g, ''), 'hex');
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { InvalidContentError, UnsupportedJavaClassError } from '../../../src/errors';
-import { type JavaType, type JavaValue, parseJavaText } from '../../../src/model/java-value';
-import { fromXml, isWellFormedXml, textToXml } from '../../../src/model/xml-scalars';
+import { type JavaType, type JavaValue, parseJavaText } from '../../../src/model/java/java-value';
+import { fromXml, isWellFormedXml, textToXml } from '../../../src/model/media/xml-scalars';
 
 // xml-js, which read these documents before: the reference for which text is XML and what it holds
 const xmlJs = require('xml-js') as typeof import('xml-js');

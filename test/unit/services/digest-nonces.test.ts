@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { DigestNonces } from '../../../src/services/digest-nonces';
+import { DigestNonces } from '../../../src/services/auth/digest-nonces';
 import { ManualClock } from '../../../src/util/clock';
 
 describe('DigestNonces', () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { FairGate, type GatePlace } from '../../../src/services/fair-gate';
+import { FairGate, type GatePlace } from '../../../src/services/auth/fair-gate';
 
 describe('FairGate', () => {
   function deferred(): { promise: Promise<void>; resolve: () => void } {

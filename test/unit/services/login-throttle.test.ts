@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { LoginThrottle } from '../../../src/services/login-throttle';
+import { LoginThrottle } from '../../../src/services/auth/login-throttle';
 import { ManualClock } from '../../../src/util/clock';
 
 describe('LoginThrottle', () => {

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import pino from 'pino';
 import { NO_CONFIG_LIMITS } from '../../../src/model/cache-config';
 import { etagOf } from '../../../src/model/etag';
-import { parseMediaType } from '../../../src/model/media-type';
-import { OffLoop } from '../../../src/services/off-loop';
+import { parseMediaType } from '../../../src/model/media/media-type';
+import { OffLoop } from '../../../src/services/off-loop/off-loop';
 
 describe('OffLoop', () => {
   const job = { text: '{"local-cache":{}}', format: 'json' as const, limits: NO_CONFIG_LIMITS };

@@ -7,8 +7,8 @@ import { compileWireFilter } from '../../../../src/grid/query/wire-filter';
 import type { FieldRef, Target } from '../../../../src/model/ickle/analyzed-query';
 import { compileIckle } from '../../../../src/model/ickle/compile';
 import { findProtobufEntity } from '../../../../src/model/ickle/protobuf-entities';
-import { checkProtoFiles, findType } from '../../../../src/model/proto-files';
-import type { ProtobufTypes } from '../../../../src/model/protostream-json';
+import { checkProtoFiles, findType } from '../../../../src/model/protobuf/proto-files';
+import type { ProtobufTypes } from '../../../../src/model/protobuf/protostream-json';
 
 const SCHEMA = `package wf;
 enum Color { RED = 0; GREEN = 1; BLUE = 2; }

@@ -3,8 +3,8 @@ import { QueryError } from '../../../../src/errors';
 import type { AnalyzedQuery, Condition } from '../../../../src/model/ickle/analyzed-query';
 import { compileIckle } from '../../../../src/model/ickle/compile';
 import { findJavaEntity, findProtobufEntity } from '../../../../src/model/ickle/protobuf-entities';
-import { checkProtoFiles, findType } from '../../../../src/model/proto-files';
-import type { ProtobufTypes } from '../../../../src/model/protostream-json';
+import { checkProtoFiles, findType } from '../../../../src/model/protobuf/proto-files';
+import type { ProtobufTypes } from '../../../../src/model/protobuf/protostream-json';
 import { COUNT_PROTO, GAME_PROTO, PERSON, PERSON_PROTO, PERSON_PROTO_LEGACY, SALE_PROTO } from '../../../support/query-fixtures';
 
 const EMPLOYEE_PROTO = `package emp;
