@@ -18,7 +18,6 @@ import { CacheStats } from './cache-stats';
 /** Internal caches the original lists and serves (docs/reference/management-plane.md#cache-names). */
 export const INTERNAL_CACHES = ['___protobuf_metadata', '___script_cache'] as const;
 
-
 const DEFAULT_EXPIRATION_INTERVAL_MS = 60_000;
 /** Node's timers take at most 2^31-1 ms (longer ones fire at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;

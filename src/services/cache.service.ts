@@ -293,4 +293,3 @@ function formatOf(body: ConfigBody): ConfigFormat {
   }
   return format;
 }
-

@@ -155,7 +155,6 @@ export class EntryService {
   }
 }
 
-
 /** Reading the storage type itself (a read without Accept), or a type with the same bytes: the stored value as it is. */
 function keepsStored(storage: MediaType, target: MediaType): boolean {
   return target === storage ? !hasContentCodec(target) : keepsBytes(storage, target) && !hasContentCodec(target);

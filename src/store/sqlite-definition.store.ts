@@ -19,7 +19,7 @@ export class SqliteDefinitionStore {
   constructor(db: Database) {
     this.allCaches = db.prepare('SELECT id, name, config, created_at FROM caches ORDER BY name');
     this.allTemplates = db.prepare('SELECT name, config, created_at FROM templates ORDER BY name');
-    this.maxId = db.prepare("SELECT max(id) AS id FROM (SELECT max(id) AS id FROM caches UNION ALL SELECT max(cache_id) FROM entries)");
+    this.maxId = db.prepare('SELECT max(id) AS id FROM (SELECT max(id) AS id FROM caches UNION ALL SELECT max(cache_id) FROM entries)');
     this.insertCacheStmt = db.prepare('INSERT INTO caches (id, name, config, created_at) VALUES (?, ?, ?, ?)');
     this.updateCacheStmt = db.prepare('UPDATE caches SET config = ? WHERE name = ?');
     this.deleteCacheStmt = db.prepare('DELETE FROM caches WHERE id = ?');

@@ -64,7 +64,7 @@ describe('grid command line', function () {
       const r = runGrid(['start', '--bogus']);
       expect(r.status).to.equal(2);
       expect(r.stderr).to.include('--bogus');
-      expect(r.stderr).to.include("grid start --help");
+      expect(r.stderr).to.include('grid start --help');
       expect(r.stdout).to.equal('');
     });
 

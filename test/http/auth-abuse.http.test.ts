@@ -87,7 +87,7 @@ describe('authentication under abuse', () => {
       return { refused, failed };
     }
 
-    it("does not stop a fresh login of another user from another address, nor from an address where somebody logged in before", async function () {
+    it('does not stop a fresh login of another user from another address, nor from an address where somebody logged in before', async function () {
       this.timeout(90_000);
       expect((await getFrom('127.0.0.31', server.url + URI, { Authorization: basic('fresh9', 'fresh9-pw') })).status, 'a known address').to.equal(200);
       const statuses: Record<string, number[]> = { new: [], known: [] };

@@ -246,7 +246,7 @@ describe('routing', () => {
     expect((await admin.request('NOT-EXIST', '/rest/v2/caches')).status).to.equal(403);
   });
 
-  it("answers 400 for an empty or unknown action", async () => {
+  it('answers 400 for an empty or unknown action', async () => {
     const empty = await admin.get('/rest/v2/caches?action=');
     expect(empty.status).to.equal(400);
     expect(empty.text).to.equal('Invalid action');

@@ -13,7 +13,6 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 /** Secured: only the `admin` and `keeper` roles act on it. */
 const VAULT = { 'local-cache': { security: { authorization: { enabled: true, roles: ['admin', 'keeper'] } } } };
 
-
 /**
  * Per-cache authorization (docs/security.md#per-cache-roles). Users: the five default roles, `ops` (group monitor)
  * granted the role `operator`, which holds ALL globally but is not one of the secured cache's

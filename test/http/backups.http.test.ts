@@ -20,7 +20,6 @@ const JSON_TYPE = { 'Content-Type': 'application/json' };
 const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
 const TASK = '// mode=local,language=javascript,parameters=[a]\n"hi " + a';
 
-
 async function backup(admin: Client, name: string, body?: unknown, base = C): Promise<Reply> {
   const r = await admin.post(`${base}/backups/${name}`, body === undefined ? undefined : JSON.stringify(body), JSON_TYPE);
   expect(r.status, r.text).to.equal(202);

@@ -23,7 +23,6 @@ function modesUnder(root: string): Record<string, string> {
   return out;
 }
 
-
 /** Collects the JSON lines a server logs, to read its warnings. */
 function logSink(): { stream: Writable; lines: () => Array<Record<string, unknown>> } {
   let text = '';

@@ -95,7 +95,7 @@ describe('search on indexed caches (docs/reference/query.md#scenario-count, docs
     });
 
     it('answers aggregates without GROUP BY with one global row, even when nothing matches (RowGrouper)', async () => {
-      for (const [cache, query] of [['indexed', "SELECT count(*), max(notIndexedField) FROM IndexedEntity WHERE sortableStoredField = -1"], ['not-indexed', "SELECT count(*), max(field2) FROM NotIndexedEntity WHERE field1 = 'none'"]]) {
+      for (const [cache, query] of [['indexed', 'SELECT count(*), max(notIndexedField) FROM IndexedEntity WHERE sortableStoredField = -1'], ['not-indexed', "SELECT count(*), max(field2) FROM NotIndexedEntity WHERE field1 = 'none'"]]) {
         const r = await searchOk(admin, cache, query, ALL);
         expect([r.hit_count, r.hits.length, r.hits[0].hit['COUNT(*)']], cache).to.deep.equal([1, 1, 0]);
         expect(Object.values(r.hits[0].hit).filter((v) => v !== null && v !== undefined), cache).to.deep.equal([0]);

@@ -12,7 +12,6 @@ const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
 
 const basic = (user: string, password = `${user}-pw`) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 
-
 /** Creates a cache under a prefix (`/rest` for the default container, `/rest/t1` for tenant t1). */
 async function createCache(client: Client, prefix: string, name: string, config: unknown = { 'local-cache': {} }): Promise<void> {
   const r = await client.post(`${prefix}/v2/caches/${name}`, JSON.stringify(config), JSON_TYPE);

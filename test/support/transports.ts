@@ -39,7 +39,6 @@ export interface Transport {
   close(): void;
 }
 
-
 export function basic(user: string, password = `${user}-pw`): Record<string, string> {
   return { Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') };
 }
@@ -185,4 +184,3 @@ export function curlTransport(base: string, name: string, flags: string[]): Tran
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
-

@@ -129,7 +129,6 @@ function loadAll(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit[], loa
   return rows;
 }
 
-
 interface NativeAggregation {
   field: string;
   countField: string | undefined;

@@ -31,7 +31,7 @@ function decode(token: string): string {
 /** Every object key of a JSON text with the offset of its opening quote, in one linear pass. */
 export function scanJsonKeys(text: string): KeyOffset[] {
   const keys: KeyOffset[] = [];
-  for (let i = text.indexOf('"'); i !== -1; ) {
+  for (let i = text.indexOf('"'); i !== -1;) {
     const end = stringEnd(text, i);
     if (end === -1) break;
     let k = end + 1;
@@ -41,4 +41,3 @@ export function scanJsonKeys(text: string): KeyOffset[] {
   }
   return keys;
 }
-

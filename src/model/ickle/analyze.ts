@@ -71,5 +71,3 @@ function sortField(e: Expr, scope: Scope): FieldRef {
   if (ref.leaf.kind === 'message') throw new QueryFeatureNotSupportedError(`Ordering by the embedded entity ${ref.key}`);
   return ref;
 }
-
-

@@ -167,4 +167,3 @@ function withoutEncoding(type: MediaType): MediaType {
   const raw = essence(type) + Object.entries(params).map(([k, v]) => `; ${k}=${v}`).join('');
   return { ...type, params, raw };
 }
-

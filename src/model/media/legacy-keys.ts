@@ -64,4 +64,3 @@ function isJson(key: Buffer): boolean {
     return false;
   }
 }
-

@@ -5,7 +5,6 @@ import type { ProtobufTypes } from './protostream-json';
 let pbModule: typeof import('protobufjs') | undefined;
 const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs') as typeof import('protobufjs'));
 
-
 /**
  * Validation of a set of `.proto` files as the original's schema registry does it
  * (docs/reference/management-plane.md#schemas): each file is checked alone (syntax), then its imports against the other files, then its

@@ -10,7 +10,6 @@ import { unwrap, wrapEnum, wrapMessage, wrapScalar } from './wrapped-message';
 let pbModule: typeof import('protobufjs') | undefined;
 const pb = (): typeof import('protobufjs') => (pbModule ??= require('protobufjs') as typeof import('protobufjs'));
 
-
 /** The registered protobuf types, as the schema service exposes them to the codecs. */
 export interface ProtobufTypes {
   /** A message or enum by full name (`package.Name`). */

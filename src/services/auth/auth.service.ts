@@ -59,7 +59,6 @@ const VERIFY_WAITING_PER_LANE = 64;
 const VERIFY_WAITING_PER_ADDRESS = 16;
 const VERIFY_WAITING_PER_USER = 4;
 
-
 interface Remembered { subject: Subject; until: number }
 /** What a connection last authenticated with: its exact Basic header, while `generation` is current. */
 interface ConnectionLogin { header: string; subject: Subject; until: number; generation: number }

@@ -39,7 +39,6 @@ export interface ProtoCheckResult {
   descriptors: ProtoDescriptor[];
 }
 
-
 /** A value to convert (value-converter.ts); `schemas` only when protostream is read or written. */
 export interface ValueJob {
   bytes: Uint8Array;

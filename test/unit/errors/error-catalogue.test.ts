@@ -78,7 +78,7 @@ describe('error catalogue: every declared error is in docs/reference/errors.md#e
     expect(codes.filter((c, i) => codes.indexOf(c) !== i), 'codes declared twice').to.deep.equal([]);
   });
 
-  it("shows each text with … for its parts, else says in a summary what the body holds", () => {
+  it('shows each text with … for its parts, else says in a summary what the body holds', () => {
     const unshown = declared.filter(({ declaration: d }) => {
       if (d.summary) return false;
       try {

@@ -3,7 +3,6 @@ import { InvalidMediaTypeError } from '../../../src/errors';
 import { formatMediaType, matches, parseMediaType, parseMediaTypeList, type MediaType } from '../../../src/model/media/media-type';
 import { thrown } from '../../support/thrown';
 
-
 function essences(list: MediaType[]): string[] {
   return list.map((m) => `${m.type}/${m.subtype}`);
 }

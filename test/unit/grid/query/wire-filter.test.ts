@@ -66,7 +66,7 @@ const leaf = fc.oneof(
   fc.tuple(fc.constantFrom('s', 'far'), fc.constantFrom('=', '!=', '<', '>'), texts).map(([f, op, v]) => `m.${f} ${op} '${v}'`),
   fc.tuple(fc.constantFrom('s', 'far'), fc.constantFrom("'a%'", "'%b'", "'_'", "''")).map(([f, p]) => `m.${f} LIKE ${p}`),
   fc.constantFrom('m.b = true', 'm.b = false', "m.c = 'GREEN'", 'm.c = 2', "m.c IN ('RED', 'BLUE')", 'm.i32 IN (1, -3)', 'm.i32 BETWEEN -1 AND 1'),
-  fc.constantFrom('m.inner.x = 1', 'm.rep = 2', 'm.rep IS NULL', "m.by IS NULL", 'm.inner IS NULL'),
+  fc.constantFrom('m.inner.x = 1', 'm.rep = 2', 'm.rep IS NULL', 'm.by IS NULL', 'm.inner IS NULL'),
   fc.tuple(fc.constantFrom(...NUMERIC, 's', 'far', 'b', 'c', 'fl'), fc.boolean()).map(([f, not]) => `m.${f} IS ${not ? 'NOT ' : ''}NULL`),
 );
 const condition: fc.Arbitrary<string> = fc.letrec((tie) => ({
