@@ -19,13 +19,17 @@ export type ServerOptions = ConfigOverrides & {
   users?: Record<string, string[]>;
 };
 
-export interface TestServer {
+/** A server under test as tests use it: its address, its data dir, clients of its users. */
+export interface ServerUnderTest {
   url: string;
   dataDir: string;
   running: RunningServer;
   /** A client authenticated (Basic) as that user: one of the ROLES or of `users`, password `<name>-pw`. */
   as(user: string): Client;
   anonymous(): Client;
+}
+
+export interface TestServer extends ServerUnderTest {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -56,25 +60,31 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<TestSer
   };
 }
 
-/** The server of a `describe`, as useServer gives it: the same, and a restart in place of close. */
-export interface SharedServer extends Omit<TestServer, 'close'> {
+/** The server of a `describe`, as useServer gives it: a restart in place of close. */
+export interface SharedServer extends ServerUnderTest {
   /** Closes the server and starts it again on the same data dir, with `overrides` over the options. */
   restart(overrides?: ServerOptions): Promise<void>;
 }
 
 /**
  * The test server of the enclosing `describe`: a `before` hook starts it and an `after` hook closes
- * it and removes its data dir. Call it first in the describe, so that its hook runs before the
- * describe's own. Its fields read the running server when used, and its clients are made at once
- * (`const admin = server.as('admin')` beside it) and send to the server started later.
+ * it and removes its data dir. Mocha runs hooks in the order they are declared: declare it before
+ * the hooks that use the server, after those that prepare what `opts` names (then give `opts` as a
+ * function, called when the server starts). Its fields read the running server when used, and its
+ * clients may be made at once (`const admin = server.as('admin')` beside it): they send to the
+ * server started later.
  */
-export function useServer(opts: ServerOptions = {}): SharedServer {
+export function useServer(opts: ServerOptions | (() => ServerOptions) = {}): SharedServer {
+  let options: ServerOptions = {};
   let current: TestServer | undefined;
   const started = (): TestServer => {
     if (!current) throw new Error('useServer: the server runs from its before hook to its after hook');
     return current;
   };
-  before(async () => { current = await startTestServer(opts); });
+  before(async () => {
+    options = typeof opts === 'function' ? opts() : opts;
+    current = await startTestServer(options);
+  });
   after(async () => {
     await current?.close();
     current = undefined;
@@ -89,7 +99,7 @@ export function useServer(opts: ServerOptions = {}): SharedServer {
       const { dataDir } = started();
       await started().close({ keepData: true });
       current = undefined;
-      current = await startTestServer({ ...opts, ...overrides, dataDir });
+      current = await startTestServer({ ...options, ...overrides, dataDir });
     },
   };
 }
