@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { until } from '../support/poll';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { startTestServer, tempDir, useServer, withServer } from '../support/server';
 
 const C = '/rest/v2/container';
 
@@ -23,7 +23,6 @@ function modesUnder(root: string): Record<string, string> {
   return out;
 }
 
-
 /** Collects the JSON lines a server logs, to read its warnings. */
 function logSink(): { stream: Writable; lines: () => Array<Record<string, unknown>> } {
   let text = '';
@@ -33,12 +32,11 @@ function logSink(): { stream: Writable; lines: () => Array<Record<string, unknow
 
 describe('files in the data directory', () => {
   describe('with a permissive umask (000)', () => {
-    let server: TestServer;
     let previous: number;
+    before(() => { previous = process.umask(0); });
+    const server = useServer({ logLevel: 'info', stdout: logSink().stream });
 
     before(async () => {
-      previous = process.umask(0);
-      server = await startTestServer({ logLevel: 'info', stdout: logSink().stream });
       const admin = server.as('admin');
       await admin.createCache('c', { 'local-cache': { persistence: { 'file-store': {} } } });
       expect((await admin.put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
@@ -52,10 +50,7 @@ describe('files in the data directory', () => {
       expect(restore.status).to.equal(202);
       expect((await until(() => admin.head(`${C}/restores/r1`))).status).to.equal(201);
     });
-    after(async () => {
-      await server.close();
-      process.umask(previous);
-    });
+    after(() => { process.umask(previous); });
 
     it('creates the data directory 0700 and grid.db with its -wal and -shm 0600', () => {
       expect(modeOf(server.dataDir)).to.equal('0700');
@@ -103,8 +98,7 @@ describe('files in the data directory', () => {
       writeFileSync(join(dataDir, 'notes.txt'), 'not grid\'s', { mode: 0o644 });
 
       const sink = logSink();
-      const server = await startTestServer({ dataDir, logLevel: 'warn', stdout: sink.stream });
-      try {
+      await withServer({ dataDir, logLevel: 'warn', stdout: sink.stream }, async () => {
         expect(modeOf(dataDir)).to.equal('0700');
         for (const f of ['grid.db', 'credentials.key', 'log/server.log.json', 'log/20261122-0000-01-server.log.json', 'backups/old/old.zip']) {
           expect(modeOf(join(dataDir, f)), f).to.equal('0600');
@@ -115,9 +109,7 @@ describe('files in the data directory', () => {
         expect(warnings).to.have.length(1);
         expect(JSON.stringify(warnings[0].narrowed)).to.contain('grid.db (was 0644)');
         expect(JSON.stringify(warnings[0].narrowed)).to.contain(`${dataDir} (was 0755)`);
-      } finally {
-        await server.close();
-      }
+      });
     });
 
     it('says nothing when everything is already private', async () => {
