@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { CANCEL, RawH2Client } from '../support/h2-raw';
-import { startTestServer, useServer, withServer, type TestServer } from '../support/server';
+import { startTestServer, useServer, withServer, type SharedServer } from '../support/server';
 import { eventually } from '../support/poll';
 import { basic } from '../support/transports';
 
@@ -153,7 +153,7 @@ describe('connections: HTTP/2 streams and sessions that wait on the client', () 
   const AUTH = basic('admin');
 
   /** A server with these two time-outs (the other one long), for the length of `test`. */
-  async function withTimeouts(limits: { keepAliveTimeout: number; requestTimeout: number }, test: (server: TestServer) => Promise<void>): Promise<void> {
+  async function withTimeouts(limits: { keepAliveTimeout: number; requestTimeout: number }, test: (server: SharedServer) => Promise<void>): Promise<void> {
     await withServer({ limits }, async (server) => {
       await server.as('admin').createCache('h2');
       await test(server);

@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, readConfigFiles } from '../../src/config/server-config';
-import { tempDir, withServer, type ServerUnderTest, type TestServer } from '../support/server';
+import { tempDir, withServer, type ServerUnderTest, type SharedServer } from '../support/server';
 
 /**
  * Runs `use` with a server on `dataDir` started with the given `--config` files (name → text,
  * written in a temp dir, in order); the data dir stays.
  */
-function withDeclared<T>(dataDir: string, files: Array<[string, string]>, use: (s: TestServer) => Promise<T>): Promise<T> {
+function withDeclared<T>(dataDir: string, files: Array<[string, string]>, use: (s: SharedServer) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'grid-decl-'));
   const paths = files.map(([name, text]) => {
     writeFileSync(join(dir, name), text);

@@ -60,57 +60,85 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<TestSer
   };
 }
 
-/** The server of a `describe`, as useServer gives it: a restart in place of close. */
+/**
+ * A test server that stops and starts again on its data dir; what it hands out (its clients, its
+ * fields) follows it to the server running at the time they are used.
+ */
 export interface SharedServer extends ServerUnderTest {
-  /** Closes the server and starts it again on the same data dir, with `overrides` over the options. */
+  /** Closes the server, keeping its data dir (for a look at it or a change to it before `start`). */
+  stop(): Promise<void>;
+  /** Starts it again on its data dir, with `overrides` over the options it was first given. */
+  start(overrides?: ServerOptions): Promise<void>;
+  /** stop, then start. */
   restart(overrides?: ServerOptions): Promise<void>;
+}
+
+/** A SharedServer and what its owner does with it: start it first, close it (and remove its data dir) last. */
+function sharedServer(): { server: SharedServer; open(opts: ServerOptions): Promise<void>; close(keepData?: boolean): Promise<void> } {
+  let options: ServerOptions = {};
+  let dataDir: string | undefined;
+  let current: TestServer | undefined;
+  const running = (): TestServer => {
+    if (!current) throw new Error('the test server is not running');
+    return current;
+  };
+  const server: SharedServer = {
+    get url() { return running().url; },
+    get dataDir() { return dataDir ?? running().dataDir; },
+    get running() { return running().running; },
+    as: (user) => new Client(() => running().url, { user, password: `${user}-pw` }),
+    anonymous: () => new Client(() => running().url),
+    async stop() {
+      const stopping = running();
+      current = undefined;
+      await stopping.close({ keepData: true });
+    },
+    async start(overrides = {}) {
+      if (current) throw new Error('the test server is running: stop it first');
+      current = await startTestServer({ ...options, ...overrides, dataDir });
+    },
+    async restart(overrides) {
+      await server.stop();
+      await server.start(overrides);
+    },
+  };
+  return {
+    server,
+    async open(opts) {
+      options = opts;
+      current = await startTestServer(opts);
+      dataDir = current.dataDir;
+    },
+    async close(keepData = false) {
+      await current?.close({ keepData });
+      current = undefined;
+      if (!keepData && dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
  * The test server of the enclosing `describe`: a `before` hook starts it and an `after` hook closes
  * it and removes its data dir. Mocha runs hooks in the order they are declared: declare it before
  * the hooks that use the server, after those that prepare what `opts` names (then give `opts` as a
- * function, called when the server starts). Its fields read the running server when used, and its
- * clients may be made at once (`const admin = server.as('admin')` beside it): they send to the
- * server started later.
+ * function, called when the server starts). Its clients may be made at once, beside it
+ * (`const admin = server.as('admin')`): they send to the server started later.
  */
 export function useServer(opts: ServerOptions | (() => ServerOptions) = {}): SharedServer {
-  let options: ServerOptions = {};
-  let current: TestServer | undefined;
-  const started = (): TestServer => {
-    if (!current) throw new Error('useServer: the server runs from its before hook to its after hook');
-    return current;
-  };
-  before(async () => {
-    options = typeof opts === 'function' ? opts() : opts;
-    current = await startTestServer(options);
-  });
-  after(async () => {
-    await current?.close();
-    current = undefined;
-  });
-  return {
-    get url() { return started().url; },
-    get dataDir() { return started().dataDir; },
-    get running() { return started().running; },
-    as: (user) => new Client(() => started().url, { user, password: `${user}-pw` }),
-    anonymous: () => new Client(() => started().url),
-    async restart(overrides = {}) {
-      const { dataDir } = started();
-      await started().close({ keepData: true });
-      current = undefined;
-      current = await startTestServer({ ...options, ...overrides, dataDir });
-    },
-  };
+  const shared = sharedServer();
+  before(() => shared.open(typeof opts === 'function' ? opts() : opts));
+  after(() => shared.close());
+  return shared.server;
 }
 
 /** Runs `use` with a server of its own, closed afterwards whatever happens (its data dir kept with `keepData`). */
-export async function withServer<T>(opts: ServerOptions & { keepData?: boolean }, use: (server: TestServer) => Promise<T>): Promise<T> {
+export async function withServer<T>(opts: ServerOptions & { keepData?: boolean }, use: (server: SharedServer) => Promise<T>): Promise<T> {
   const { keepData, ...options } = opts;
-  const server = await startTestServer(options);
+  const shared = sharedServer();
+  await shared.open(options);
   try {
-    return await use(server);
+    return await use(shared.server);
   } finally {
-    await server.close({ keepData });
+    await shared.close(keepData);
   }
 }
