@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { Client } from '../support/client';
 import { challengeFor, digestAuthorization, hashOf } from '../support/digest';
 import { GRID_BIN } from '../support/process';
-import { startTestServer, tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
+import { tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
 
 const URI = '/rest/v2/caches';
 
@@ -66,16 +66,16 @@ describe('stored credentials', () => {
 
   describe('plain HA1 rows left by an earlier version', () => {
     it('are encrypted in place at start, and Digest keeps working', async () => {
-      const dataDir = tempDir();
-      const first = await startTestServer({ dataDir });
-      await first.close({ keepData: true });
-      const db = new Database(join(dataDir, 'grid.db'));
-      db.prepare('UPDATE users SET digest_md5 = ?, digest_sha256 = ? WHERE name = ?')
-        .run(hashOf('MD5', 'admin:default:admin-pw'), hashOf('SHA-256', 'admin:default:admin-pw'), 'admin');
-      db.close();
+      await withServer({}, async (server) => {
+        const { dataDir } = server;
+        await server.stop();
+        const db = new Database(join(dataDir, 'grid.db'));
+        db.prepare('UPDATE users SET digest_md5 = ?, digest_sha256 = ? WHERE name = ?')
+          .run(hashOf('MD5', 'admin:default:admin-pw'), hashOf('SHA-256', 'admin:default:admin-pw'), 'admin');
+        db.close();
 
-      const log = quietLog();
-      await withServer({ dataDir, logLevel: 'info', stdout: log.stream }, async (server) => {
+        const log = quietLog();
+        await server.start({ logLevel: 'info', stdout: log.stream });
         const admin = storedUsers(dataDir).find((u) => u.name === 'admin')!;
         expect(admin.digest_md5).to.match(/^gcm1\$/);
         expect(admin.digest_sha256).to.match(/^gcm1\$/);
@@ -88,16 +88,15 @@ describe('stored credentials', () => {
 
   describe('a lost credentials.key', () => {
     it('leaves Digest closed for existing users (with a warning) while Basic works; a new password opens it again', async () => {
-      const dataDir = tempDir();
-      const first = await startTestServer({ dataDir });
-      await first.running.services.users.upsert('zed', 'zed-pw', ['monitor']); // the test harness re-applies its own users
-      await first.close({ keepData: true });
-      rmSync(join(dataDir, 'credentials.key'));
-      const log = quietLog();
-      await withServer({ dataDir, logLevel: 'warn', stdout: log.stream }, async (server) => {
+      await withServer({}, async (server) => {
+        await server.running.services.users.upsert('zed', 'zed-pw', ['monitor']); // the test harness re-applies its own users
+        await server.stop();
+        rmSync(join(server.dataDir, 'credentials.key'));
+        const log = quietLog();
+        await server.start({ logLevel: 'warn', stdout: log.stream });
         expect(log.text()).to.contain('do not open with the credentials key');
         expect(await digestGet(server, 'zed', { password: 'zed-pw' })).to.equal(401);
-        expect((await new Client(server.url, { user: 'zed', password: 'zed-pw' }).get(URI)).status).to.equal(200);
+        expect((await server.as('zed').get(URI)).status).to.equal(200);
         await server.running.services.users.setPassword('zed', 'zed-pw');
         expect(await digestGet(server, 'zed', { password: 'zed-pw' })).to.equal(200);
       });

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { until } from '../support/poll';
-import { startTestServer, tempDir, useServer, withServer } from '../support/server';
+import { tempDir, useServer, withServer } from '../support/server';
 
 const C = '/rest/v2/container';
 
@@ -87,18 +87,18 @@ describe('files in the data directory', () => {
     it('is narrowed at start (directory 0700, grid files 0600) with one warning naming what changed', async () => {
       const dataDir = tempDir();
       chmodSync(dataDir, 0o755);
-      const first = await startTestServer({ dataDir });
-      await first.close({ keepData: true });
-      chmodSync(dataDir, 0o755);
-      for (const f of ['grid.db', 'credentials.key', 'log/server.log.json']) chmodSync(join(dataDir, f), 0o644);
-      chmodSync(join(dataDir, 'log'), 0o755);
-      writeFileSync(join(dataDir, 'log', '20261122-0000-01-server.log.json'), '{}\n', { mode: 0o644 });
-      mkdirSync(join(dataDir, 'backups', 'old'), { recursive: true, mode: 0o755 });
-      writeFileSync(join(dataDir, 'backups', 'old', 'old.zip'), 'zip', { mode: 0o644 });
-      writeFileSync(join(dataDir, 'notes.txt'), 'not grid\'s', { mode: 0o644 });
+      await withServer({ dataDir }, async (server) => {
+        await server.stop();
+        chmodSync(dataDir, 0o755);
+        for (const f of ['grid.db', 'credentials.key', 'log/server.log.json']) chmodSync(join(dataDir, f), 0o644);
+        chmodSync(join(dataDir, 'log'), 0o755);
+        writeFileSync(join(dataDir, 'log', '20261122-0000-01-server.log.json'), '{}\n', { mode: 0o644 });
+        mkdirSync(join(dataDir, 'backups', 'old'), { recursive: true, mode: 0o755 });
+        writeFileSync(join(dataDir, 'backups', 'old', 'old.zip'), 'zip', { mode: 0o644 });
+        writeFileSync(join(dataDir, 'notes.txt'), 'not grid\'s', { mode: 0o644 });
 
-      const sink = logSink();
-      await withServer({ dataDir, logLevel: 'warn', stdout: sink.stream }, async () => {
+        const sink = logSink();
+        await server.start({ logLevel: 'warn', stdout: sink.stream });
         expect(modeOf(dataDir)).to.equal('0700');
         for (const f of ['grid.db', 'credentials.key', 'log/server.log.json', 'log/20261122-0000-01-server.log.json', 'backups/old/old.zip']) {
           expect(modeOf(join(dataDir, f)), f).to.equal('0600');
@@ -113,12 +113,8 @@ describe('files in the data directory', () => {
     });
 
     it('says nothing when everything is already private', async () => {
-      const dataDir = tempDir();
-      const first = await startTestServer({ dataDir });
-      await first.close({ keepData: true });
       const sink = logSink();
-      const server = await startTestServer({ dataDir, logLevel: 'warn', stdout: sink.stream });
-      await server.close();
+      await withServer({}, (server) => server.restart({ logLevel: 'warn', stdout: sink.stream }));
       expect(sink.lines().filter((l) => String(l.msg).includes('readable by other users'))).to.deep.equal([]);
     });
   });

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/util/clock';
-import { startTestServer, useServer, withServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 import { type SseEvent, SseReader } from '../support/sse';
 import { eventually } from '../support/poll';
 
@@ -179,16 +179,15 @@ describe('entry expiration', () => {
     });
 
     it('still starts a cache already stored that way, with its entries', async () => {
-      const other = await startTestServer();
-      const dataDir = other.dataDir;
-      await other.as('admin').createCache('legacy', { 'local-cache': { persistence: { 'file-store': {} } } });
-      expect((await other.as('admin').put('/rest/v2/caches/legacy/k', 'kept')).status).to.equal(204);
-      await other.close({ keepData: true });
-      const db = new Database(join(dataDir, 'grid.db'));
-      db.prepare('UPDATE caches SET config = ? WHERE name = ?').run(JSON.stringify({ legacy: writeThrough }), 'legacy');
-      db.close();
-      await withServer({ dataDir }, async (again) => {
-        const r = await again.as('admin').get('/rest/v2/caches/legacy/k');
+      await withServer({}, async (other) => {
+        await other.as('admin').createCache('legacy', { 'local-cache': { persistence: { 'file-store': {} } } });
+        expect((await other.as('admin').put('/rest/v2/caches/legacy/k', 'kept')).status).to.equal(204);
+        await other.stop();
+        const db = new Database(join(other.dataDir, 'grid.db'));
+        db.prepare('UPDATE caches SET config = ? WHERE name = ?').run(JSON.stringify({ legacy: writeThrough }), 'legacy');
+        db.close();
+        await other.start();
+        const r = await other.as('admin').get('/rest/v2/caches/legacy/k');
         expect(r.status).to.equal(200);
         expect(r.text).to.equal('kept');
       });

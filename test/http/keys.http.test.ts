@@ -7,7 +7,7 @@ import { ZipFile } from 'yazl';
 import { encodeEntry, frame } from '../../src/model/backup-archive';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
+import { tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
 
 const path = (cache: string, key: string) => `/rest/v2/caches/${cache}/${encodeURIComponent(key)}`;
 const hexOf = (s: string) => Buffer.from(s).toString('hex');
@@ -454,9 +454,7 @@ describe('POST /rest/v2/container/restores/{restoreName}: keys of archives', fun
   });
 
   it('restores the keys of its own archives as they are (manifest key-format=storage)', async () => {
-    const source = await startTestServer();
-    const target = await startTestServer();
-    try {
+    const zip = await withServer({}, async (source) => {
       const admin = source.as('admin');
       await admin.createCache('p', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } });
       await admin.put('/rest/v2/caches/p/alice', 'a', { 'Content-Type': 'text/plain' });
@@ -467,15 +465,14 @@ describe('POST /rest/v2/container/restores/{restoreName}: keys of archives', fun
         await new Promise((resolve) => setTimeout(resolve, 25));
         done = await admin.head(`${C}/backups/b`);
       }
-      const zip = (await admin.get(`${C}/backups/b`)).bytes;
-      expect(await manifestOf(zip)).to.include('key-format=storage');
+      return (await admin.get(`${C}/backups/b`)).bytes;
+    });
+    expect(await manifestOf(zip)).to.include('key-format=storage');
+    await withServer({}, async (target) => {
       expect(await restore(target, 'own', zip)).to.equal(201);
       const t = target.as('admin');
       expect((await t.get('/rest/v2/caches/p/alice')).json()).to.deep.equal({ _type: 'string', _value: 'a' });
       expect((await t.get('/rest/v2/caches/p?action=keys')).json<string[]>().sort()).to.deep.equal(['7', 'alice']);
-    } finally {
-      await source.close();
-      await target.close();
-    }
+    });
   });
 });

@@ -6,7 +6,7 @@ import { Client, type Reply } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { GAME_PROTO, PERSON, PERSON_PROTO, people } from '../support/query-fixtures';
 import { putAllJson, putJson, registerSchema, searchOk } from '../support/search';
-import { startTestServer, tempDir, useServer, withServer } from '../support/server';
+import { tempDir, useServer, withServer } from '../support/server';
 import { ManualClock } from '../../src/util/clock';
 
 const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
@@ -214,17 +214,16 @@ describe('indexes after backup and restore', function () {
   }
 
   it('rebuilds the index of an indexed cache restored into a fresh server', async () => {
-    const source = await startTestServer();
-    const target = await startTestServer();
-    try {
+    const zip = await withServer({}, async (source) => {
       const a = source.as('admin');
       await registerSchema(a, 'person.proto', PERSON_PROTO);
       await a.createCache('restored', { 'local-cache': { ...PROTOSTREAM, indexing: { enabled: true, 'indexed-entities': [PERSON] }, persistence: { 'file-store': {} } } });
       await putAllJson(a, 'restored', people());
       expect((await a.post('/rest/v2/container/backups/b', '{}', { 'Content-Type': 'application/json' })).status).to.equal(202);
       expect((await until(() => a.head('/rest/v2/container/backups/b'))).status).to.equal(200);
-      const zip = (await a.get('/rest/v2/container/backups/b')).bytes;
-
+      return (await a.get('/rest/v2/container/backups/b')).bytes;
+    });
+    await withServer({}, async (target) => {
       const form = new FormData();
       form.append('backup', new Blob([zip], { type: 'application/zip' }), 'backup.zip');
       const upload = await fetch(`${target.url}/rest/v2/container/restores/r`, {
@@ -237,10 +236,7 @@ describe('indexes after backup and restore', function () {
       expect([r.hit_count, r.hits[0].hit.name]).to.deep.equal([1, 'Luke']);
       const stats = (await t.get('/rest/v2/caches/restored/search/stats')).json<any>();
       expect(stats.index.types[PERSON].count).to.equal(50);
-    } finally {
-      await source.close();
-      await target.close();
-    }
+    });
   });
 });
 
