@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '../support/client';
 import { grid, gridOnTerminal } from '../support/cli';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 describe('grid backup ls|create|download|rm and grid restore (CLI against running servers)', function () {
   this.timeout(60_000);
@@ -45,22 +45,18 @@ describe('grid backup ls|create|download|rm and grid restore (CLI against runnin
   });
 
   describe('against one server', () => {
-    let server: TestServer;
+    const server = useServer();
     let dir: string;
     const as = (user: string) => ['--server', server.url, '-u', user, '-p', `${user}-pw`];
 
     before(async () => {
-      server = await startTestServer();
       dir = tempDir();
       for (const name of ['a', 'b']) {
         await server.as('admin').createCache(name);
         for (let i = 0; i < 3; i++) await server.as('admin').put(`/rest/v2/caches/${name}/k${i}`, `v${i}`);
       }
     });
-    after(async () => {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    after(() => rmSync(dir, { recursive: true, force: true }));
 
     it('create (selected caches) waits and leaves the archive on the server; ls, download, rm', async () => {
       const created = await grid(['backup', 'create', 'only-a', '--caches', 'a', ...as('admin')]);

@@ -2,15 +2,12 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { grid } from '../support/cli';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 describe('grid cache … and grid get/put/rm/keys (over REST, against a running server)', function () {
   this.timeout(30_000);
-  let server: TestServer;
+  const server = useServer();
   const as = (user: string) => ['--server', server.url, '-u', user, '-p', `${user}-pw`];
-
-  before(async () => { server = await startTestServer(); });
-  after(async () => server.close());
 
   describe('grid cache', () => {
     it('create (from a template, a JSON, XML or YAML file), ls, size, stats, clear, delete', async () => {

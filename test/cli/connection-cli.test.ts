@@ -4,14 +4,11 @@ import { join } from 'node:path';
 import { packageVersion } from '../../src/util/package-info';
 import { grid } from '../support/cli';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer } from '../support/server';
 
 describe('grid: connecting to a server, credentials, versions and mistakes', function () {
   this.timeout(30_000);
-  let server: TestServer;
-
-  before(async () => { server = await startTestServer(); });
-  after(async () => server.close());
+  const server = useServer();
 
   it('grid --version prints the version and exits 0, without a server', async () => {
     const version = packageVersion();
@@ -38,8 +35,7 @@ describe('grid: connecting to a server, credentials, versions and mistakes', fun
   });
 
   it('speaks Digest to a server that takes no Basic: commands and a streamed restore', async () => {
-    const digestOnly = await startTestServer({ authMechanisms: ['digest'] });
-    try {
+    await withServer({ authMechanisms: ['digest'] }, async (digestOnly) => {
       const as = ['--server', digestOnly.url, '-u', 'admin', '-p', 'admin-pw'];
       expect((await grid(['cache', 'create', 'd', ...as])).code).to.equal(0);
       expect((await grid(['put', 'd', 'k', 'v', ...as])).code).to.equal(0);
@@ -49,9 +45,7 @@ describe('grid: connecting to a server, credentials, versions and mistakes', fun
       expect(await grid(['restore', zip, '--name', 'r', ...as])).to.deep.include({ code: 0, stdout: `restore r: restored ${zip}: 1 entry in 1 cache\n` });
       const wrong = await grid(['cache', 'ls', '--server', digestOnly.url, '-u', 'admin', '-p', 'nope']);
       expect([wrong.code, wrong.stderr]).to.deep.equal([1, `grid: wrong user or password for ${digestOnly.url}; give -u/-p or GRID_USER/GRID_PASSWORD\n`]);
-    } finally {
-      await digestOnly.close();
-    }
+    });
   });
 
   it('reads the password from a netrc file (--netrc-file, $NETRC, ~/.netrc) for the server\'s host', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { grid, gridOnTerminal } from '../support/cli';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 const BOOK = `package shop;
 /* @Indexed */
@@ -15,15 +15,13 @@ message Book {
 
 describe('grid query, schema, counter, task (over REST, against a running server)', function () {
   this.timeout(60_000);
-  let server: TestServer;
+  const server = useServer();
   let dir: string;
   const as = (user: string) => ['--server', server.url, '-u', user, '-p', `${user}-pw`];
 
   before(async () => {
-    server = await startTestServer();
     dir = tempDir();
   });
-  after(async () => server.close());
 
   describe('grid schema', () => {
     it('upload FILE (named after the file, or --name), ls, get, rm', async () => {

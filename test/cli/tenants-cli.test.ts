@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from '../support/client';
 import { runGrid } from '../support/cli';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir } from '../support/server';
+import { tempDir, withServer } from '../support/server';
 
 const TENANTS_YAML = 'server:\n  tenants:\n    - name: t1\n    - name: t2\n';
 
@@ -35,9 +35,7 @@ describe('grid start with tenants (bin/grid)', function () {
     });
 
     it('a tenant named like a cache, or an alias, of the default container', async () => {
-      const server = await startTestServer({ dataDir });
-      await server.as('admin').createCache('orders', { 'local-cache': { aliases: ['sales'] } });
-      await server.close({ keepData: true });
+      await withServer({ dataDir, keepData: true }, (server) => server.as('admin').createCache('orders', { 'local-cache': { aliases: ['sales'] } }));
       const byName = runGrid(['start', '--data', dataDir, '--port', '0', '--config', config('n.yaml', 'server:\n  tenants:\n    - name: orders\n')]);
       expect(byName.status).to.equal(2);
       expect(byName.stderr).to.contain("grid: tenant 'orders' clashes with a cache named 'orders' in the default container: /rest/orders/… would stop reaching it");

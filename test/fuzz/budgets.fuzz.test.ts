@@ -6,7 +6,7 @@ import { BOOK_PROTO, BUDGET_CACHES, LARGE_VALUES, bookJson, largeReads, largeWri
 import type { FuzzRequest } from '../support/fuzz-requests';
 import { describeRequest, send, violation } from '../support/fuzz-send';
 import { registerSchema } from '../support/search';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { STALL_BOUND_MS, startHealthProbe } from '../support/stall-probe';
 
 // Costs a client chooses (docs/security.md, What a client can make the server do): seeded
@@ -29,11 +29,10 @@ const RSS_GROWTH_BOUND = 512 * 1024 ** 2;
 
 describe('fuzzing the budgets: adversarial queries and large values against a real server', function () {
   this.timeout(15 * 60_000);
-  let server: TestServer;
+  // a short deadline so that the heaviest queries end soon; the oracle holds whatever the deadline
+  const server = useServer({ limits: { queryTimeout: 3_000 } });
 
   before(async () => {
-    // a short deadline so that the heaviest queries end soon; the oracle holds whatever the deadline
-    server = await startTestServer({ limits: { queryTimeout: 3_000 } });
     const admin = server.as('admin');
     await registerSchema(admin, 'fz-book.proto', BOOK_PROTO);
     for (const [name, config] of Object.entries(BUDGET_CACHES)) await admin.createCache(name, config);
@@ -49,7 +48,6 @@ describe('fuzzing the budgets: adversarial queries and large values against a re
       expect((await admin.put(`/rest/v2/caches/fz-text/${key}`, value, { 'Content-Type': 'text/plain; charset=UTF-8' })).status).to.equal(204);
     }
   });
-  after(() => server.close());
 
   /** Sends `requests` from CLIENTS clients under the oracle; the probe's and the RSS sampler's findings. */
   async function run(requests: FuzzRequest[]): Promise<{ violations: string[]; worstMs: number; probeFailures: number; rssGrowth: number; statuses: Record<number, number> }> {

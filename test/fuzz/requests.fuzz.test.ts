@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { ZipFile } from 'yazl';
 import { fuzzRequests, isDestructive, type FuzzRequest } from '../support/fuzz-requests';
 import { describeRequest, send, violation } from '../support/fuzz-send';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { STALL_BOUND_MS, startHealthProbe } from '../support/stall-probe';
 
 // The fuzzing of docs/reliability.md#fuzzing: seeded requests — paths, methods, headers, bodies
@@ -73,14 +73,13 @@ async function traversalZip(): Promise<Buffer> {
 
 describe('fuzzing: seeded hostile requests from 16 clients against a real server', function () {
   this.timeout(SOAK ? 0 : 15 * 60_000);
-  let server: TestServer;
+  const server = useServer();
   let outside: string;
   let scratch: string;
   let savedTmp: string | undefined;
   const zips: Buffer[] = [];
 
   before(async () => {
-    server = await startTestServer();
     // the server's temporary files (reports) go to a folder of this test, so that leftovers show
     scratch = mkdtempSync(join(tmpdir(), 'grid-fuzz-tmp-'));
     outside = mkdtempSync(join(tmpdir(), 'grid-fuzz-outside-'));
@@ -111,8 +110,7 @@ describe('fuzzing: seeded hostile requests from 16 clients against a real server
     );
   });
 
-  after(async () => {
-    await server.close();
+  after(() => {
     if (savedTmp === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = savedTmp;
     rmSync(scratch, { recursive: true, force: true });

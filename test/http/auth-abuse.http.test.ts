@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/util/clock';
 import { Client } from '../support/client';
 import { basic, challengeFor, digestAuthorization, fieldOf, getFrom } from '../support/digest';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
 import { eventually } from '../support/poll';
 import { needTool } from '../support/tools';
 
@@ -20,15 +20,13 @@ async function timed(client: Client): Promise<Timed> {
 }
 
 /** A fresh MD5 Digest challenge from the server. */
-async function challenge(server: TestServer, uri = URI): Promise<string> {
+async function challenge(server: ServerUnderTest, uri = URI): Promise<string> {
   return challengeFor((await server.anonymous().get(uri)).headers.get('www-authenticate'));
 }
 
 describe('authentication under abuse', () => {
   describe('password verifications are bounded and fair', () => {
-    let server: TestServer;
-    before(async () => { server = await startTestServer(); });
-    after(() => server.close());
+    const server = useServer();
 
     it("64 parallel wrong passwords do not hold up another user's first login", async () => {
       const attackers = Array.from({ length: 64 }, (_, i) => timed(new Client(server.url, { user: 'admin', password: `guess-${i}` })));
@@ -51,12 +49,10 @@ describe('authentication under abuse', () => {
   });
 
   describe('a wrong-password flood from many addresses', () => {
-    let server: TestServer;
+    const server = useServer();
     before(async () => {
-      server = await startTestServer();
       await Promise.all(Array.from({ length: 10 }, (_, i) => server.running.services.users.upsert(`fresh${i}`, `fresh${i}-pw`, ['observer'])));
     });
-    after(() => server.close());
 
     /**
      * 17 addresses (127.0.0.2–18), each with 8 logins of unknown users always in flight — the
@@ -105,8 +101,7 @@ describe('authentication under abuse', () => {
 
   describe('unknown users', () => {
     it('are answered exactly as a wrong password for a known user is (their cost: passwords.test.ts)', async () => {
-      const server = await startTestServer();
-      try {
+      await withServer({}, async (server) => {
         await server.running.services.users.upsert('known', 'right', ['observer']);
         const known = await new Client(server.url, { user: 'known', password: 'wrong' }).get('/rest/v2/caches');
         const unknown = await new Client(server.url, { user: 'ghost', password: 'wrong' }).get('/rest/v2/caches');
@@ -114,20 +109,13 @@ describe('authentication under abuse', () => {
         const answer = (r: typeof known) => ({ status: r.status, body: r.text, challenge: r.headers.get('www-authenticate')?.replace(/nonce="[^"]*"/g, 'nonce') });
         expect(answer(unknown)).to.deep.equal(answer(known));
         expect(known.status).to.equal(401);
-      } finally {
-        await server.close();
-      }
+      });
     });
   });
 
   describe('backing off after failed logins', () => {
-    let server: TestServer;
-    let clock: ManualClock;
-    before(async () => {
-      clock = new ManualClock();
-      server = await startTestServer({ clock });
-    });
-    after(() => server.close());
+    const clock = new ManualClock();
+    const server = useServer({ clock });
 
     const from = (address: string, user: string, password: string) => getFrom(address, server.url + URI, { Authorization: basic(user, password) });
 
@@ -183,13 +171,8 @@ describe('authentication under abuse', () => {
   });
 
   describe('Digest nonces and nonce counts', () => {
-    let server: TestServer;
-    let clock: ManualClock;
-    before(async () => {
-      clock = new ManualClock();
-      server = await startTestServer({ clock });
-    });
-    after(() => server.close());
+    const clock = new ManualClock();
+    const server = useServer({ clock });
     const get = (authorization: string) => server.anonymous().get(URI, { Authorization: authorization });
     const auth = (c: string, nc: number) => digestAuthorization({ challenge: c, user: 'admin', password: 'admin-pw', method: 'GET', uri: URI, nc });
 
@@ -267,17 +250,14 @@ describe('authentication under abuse', () => {
 
   describe('digest-without-qop: true', () => {
     it('accepts Digest without qop, each nonce once', async () => {
-      const server = await startTestServer({ digestWithoutQop: true });
-      try {
+      await withServer({ digestWithoutQop: true }, async (server) => {
         const c = await challenge(server);
         const header = digestAuthorization({ challenge: c, user: 'admin', password: 'admin-pw', method: 'GET', uri: URI, noQop: true });
         expect((await server.anonymous().get(URI, { Authorization: header })).status).to.equal(200);
         const again = await server.anonymous().get(URI, { Authorization: header });
         expect(again.status).to.equal(401);
         expect(again.headers.get('www-authenticate')).to.contain('stale=true');
-      } finally {
-        await server.close();
-      }
+      });
     });
   });
 

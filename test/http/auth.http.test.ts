@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
 import { Client } from '../support/client';
 import { GRID_BIN } from '../support/process';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 function digestAuthorization(challenge: string, user: string, password: string, method: string, uri: string): string {
   const field = (name: string) => new RegExp(`${name}="?([^",]+)"?`).exec(challenge)![1];
@@ -21,15 +21,12 @@ function digestAuthorization(challenge: string, user: string, password: string, 
 const settle = () => new Promise((r) => setTimeout(r, 250));
 
 describe('authentication', () => {
-  let server: TestServer;
-  let anonymous: Client;
+  const server = useServer();
+  const anonymous = server.anonymous();
 
   before(async () => {
-    server = await startTestServer();
-    anonymous = server.anonymous();
     await server.as('admin').createCache('c');
   });
-  after(() => server.close());
 
   it('answers 401 with one challenge per mechanism and a short text saying why without credentials', async () => {
     const r = await anonymous.get('/rest/v2/caches');
@@ -164,13 +161,11 @@ function oneConnection(url: string) {
 const basicOf = (user: string, password: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 
 describe('remembered Basic logins on one connection', () => {
-  let server: TestServer;
+  const server = useServer();
 
   before(async () => {
-    server = await startTestServer();
     await server.as('admin').createCache('c');
   });
-  after(() => server.close());
 
   it('are dropped when the password changes through the server, by the CLI, or when the user is removed', async () => {
     const users = server.running.services.users;
@@ -223,14 +218,8 @@ describe('remembered Basic logins on one connection', () => {
 });
 
 describe('routing', () => {
-  let server: TestServer;
-  let admin: Client;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer();
+  const admin = server.as('admin');
 
   it('ignores empty segments and trailing slashes', async () => {
     expect((await admin.get('/rest/v2/caches/')).status).to.equal(200);
@@ -287,13 +276,10 @@ describe('routing', () => {
 
 describe('--no-auth', () => {
   it('serves everything without credentials', async () => {
-    const server = await startTestServer({ authEnabled: false });
-    try {
+    await withServer({ authEnabled: false }, async (server) => {
       const c = server.anonymous();
       expect((await c.post('/rest/v2/caches/open')).status).to.equal(200);
       expect((await c.put('/rest/v2/caches/open/k', 'v')).status).to.equal(204);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

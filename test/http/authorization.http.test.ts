@@ -6,7 +6,7 @@ import { runGrid } from '../support/cli';
 import { Client } from '../support/client';
 import { eventually, until } from '../support/poll';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 import { SseReader } from '../support/sse';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -19,10 +19,10 @@ const VAULT = { 'local-cache': { security: { authorization: { enabled: true, rol
  * roles, and `keeper` (group monitor) granted the role `keeper`, which is.
  */
 describe('authorization of secured caches', () => {
-  let server: TestServer;
-  let admin: Client;
-  let ops: Client;
-  let keeper: Client;
+  const server = useServer({ users: { ops: ['monitor'], keeper: ['monitor'] } });
+  const admin = server.as('admin');
+  const ops = server.as('ops');
+  const keeper = server.as('keeper');
   let n = 0;
   const fresh = () => `vault-${++n}`;
   const vault = async () => {
@@ -34,19 +34,12 @@ describe('authorization of secured caches', () => {
   const config = async (name: string) => (await admin.get(`/rest/v2/caches/${name}?action=config`)).text;
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     const s = server.running.services;
     await s.roles.createRole('operator', ['ALL'], 'global admin without a role on the vault');
     await s.roles.createRole('keeper', ['ALL_READ', 'ALL_WRITE', 'CREATE', 'ADMIN', 'MONITOR'], 'listed by the vault');
-    await s.users.upsert('ops', 'ops-pw', ['monitor']);
-    await s.users.upsert('keeper', 'keeper-pw', ['monitor']);
     await s.roles.grant('ops', ['operator']);
     await s.roles.grant('keeper', ['keeper']);
-    ops = new Client(server.url, { user: 'ops', password: 'ops-pw' });
-    keeper = new Client(server.url, { user: 'keeper', password: 'keeper-pw' });
   });
-  after(() => server.close());
 
   describe('DELETE /rest/v2/caches/{cacheName}', () => {
     it('answers 403 to a deployer and to a global admin without a role on the secured cache, which stays', async () => {
@@ -280,8 +273,7 @@ describe('authorization of secured caches', () => {
 
 describe('principal names are not roles', () => {
   it('a user created by the CLI as `deployer` in group monitor gets monitor rights only', async () => {
-    const server = await startTestServer();
-    try {
+    await withServer({}, async (server) => {
       expect(runGrid(['user', 'create', 'deployer', '-p', 'other-pw', '-g', 'monitor', '--data', server.dataDir]).status).to.equal(0);
       const user = new Client(server.url, { user: 'deployer', password: 'other-pw' });
       // the server looks for changes by other processes every 200 ms
@@ -294,9 +286,7 @@ describe('principal names are not roles', () => {
       // an explicit grant to the user's name still maps it
       expect((await server.as('admin').put('/rest/v2/security/roles/deployer?action=grant&role=deployer')).status).to.equal(204);
       expect((await user.post('/rest/v2/caches/made-by-deployer')).status).to.equal(200);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('APP_USER=admin APP_ROLE=observer starts a server whose admin user is an observer', async () => {

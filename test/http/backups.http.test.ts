@@ -13,7 +13,7 @@ import { Client, type Reply } from '../support/client';
 import { until } from '../support/poll';
 import { eventually } from '../support/poll';
 import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
 
 const C = '/rest/v2/container';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -34,7 +34,7 @@ async function download(admin: Client, name: string): Promise<Buffer> {
   return r.bytes;
 }
 
-async function upload(server: TestServer, name: string, zip: Buffer, resources?: unknown): Promise<Response> {
+async function upload(server: ServerUnderTest, name: string, zip: Buffer, resources?: unknown): Promise<Response> {
   const form = new FormData();
   form.append('backup', new Blob([zip], { type: 'application/zip' }), 'backup.zip');
   if (resources !== undefined) form.append('resources', JSON.stringify(resources));
@@ -70,19 +70,13 @@ const MANIFEST = 'containers=default\nversion=15.0.0\n';
 const FIXTURES = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'backups');
 
 describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster}/{backups|restores}', () => {
-  let server: TestServer;
-  let admin: Client;
   /** The configured `backup-roots` entry of `server`. */
   let root: string;
+  before(() => { root = tempDir('grid-backup-root-'); });
+  const server = useServer(() => ({ backupRoots: [root] }));
+  const admin = server.as('admin');
   let n = 0;
   const fresh = (prefix = 'b') => `${prefix}-${++n}`;
-
-  before(async () => {
-    root = tempDir('grid-backup-root-');
-    server = await startTestServer({ backupRoots: [root] });
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('POST, HEAD, GET, DELETE /backups/{name}', () => {
     it('answers 202, then 200 with the zip and its Content-Disposition; lists the name; 409 on reuse; 204 on delete', async () => {
@@ -273,8 +267,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
     it('restores an archive written before names could hold `/` (test/fixtures/backups/names-0.1.zip): each name as it was, `%2F` and `%25` literal', async () => {
       // made by grid at 2e7e98c: caches a-b-c, org.infinispan.cache, a%25bc, áb\ćé+-$ and a%2Fb (each with k → "value of <name>"),
       // template tmpl-áb%, schema org%2Fexample.proto, weak counter c%2Fd (7), task "t %25.js"
-      const target = await startTestServer();
-      try {
+      await withServer({}, async (target) => {
         const a = target.as('admin');
         await a.createCache('a/b'); // the name the literal `a%2Fb` must not turn into
         expect((await upload(target, 'old', readFileSync(join(FIXTURES, 'names-0.1.zip')))).status).to.equal(202);
@@ -287,9 +280,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
         expect((await a.get(`/rest/v2/schemas/${encodeURIComponent('org%2Fexample.proto')}`)).text).to.contain('message M');
         expect((await a.get(`/rest/v2/counters/${encodeURIComponent('c%2Fd')}`)).text).to.equal('7');
         expect((await a.post(`/rest/v2/tasks/${encodeURIComponent('t %25.js')}?action=exec`)).json()).to.equal('old task');
-      } finally {
-        await target.close();
-      }
+      });
     });
 
     describe('refuses hostile archives with 400 and writes nothing', () => {
@@ -351,7 +342,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       zip = await download(admin, fresh('rt'));
     });
 
-    async function expectRestored(target: TestServer): Promise<void> {
+    async function expectRestored(target: ServerUnderTest): Promise<void> {
       const t = target.running.services;
       for (const cache of ['rt-memory', 'rt-persistent']) {
         expect(entriesOf(t, cache), cache).to.deep.equal(entriesOf(source, cache));
@@ -369,8 +360,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
     }
 
     it('restores everything into a fresh server from an upload (HEAD 202 → 201)', async () => {
-      const target = await startTestServer();
-      try {
+      await withServer({}, async (target) => {
         const r = await upload(target, 'up', zip);
         expect(r.status).to.equal(202);
         expect((await until(() => target.as('admin').head(`${C}/restores/up`))).status).to.equal(201);
@@ -379,26 +369,20 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
         expect((await target.as('admin').delete(`${C}/restores/up`)).status).to.equal(204);
         expect((await target.as('admin').head(`${C}/restores/up`)).status).to.equal(404);
         expect(entriesOf(target.running.services, 'rt-memory')).to.have.length(31);
-      } finally {
-        await target.close();
-      }
+      });
     });
 
     it('restores from a location on the server, and only the selected resources', async () => {
       const dir = tempDir();
       const file = join(dir, 'rt.zip');
       writeFileSync(file, zip);
-      const target = await startTestServer({ backupRoots: [dir] });
-      try {
+      await withServer({ backupRoots: [dir] }, async (target) => {
         const a = target.as('admin');
         expect((await a.post(`${C}/restores/all`, JSON.stringify({ location: file }), JSON_TYPE)).status).to.equal(202);
         expect((await until(() => a.head(`${C}/restores/all`))).status).to.equal(201);
         await expectRestored(target);
-      } finally {
-        await target.close();
-      }
-      const partial = await startTestServer();
-      try {
+      });
+      await withServer({}, async (partial) => {
         const a = partial.as('admin');
         writeFileSync(join(partial.dataDir, 'rt.zip'), zip);
         const body = { location: 'rt.zip', resources: { caches: ['rt-persistent'], 'cache-configs': ['*'] } };
@@ -409,9 +393,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
         expect(entriesOf(s, 'rt-persistent')).to.deep.equal(entriesOf(source, 'rt-persistent'));
         expect(s.manager.templateDefinitions().map(([name]) => name)).to.include('rt-template');
         expect(s.counters.names()).not.to.include('rt-weak');
-      } finally {
-        await partial.close();
-      }
+      });
     });
 
     it('writes the original layout (manifest, container.properties, <cache>.xml and .dat)', async () => {
@@ -450,8 +432,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
     stop = true;
     await writer;
     const zip = (await admin.get(`${C}/backups/${name}`)).bytes;
-    const target = await startTestServer();
-    try {
+    await withServer({}, async (target) => {
       expect((await upload(target, 'pit', zip)).status).to.equal(202);
       expect((await until(() => target.as('admin').head(`${C}/restores/pit`))).status).to.equal(201);
       const keys = (c: string) => entriesOf(target.running.services, c).map((e) => e.key.toString());
@@ -459,16 +440,13 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       expect(inMemory.length).to.be.greaterThan(0);
       expect(inMemory.length).to.be.lessThan(i);
       expect(keys('pit-persistent')).to.deep.equal(inMemory);
-    } finally {
-      await target.close();
-    }
+    });
   });
 
   describe('tenants: each container keeps to its own data dir', () => {
     it('a tenant gets neither backup-roots nor another data dir; the default container cannot reach tenants/', async () => {
       const shared = tempDir('grid-backup-shared-');
-      const t = await startTestServer({ tenants: [{ name: 't1' }], backupRoots: [shared] });
-      try {
+      await withServer({ tenants: [{ name: 't1' }], backupRoots: [shared] }, async (t) => {
         const a = t.as('admin');
         const T1 = '/rest/t1/v2/container';
         const defaultZip = join(t.dataDir, 'backups', 'd1', 'd1.zip');
@@ -497,9 +475,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
         expect((await backup(a, fresh(), { directory: shared })).status).to.equal(200); // the default container may use it
         mkdirSync(join(t.dataDir, 'tenants', 't1', 'exports'));
         expect((await backup(a, fresh(), { directory: 'exports' }, T1)).status).to.equal(200); // relative to the tenant's dir
-      } finally {
-        await t.close();
-      }
+      });
     });
   });
 
@@ -508,15 +484,12 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
 
     it('a backup whose DELETE was acknowledged (202) while it ran is gone after kill -9; an interrupted one leaves no partial archive', async () => {
       const dataDir = tempDir();
-      const seed = await startTestServer({ dataDir });
-      try {
+      await withServer({ dataDir, keepData: true }, async (seed) => {
         await seed.as('admin').createCache('big', PERSISTENT);
         const cache = seed.running.services.manager.require('big').cache;
         for (let i = 0; i < 30_000; i++) cache.put(Buffer.from(`key-${i}`), randomBytes(64), 'application/octet-stream', { lifespan: -1, maxIdle: -1 });
         await cache.settled();
-      } finally {
-        await seed.close({ keepData: true });
-      }
+      });
       const env = { APP_USER: 'ops', APP_PASS: 'ops-pw' };
       const start = async () => {
         const proc = await spawnServer(['--data', dataDir], env);
@@ -548,16 +521,12 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
 
     it('SIGTERM stops the server promptly during a long restore and a long backup; both are FAILED after the restart', async () => {
       const ENTRIES = 30_000;
-      const source = await startTestServer();
-      let zip: Buffer;
-      try {
+      const zip = await withServer({}, async (source) => {
         await source.as('admin').createCache('big', PERSISTENT);
         const cache = source.running.services.manager.require('big').cache;
         for (let i = 0; i < ENTRIES; i++) cache.put(Buffer.from(`key-${i}`), randomBytes(64), 'application/octet-stream', { lifespan: -1, maxIdle: -1 });
-        zip = await download(source.as('admin'), 'big');
-      } finally {
-        await source.close();
-      }
+        return download(source.as('admin'), 'big');
+      });
       const dataDir = tempDir();
       writeFileSync(join(dataDir, 'big.zip'), zip);
       const env = { APP_USER: 'ops', APP_PASS: 'ops-pw' };
@@ -600,23 +569,19 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
 
   describe('restart', () => {
     it('keeps records; a backup in progress at a crash is FAILED afterwards', async () => {
-      const dataDir = tempDir();
-      let s = await startTestServer({ dataDir });
-      expect((await backup(s.as('admin'), 'kept')).status).to.equal(200);
-      await s.close({ keepData: true });
-      const db = new Database(join(dataDir, 'grid.db'));
-      db.prepare("INSERT INTO operations (kind, name, status, path, detail, created_at, updated_at) VALUES ('backup', 'crashed', 'IN_PROGRESS', NULL, '{}', 0, 0)").run();
-      db.close();
-      s = await startTestServer({ dataDir });
-      try {
+      await withServer({}, async (s) => {
         const a = s.as('admin');
+        expect((await backup(a, 'kept')).status).to.equal(200);
+        await s.stop();
+        const db = new Database(join(s.dataDir, 'grid.db'));
+        db.prepare("INSERT INTO operations (kind, name, status, path, detail, created_at, updated_at) VALUES ('backup', 'crashed', 'IN_PROGRESS', NULL, '{}', 0, 0)").run();
+        db.close();
+        await s.start();
         expect((await a.get(`${C}/backups`)).json()).to.deep.equal(['crashed', 'kept']);
         expect((await a.head(`${C}/backups/kept`)).status).to.equal(200);
-        expect((await a.get(`${C}/backups/kept`)).bytes.length).to.equal(readFileSync(join(dataDir, 'backups', 'kept', 'kept.zip')).length);
+        expect((await a.get(`${C}/backups/kept`)).bytes.length).to.equal(readFileSync(join(s.dataDir, 'backups', 'kept', 'kept.zip')).length);
         expect((await a.head(`${C}/backups/crashed`)).status).to.equal(500);
-      } finally {
-        await s.close();
-      }
+      });
     });
   });
 });

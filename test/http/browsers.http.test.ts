@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '../support/client';
 import { requestWithHost } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 /**
  * What a web page may make a browser do to a local grid (docs/security.md#browsers):
@@ -24,14 +24,8 @@ async function taskNames(admin: Client): Promise<string[]> {
 describe('Browsers: a cross-site simple POST', () => {
   for (const auth of [false, true]) {
     describe(auth ? 'with authentication (credentials a browser would attach)' : 'under --no-auth', () => {
-      let server: TestServer;
-      let caller: Client;
-
-      before(async () => {
-        server = await startTestServer({ authEnabled: auth });
-        caller = auth ? server.as('admin') : server.anonymous();
-      });
-      after(() => server.close());
+      const server = useServer({ authEnabled: auth });
+      const caller = auth ? server.as('admin') : server.anonymous();
 
       it('cannot upload a task: 403 with a reason, nothing stored', async () => {
         const r = await crossSitePost(caller, '/rest/v2/tasks/evil');
@@ -66,15 +60,13 @@ describe('Browsers: a cross-site simple POST', () => {
 });
 
 describe('Browsers: the Host check on a loopback address', () => {
-  let server: TestServer;
-  let port: string;
   const noAuth = { authEnabled: false };
+  const server = useServer({ ...noAuth, allowedHosts: ['grid.test', '.corp.example'], properties: { 'grid.server.rest.allowed-hosts': 'from-property.test' } });
+  let port: string;
 
   before(async () => {
-    server = await startTestServer({ ...noAuth, allowedHosts: ['grid.test', '.corp.example'], properties: { 'grid.server.rest.allowed-hosts': 'from-property.test' } });
     port = new URL(server.url).port;
   });
-  after(() => server.close());
 
   const get = (host: string, headers: Record<string, string> = {}) => requestWithHost(server.url, 'GET', '/rest/v2/caches', { Host: host, ...headers });
 
@@ -108,12 +100,7 @@ describe('Browsers: the Host check on a loopback address', () => {
 });
 
 describe('Browsers: allowed-hosts *', () => {
-  let server: TestServer;
-
-  before(async () => {
-    server = await startTestServer({ allowedHosts: ['*'] });
-  });
-  after(() => server.close());
+  const server = useServer({ allowedHosts: ['*'] });
 
   it('turns the Host check off (for a proxy that rewrites Host)', async () => {
     const basic = 'Basic ' + Buffer.from('admin:admin-pw').toString('base64');
@@ -122,17 +109,15 @@ describe('Browsers: allowed-hosts *', () => {
 });
 
 describe('Browsers: what an API answer opened in a browser may do', () => {
-  let server: TestServer;
+  const server = useServer();
   const BROWSER = { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64)', Accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
   // what an application user (WRITE) can store: an XHTML document, served back as application/xml
   const XHTML = '<html xmlns="http://www.w3.org/1999/xhtml"><body><script>fetch("/rest/v2/server?action=stop", {method: "POST"})</script></body></html>';
 
   before(async () => {
-    server = await startTestServer();
     await server.as('admin').createCache('docs', { 'local-cache': { encoding: { 'media-type': 'application/xml' } } });
     expect((await server.as('application').put('/rest/v2/caches/docs/page', XHTML, { 'Content-Type': 'application/xml' })).status).to.equal(204);
   });
-  after(() => server.close());
 
   it('an entry a writer stored as XHTML is a sandboxed document: no script, no form, no origin', async () => {
     const r = await server.as('admin').get('/rest/v2/caches/docs/page', BROWSER);

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 import { SseReader } from '../support/sse';
 
 type Json = Record<string, unknown>;
@@ -19,16 +19,10 @@ const consoleCalls = {
 const ACCEPT_JSON = { Accept: 'application/json' };
 
 describe('running-cache administration /rest/v2/caches (docs/reference/management-plane.md#cache-listing, docs/reference/management-plane.md#cache-details, docs/reference/management-plane.md#mutable-attributes, docs/reference/management-plane.md#cache-stats)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const fresh = () => `admin-cache-${++n}`;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('GET /rest/v2/caches?action=detailed and /rest/v2/cache-managers/{name}/caches', () => {
     it('carries every field the console reads, with the values the original gives in a listing', async () => {
@@ -266,13 +260,10 @@ describe('running-cache administration /rest/v2/caches (docs/reference/managemen
     });
 
     it('persists the change across a restart', async () => {
-      const dataDir = server.dataDir;
       const name = fresh();
       await admin.createCache(name);
       expect((await admin.post(consoleCalls.setAttribute(name, 'expiration.max-idle', '2h'))).status).to.equal(200);
-      await server.close({ keepData: true });
-      server = await startTestServer({ dataDir });
-      admin = server.as('admin');
+      await server.restart();
       expect(JSON.parse((await admin.get(consoleCalls.getAttribute(name, 'expiration.max-idle'))).text)).to.equal('2h');
     });
   });
@@ -383,12 +374,9 @@ describe('running-cache administration /rest/v2/caches (docs/reference/managemen
     });
 
     it('answers 404 for every role when authorization is off', async () => {
-      const open = await startTestServer({ authEnabled: false });
-      try {
+      await withServer({ authEnabled: false }, async (open) => {
         expect((await open.anonymous().get(consoleCalls.cachesForRole('admin'))).status).to.equal(404);
-      } finally {
-        await open.close();
-      }
+      });
     });
   });
 });

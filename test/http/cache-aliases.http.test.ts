@@ -2,21 +2,15 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 type Json = Record<string, unknown>;
 
 describe('cache aliases (docs/reference/data-plane.md#cache-lookup, docs/reference/management-plane.md#aliases)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const fresh = () => `alias-case-${++n}`;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('POST /rest/v2/caches/{name} with aliases', () => {
     it('makes the alias answer in every cache path family', async () => {

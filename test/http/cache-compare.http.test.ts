@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { Client, Reply } from '../support/client';
 import { multipart, type PartSpec } from '../support/multipart';
 import { basicAuth, rawRequest } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 const COMPARE = '/rest/v2/caches?action=compare';
 
@@ -13,20 +13,14 @@ const LOCAL_YAML = 'c:\n  localCache:\n    expiration:\n      lifespan: "60000"\
 const json = (body: unknown) => JSON.stringify(body);
 
 describe('POST /rest/v2/caches?action=compare', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   const compare = (client: Client, parts: PartSpec[], query = '') => {
     const { body, contentType } = multipart(parts);
     return client.post(COMPARE + query, body, { 'Content-Type': contentType });
   };
   const two = (a: string, b: string): PartSpec[] => [{ name: 'one', content: a }, { name: 'two', content: b }];
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   it('answers 204 for the same configuration written as XML, JSON and YAML under different names', async () => {
     expect((await compare(admin, two(LOCAL_XML, LOCAL_JSON))).status).to.equal(204);
@@ -142,8 +136,7 @@ describe('POST /rest/v2/caches?action=compare', () => {
     });
 
     it('refuses a body over max-content-length with 413, also when it only inflates past it', async () => {
-      const small = await startTestServer({ maxContentLength: 50_000 });
-      try {
+      await withServer({ maxContentLength: 50_000 }, async (small) => {
         const padded = `<local-cache name="a"><!-- ${' '.repeat(60_000)} --></local-cache>`;
         const { body, contentType } = multipart(two(LOCAL_XML, padded));
         const headers = { ...basicAuth('admin'), 'Content-Type': contentType };
@@ -151,9 +144,7 @@ describe('POST /rest/v2/caches?action=compare', () => {
         const zipped = gzipSync(body);
         expect(zipped.length).to.be.below(50_000);
         expect((await rawRequest(small.url, COMPARE, { method: 'POST', body: zipped, headers: { ...headers, 'Content-Encoding': 'gzip' } })).status).to.equal(413);
-      } finally {
-        await small.close();
-      }
+      });
     });
   });
 });

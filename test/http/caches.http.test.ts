@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const CACHE_XML = `<infinispan><cache-container><distributed-cache name="ignored" mode="SYNC" segments="2">
 <memory max-count="20"/><expiration lifespan="30000"/></distributed-cache></cache-container></infinispan>`;
@@ -8,16 +7,10 @@ const CACHE_JSON = { 'distributed-cache': { mode: 'SYNC', segments: '2', memory:
 const CACHE_YAML = 'distributedCache:\n  mode: "SYNC"\n  segments: "2"\n  memory:\n    maxCount: "20"\n  expiration:\n    lifespan: "30000"\n';
 
 describe('caches /rest/v2/caches', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const fresh = () => `cache-${++n}`;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('POST /rest/v2/caches/{name}', () => {
     it('creates the same cache from XML, JSON and YAML', async () => {

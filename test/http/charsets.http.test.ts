@@ -1,26 +1,19 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const entry = (cache: string, key: string) => `/rest/v2/caches/${cache}/${key}`;
 const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1');
 const UTF8_TEXT = 'text/plain; charset=UTF-8';
 
 describe('text/plain charsets (docs/reference/media-types.md#charsets: DefaultTranscoder convertTextToText)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const cacheWith = async (mediaType?: string): Promise<string> => {
     const name = `tc${++n}`;
     await admin.createCache(name, { 'local-cache': mediaType ? { encoding: { 'media-type': mediaType } } : {} });
     return name;
   };
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('PUT /rest/v2/caches/{cacheName}/{cacheKey} with a charset', () => {
     it('stores ISO-8859-1 text in a UTF-8 cache as UTF-8', async () => {

@@ -2,28 +2,21 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createGunzip, deflateRawSync, deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
-import type { Client } from '../support/client';
 import { multipart } from '../support/multipart';
 import { basicAuth, rawRequest, rawStream } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const admin = basicAuth('admin');
 
 describe('content codings (docs/reference/http.md#compression)', () => {
-  let server: TestServer;
-  let client: Client;
+  const server = useServer({ maxContentLength: 100_000 });
+  const client = server.as('admin');
   let n = 0;
   const freshCache = async () => {
     const name = `z${++n}`;
     await client.createCache(name);
     return name;
   };
-
-  before(async () => {
-    server = await startTestServer({ maxContentLength: 100_000 });
-    client = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('request bodies with Content-Encoding', () => {
     it('stores a gzip entry value decompressed', async () => {

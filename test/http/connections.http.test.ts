@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { CANCEL, RawH2Client } from '../support/h2-raw';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, useServer, withServer, type SharedServer } from '../support/server';
 import { eventually } from '../support/poll';
 import { basic } from '../support/transports';
 
@@ -53,13 +53,12 @@ function probe(port: number, from: string, tls = false): Promise<{ status: numbe
 const settle = () => new Promise((r) => setTimeout(r, 200));
 
 describe('connections: each client address gets its share', () => {
-  let server: TestServer;
+  const server = useServer({ tlsPort: 0, limits: { connections: 8, connectionsPerAddress: 3 } });
   let port: number;
   let tlsPort: number;
   const held: Socket[] = [];
 
   before(async () => {
-    server = await startTestServer({ tlsPort: 0, limits: { connections: 8, connectionsPerAddress: 3 } });
     port = server.running.port;
     tlsPort = Number(new URL(server.running.tls!.url).port);
   });
@@ -67,7 +66,6 @@ describe('connections: each client address gets its share', () => {
     held.splice(0).forEach((s) => s.destroy());
     await settle();
   });
-  after(() => server.close());
 
   it('the server tells loopback addresses apart (each counts on its own)', async () => {
     for (const from of ['127.0.0.2', '127.0.0.3']) {
@@ -155,17 +153,14 @@ describe('connections: HTTP/2 streams and sessions that wait on the client', () 
   const AUTH = basic('admin');
 
   /** A server with these two time-outs (the other one long), for the length of `test`. */
-  async function withServer(limits: { keepAliveTimeout: number; requestTimeout: number }, test: (server: TestServer) => Promise<void>): Promise<void> {
-    const server = await startTestServer({ limits });
-    try {
+  async function withTimeouts(limits: { keepAliveTimeout: number; requestTimeout: number }, test: (server: SharedServer) => Promise<void>): Promise<void> {
+    await withServer({ limits }, async (server) => {
       await server.as('admin').createCache('h2');
       await test(server);
-    } finally {
-      await server.close();
-    }
+    });
   }
 
-  it('closes a session that sends nothing more after keep-alive-timeout, whatever its half-sent streams', () => withServer({ keepAliveTimeout: 1000, requestTimeout: 120_000 }, async (server) => {
+  it('closes a session that sends nothing more after keep-alive-timeout, whatever its half-sent streams', () => withTimeouts({ keepAliveTimeout: 1000, requestTimeout: 120_000 }, async (server) => {
     const client = await RawH2Client.open(server.running.port);
     try {
       const frames: Buffer[] = [];
@@ -179,7 +174,7 @@ describe('connections: HTTP/2 streams and sessions that wait on the client', () 
     }
   }));
 
-  it('keeps a session whose request is still being handled; closes it once idle without one', () => withServer({ keepAliveTimeout: 500, requestTimeout: 120_000 }, async (server) => {
+  it('keeps a session whose request is still being handled; closes it once idle without one', () => withTimeouts({ keepAliveTimeout: 500, requestTimeout: 120_000 }, async (server) => {
     const client = await RawH2Client.open(server.running.port);
     try {
       await client.send(client.request(1, 'GET', '/rest/v2/caches/h2?action=listen', AUTH));
@@ -193,7 +188,7 @@ describe('connections: HTTP/2 streams and sessions that wait on the client', () 
     }
   }));
 
-  it('resets a stalled request stream after request-timeout on a session that stays busy, and writes nothing', () => withServer({ keepAliveTimeout: 120_000, requestTimeout: 1000 }, async (server) => {
+  it('resets a stalled request stream after request-timeout on a session that stays busy, and writes nothing', () => withTimeouts({ keepAliveTimeout: 120_000, requestTimeout: 1000 }, async (server) => {
     const client = await RawH2Client.open(server.running.port);
     try {
       await client.send(client.request(1, 'PUT', '/rest/v2/caches/h2/stalled', { ...AUTH, 'content-type': 'text/plain', 'content-length': '10' }, false));

@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, rmSync, symlinkSync, utimesSync, writeFileSync } fro
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { rawRequest } from '../support/raw-http';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 const FIXTURE = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'console');
 const SECRET = 'the secret outside the console directory';
@@ -13,10 +13,8 @@ const servedIndex = (prefix = '') => `<base href="${prefix}/console/">`;
 
 describe('the web console (docs/reference/management-plane.md#console)', () => {
   let site: string;
-  let server: TestServer;
-  const get = (path: string, headers: Record<string, string> = {}) => rawRequest(server.url, path, { headers });
 
-  before(async () => {
+  before(() => {
     // site/console is the console; site/secret.txt is what no request may reach
     site = tempDir('grid-console-');
     const dir = join(site, 'console');
@@ -29,12 +27,10 @@ describe('the web console (docs/reference/management-plane.md#console)', () => {
     symlinkSync(site, join(dir, 'up'));
     symlinkSync(join(dir, 'assets', 'style.css'), join(dir, 'inside-link.css'));
     utimesSync(join(dir, 'assets', 'app.js'), new Date('2026-01-02T03:04:05Z'), new Date('2026-01-02T03:04:05Z'));
-    server = await startTestServer({ consoleDir: dir });
   });
-  after(async () => {
-    await server.close();
-    rmSync(site, { recursive: true, force: true });
-  });
+  after(() => rmSync(site, { recursive: true, force: true }));
+  const server = useServer(() => ({ consoleDir: join(site, 'console') }));
+  const get = (path: string, headers: Record<string, string> = {}) => rawRequest(server.url, path, { headers });
 
   describe('GET /', () => {
     it('redirects (307, empty body) to /console/welcome, without credentials', async () => {
@@ -154,9 +150,7 @@ describe('the web console (docs/reference/management-plane.md#console)', () => {
   });
 
   describe('without --console', () => {
-    let plain: TestServer;
-    before(async () => { plain = await startTestServer(); });
-    after(() => plain.close());
+    const plain = useServer();
 
     it('answers /console/… with 404 and a sentence saying how to enable it; / still redirects', async () => {
       for (const path of ['/console/', '/console/welcome', '/console/index.html']) {

@@ -1,18 +1,14 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await admin.createCache('alpha', { 'local-cache': { statistics: true } });
     await admin.createCache('beta', { 'distributed-cache': { persistence: { 'file-store': {} } } });
   });
-  after(() => server.close());
 
   describe('GET info', () => {
     it('reports every field of docs/reference/management-plane.md#container-info with single-node values, in both path families', async () => {
@@ -127,8 +123,7 @@ describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () =
 
 describe('POST /rest/v2/container?action=shutdown', () => {
   it('answers 204, then container and cache resources answer 503 while health/status keeps answering', async () => {
-    const server = await startTestServer();
-    try {
+    await withServer({}, async (server) => {
       const admin = server.as('admin');
       await admin.createCache('c');
       expect((await server.as('application').post('/rest/v2/container?action=shutdown')).status).to.equal(403);
@@ -138,8 +133,6 @@ describe('POST /rest/v2/container?action=shutdown', () => {
       }
       const probe = await server.anonymous().get('/rest/v2/container/health/status');
       expect([probe.status, probe.text]).to.deep.equal([200, '']);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

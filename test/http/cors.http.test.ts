@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { CorsRuleConfig } from '../../src/config/cors-rules';
 import type { Client, Reply } from '../support/client';
 import { requestWithHost } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 /**
  * CORS as a browser meets it (docs/reference/http.md#cors): a preflight (OPTIONS with Origin
@@ -64,22 +64,19 @@ async function givenEntry(admin: Client): Promise<void> {
 }
 
 describe('CORS: the grid.server.rest.cors-allow property', () => {
-  let server: TestServer;
-  let admin: Client;
   const logged: string[] = [];
+  const server = useServer({
+    logLevel: 'warn',
+    stdout: { write: (line: string) => { logged.push(line); } },
+    properties: { 'grid.server.rest.cors-allow': 'https://app.example.com, not-an-origin ,http://second.example:8080' },
+    // a configured rule for the same origin: the property comes first and wins
+    corsRules: [{ name: 'narrow', allowCredentials: false, allowedOrigins: ['https://app.example.com'], allowedMethods: ['GET'], allowedHeaders: [], exposeHeaders: [] }],
+  });
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer({
-      logLevel: 'warn',
-      stdout: { write: (line: string) => { logged.push(line); } },
-      properties: { 'grid.server.rest.cors-allow': 'https://app.example.com, not-an-origin ,http://second.example:8080' },
-      // a configured rule for the same origin: the property comes first and wins
-      corsRules: [{ name: 'narrow', allowCredentials: false, allowedOrigins: ['https://app.example.com'], allowedMethods: ['GET'], allowedHeaders: [], exposeHeaders: [] }],
-    });
-    admin = server.as('admin');
     await givenEntry(admin);
   });
-  after(() => server.close());
 
   it('answers the preflight with every method and header, credentials, the origin echoed', async () => {
     expectAllowEverythingPreflight(await preflight(server.anonymous(), 'https://app.example.com'), 'https://app.example.com');
@@ -103,15 +100,12 @@ describe('CORS: the grid.server.rest.cors-allow property', () => {
 });
 
 describe('CORS: the built-in localhost rules', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await givenEntry(admin);
   });
-  after(() => server.close());
 
   it('allow everything for http|https × 127.0.0.1|localhost|[::1] on the REST port and on 9000', async () => {
     const port = new URL(server.url).port;
@@ -144,15 +138,12 @@ describe('CORS: configured cors-rules', () => {
     { name: 'second', allowCredentials: true, allowedOrigins: ['https://both.example'], allowedMethods: ['DELETE'], allowedHeaders: ['X-Never'], exposeHeaders: [] },
     { name: 'public', allowCredentials: false, allowedOrigins: ['*'], allowedMethods: ['GET', 'HEAD'], allowedHeaders: [], exposeHeaders: ['ETag'] },
   ];
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer({ corsRules: rules });
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer({ corsRules: rules });
-    admin = server.as('admin');
     await givenEntry(admin);
   });
-  after(() => server.close());
 
   it('a rule with credentials: the preflight carries its methods, headers and max-age', async () => {
     const r = await preflight(server.anonymous(), 'https://partner.example', 'PUT', 'key-content-type, authorization');
@@ -209,14 +200,9 @@ describe('CORS: configured cors-rules', () => {
 });
 
 describe('CORS: a * rule with credentials', () => {
-  let server: TestServer;
-
-  before(async () => {
-    server = await startTestServer({
-      corsRules: [{ name: 'all', allowCredentials: true, allowedOrigins: ['*'], allowedMethods: ['GET'], allowedHeaders: [], exposeHeaders: [] }],
-    });
+  const server = useServer({
+    corsRules: [{ name: 'all', allowCredentials: true, allowedOrigins: ['*'], allowedMethods: ['GET'], allowedHeaders: [], exposeHeaders: [] }],
   });
-  after(() => server.close());
 
   it('echoes the origin instead of * (browsers refuse * with credentials)', async () => {
     const pre = await preflight(server.anonymous(), 'https://site.example', 'GET');
@@ -230,14 +216,12 @@ describe('CORS: a * rule with credentials', () => {
 });
 
 describe('CORS and authentication', () => {
-  let server: TestServer;
   const origin = 'https://app.example.com';
+  const server = useServer({ properties: { 'grid.server.rest.cors-allow': origin } });
 
   before(async () => {
-    server = await startTestServer({ properties: { 'grid.server.rest.cors-allow': origin } });
     await givenEntry(server.as('admin'));
   });
-  after(() => server.close());
 
   it('answers the preflight without credentials, before authentication', async () => {
     expectAllowEverythingPreflight(await preflight(server.anonymous(), origin, 'GET', 'authorization'), origin);
@@ -262,15 +246,12 @@ describe('CORS and authentication', () => {
 });
 
 describe('CORS: origins no rule allows', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer({ allowedHosts: ['grid.test'] });
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer({ allowedHosts: ['grid.test'] });
-    admin = server.as('admin');
     await givenEntry(admin);
   });
-  after(() => server.close());
 
   it('refuses an actual request with 403 and a reason, before the handler runs', async () => {
     const r = await admin.request('DELETE', ENTRY, { headers: { Origin: 'https://evil.example' } });
@@ -321,15 +302,12 @@ describe('CORS: a matched rule limits actual requests too (simple requests skip 
     { name: 'token', allowCredentials: false, allowedOrigins: ['https://token.example'], allowedMethods: ['PUT'], allowedHeaders: ['Authorization', 'Content-Type'], exposeHeaders: [] },
     { name: 'public-read', allowCredentials: false, allowedOrigins: ['*'], allowedMethods: ['GET'], allowedHeaders: [], exposeHeaders: [] },
   ];
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer({ corsRules: rules });
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer({ corsRules: rules });
-    admin = server.as('admin');
     await givenEntry(admin);
   });
-  after(() => server.close());
 
   it('refuses a method outside allowed-methods with 403 and a reason; nothing runs', async () => {
     // a cross-site <form method="post" enctype="text/plain"> with the browser's cached credentials

@@ -3,14 +3,14 @@ import { rmSync } from 'node:fs';
 import { ManualClock } from '../../src/util/clock';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 
 describe('counters /rest/v2/counters', () => {
-  let server: TestServer;
-  let admin: Client;
-  let clock: ManualClock;
+  const clock = new ManualClock();
+  const server = useServer({ clock });
+  const admin = server.as('admin');
   let n = 0;
   const fresh = () => `counter-${++n}`;
   const define = async (config: unknown, name = fresh()) => {
@@ -19,13 +19,6 @@ describe('counters /rest/v2/counters', () => {
     return name;
   };
   const url = (name: string, action = '') => `/rest/v2/counters/${name}${action ? `?action=${action}` : ''}`;
-
-  before(async () => {
-    clock = new ManualClock();
-    server = await startTestServer({ clock });
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('POST /rest/v2/counters/{name}', () => {
     it('defines a counter (200), whatever the Content-Type says, and answers 304 when it exists', async () => {

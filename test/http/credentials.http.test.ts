@@ -7,7 +7,7 @@ import { Writable } from 'node:stream';
 import { Client } from '../support/client';
 import { challengeFor, digestAuthorization, hashOf } from '../support/digest';
 import { GRID_BIN } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
 
 const URI = '/rest/v2/caches';
 
@@ -23,7 +23,7 @@ function storedUsers(dataDir: string): UserRow[] {
   }
 }
 
-async function digestGet(server: TestServer, user: string, secret: { password?: string; ha1?: string }, algorithm: 'MD5' | 'SHA-256' = 'MD5'): Promise<number> {
+async function digestGet(server: ServerUnderTest, user: string, secret: { password?: string; ha1?: string }, algorithm: 'MD5' | 'SHA-256' = 'MD5'): Promise<number> {
   const anonymous = server.anonymous();
   const challenge = challengeFor((await anonymous.get(URI)).headers.get('www-authenticate'), algorithm);
   const r = await anonymous.get(URI, { Authorization: digestAuthorization({ challenge, user, method: 'GET', uri: URI, ...secret }) });
@@ -37,9 +37,7 @@ function quietLog(): { stream: Writable; text: () => string } {
 
 describe('stored credentials', () => {
   describe('Digest HA1 values at rest', () => {
-    let server: TestServer;
-    before(async () => { server = await startTestServer(); });
-    after(() => server.close());
+    const server = useServer();
 
     it('stores no plain HA1: neither column holds H(user:realm:password)', () => {
       for (const u of storedUsers(server.dataDir)) {
@@ -68,59 +66,47 @@ describe('stored credentials', () => {
 
   describe('plain HA1 rows left by an earlier version', () => {
     it('are encrypted in place at start, and Digest keeps working', async () => {
-      const dataDir = tempDir();
-      const first = await startTestServer({ dataDir });
-      await first.close({ keepData: true });
-      const db = new Database(join(dataDir, 'grid.db'));
-      db.prepare('UPDATE users SET digest_md5 = ?, digest_sha256 = ? WHERE name = ?')
-        .run(hashOf('MD5', 'admin:default:admin-pw'), hashOf('SHA-256', 'admin:default:admin-pw'), 'admin');
-      db.close();
+      await withServer({}, async (server) => {
+        const { dataDir } = server;
+        await server.stop();
+        const db = new Database(join(dataDir, 'grid.db'));
+        db.prepare('UPDATE users SET digest_md5 = ?, digest_sha256 = ? WHERE name = ?')
+          .run(hashOf('MD5', 'admin:default:admin-pw'), hashOf('SHA-256', 'admin:default:admin-pw'), 'admin');
+        db.close();
 
-      const log = quietLog();
-      const server = await startTestServer({ dataDir, logLevel: 'info', stdout: log.stream });
-      try {
+        const log = quietLog();
+        await server.start({ logLevel: 'info', stdout: log.stream });
         const admin = storedUsers(dataDir).find((u) => u.name === 'admin')!;
         expect(admin.digest_md5).to.match(/^gcm1\$/);
         expect(admin.digest_sha256).to.match(/^gcm1\$/);
         expect(log.text()).to.contain('plain Digest HA1 values encrypted');
         expect(await digestGet(server, 'admin', { password: 'admin-pw' })).to.equal(200);
         expect(await digestGet(server, 'admin', { password: 'admin-pw' }, 'SHA-256')).to.equal(200);
-      } finally {
-        await server.close();
-      }
+      });
     });
   });
 
   describe('a lost credentials.key', () => {
     it('leaves Digest closed for existing users (with a warning) while Basic works; a new password opens it again', async () => {
-      const dataDir = tempDir();
-      const first = await startTestServer({ dataDir });
-      await first.running.services.users.upsert('zed', 'zed-pw', ['monitor']); // the test harness re-applies its own users
-      await first.close({ keepData: true });
-      rmSync(join(dataDir, 'credentials.key'));
-      const log = quietLog();
-      const server = await startTestServer({ dataDir, logLevel: 'warn', stdout: log.stream });
-      try {
+      await withServer({}, async (server) => {
+        await server.running.services.users.upsert('zed', 'zed-pw', ['monitor']); // the test harness re-applies its own users
+        await server.stop();
+        rmSync(join(server.dataDir, 'credentials.key'));
+        const log = quietLog();
+        await server.start({ logLevel: 'warn', stdout: log.stream });
         expect(log.text()).to.contain('do not open with the credentials key');
         expect(await digestGet(server, 'zed', { password: 'zed-pw' })).to.equal(401);
-        expect((await new Client(server.url, { user: 'zed', password: 'zed-pw' }).get(URI)).status).to.equal(200);
+        expect((await server.as('zed').get(URI)).status).to.equal(200);
         await server.running.services.users.setPassword('zed', 'zed-pw');
         expect(await digestGet(server, 'zed', { password: 'zed-pw' })).to.equal(200);
-      } finally {
-        await server.close();
-      }
+      });
     });
   });
 
   describe('auth-mechanisms: [basic]', () => {
-    let server: TestServer;
-    before(async () => {
-      const dataDir = tempDir();
-      const digestOn = await startTestServer({ dataDir });
-      await digestOn.close({ keepData: true });
-      server = await startTestServer({ dataDir, authMechanisms: ['basic'] });
-    });
-    after(() => server.close());
+    const server = useServer();
+    // the server ran with Digest on before: it stored HA1 values
+    before(() => server.restart({ authMechanisms: ['basic'] }));
 
     it('drops every stored HA1 (including those written before) and stores none for new users', async () => {
       await server.running.services.users.upsert('newcomer', 'pw', ['observer']);
@@ -153,16 +139,13 @@ describe('stored credentials', () => {
 
   describe('grid user (CLI) with Digest on', () => {
     it('stores sealed HA1 values that the running server opens', async () => {
-      const server = await startTestServer();
-      try {
+      await withServer({}, async (server) => {
         execFileSync(process.execPath, [GRID_BIN, 'user', 'create', 'dora', '-p', 'secret', '-g', 'observer', '--data', server.dataDir]);
         const row = storedUsers(server.dataDir).find((u) => u.name === 'dora')!;
         expect(row.digest_md5).to.match(/^gcm1\$/);
         expect(await digestGet(server, 'dora', { password: 'secret' })).to.equal(200);
         expect(await new Client(server.url, { user: 'dora', password: 'secret' }).get(URI).then((r) => r.status)).to.equal(200);
-      } finally {
-        await server.close();
-      }
+      });
     });
   });
 });

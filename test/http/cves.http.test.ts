@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import { allRoutes } from '../../src/http/app';
-import { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 /**
  * One regression test per CVE of the original's REST server, each the same class of attack
@@ -27,14 +26,11 @@ function digest(challenge: string, o: { user: string; password: string; method: 
 }
 
 describe('CVE regression tests', () => {
-  let server: TestServer;
-  let admin: Client;
-  let anonymous: Client;
+  const server = useServer();
+  const admin = server.as('admin');
+  const anonymous = server.anonymous();
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-    anonymous = server.anonymous();
     await admin.createCache('data');
     await admin.createCache('secret', SECURED);
     await admin.createCache('objects', { 'local-cache': { encoding: { 'media-type': 'application/x-java-object' } } });
@@ -42,7 +38,6 @@ describe('CVE regression tests', () => {
     expect((await admin.put('/rest/v2/caches/data/k', 'v')).status).to.equal(204);
     expect((await admin.put('/rest/v2/caches/secret/k', 'classified')).status).to.equal(204);
   });
-  after(() => server.close());
 
   it('CVE-2017-2638: no REST path, legacy v1 included, answers without authentication once security is on', async () => {
     // the original's REST endpoint once ignored the configured security: every path must challenge

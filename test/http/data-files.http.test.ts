@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { until } from '../support/poll';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer } from '../support/server';
 
 const C = '/rest/v2/container';
 
@@ -32,12 +32,11 @@ function logSink(): { stream: Writable; lines: () => Array<Record<string, unknow
 
 describe('files in the data directory', () => {
   describe('with a permissive umask (000)', () => {
-    let server: TestServer;
     let previous: number;
+    before(() => { previous = process.umask(0); });
+    const server = useServer({ logLevel: 'info', stdout: logSink().stream });
 
     before(async () => {
-      previous = process.umask(0);
-      server = await startTestServer({ logLevel: 'info', stdout: logSink().stream });
       const admin = server.as('admin');
       await admin.createCache('c', { 'local-cache': { persistence: { 'file-store': {} } } });
       expect((await admin.put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
@@ -51,10 +50,7 @@ describe('files in the data directory', () => {
       expect(restore.status).to.equal(202);
       expect((await until(() => admin.head(`${C}/restores/r1`))).status).to.equal(201);
     });
-    after(async () => {
-      await server.close();
-      process.umask(previous);
-    });
+    after(() => { process.umask(previous); });
 
     it('creates the data directory 0700 and grid.db with its -wal and -shm 0600', () => {
       expect(modeOf(server.dataDir)).to.equal('0700');
@@ -91,19 +87,18 @@ describe('files in the data directory', () => {
     it('is narrowed at start (directory 0700, grid files 0600) with one warning naming what changed', async () => {
       const dataDir = tempDir();
       chmodSync(dataDir, 0o755);
-      const first = await startTestServer({ dataDir });
-      await first.close({ keepData: true });
-      chmodSync(dataDir, 0o755);
-      for (const f of ['grid.db', 'credentials.key', 'log/server.log.json']) chmodSync(join(dataDir, f), 0o644);
-      chmodSync(join(dataDir, 'log'), 0o755);
-      writeFileSync(join(dataDir, 'log', '20261122-0000-01-server.log.json'), '{}\n', { mode: 0o644 });
-      mkdirSync(join(dataDir, 'backups', 'old'), { recursive: true, mode: 0o755 });
-      writeFileSync(join(dataDir, 'backups', 'old', 'old.zip'), 'zip', { mode: 0o644 });
-      writeFileSync(join(dataDir, 'notes.txt'), 'not grid\'s', { mode: 0o644 });
+      await withServer({ dataDir }, async (server) => {
+        await server.stop();
+        chmodSync(dataDir, 0o755);
+        for (const f of ['grid.db', 'credentials.key', 'log/server.log.json']) chmodSync(join(dataDir, f), 0o644);
+        chmodSync(join(dataDir, 'log'), 0o755);
+        writeFileSync(join(dataDir, 'log', '20261122-0000-01-server.log.json'), '{}\n', { mode: 0o644 });
+        mkdirSync(join(dataDir, 'backups', 'old'), { recursive: true, mode: 0o755 });
+        writeFileSync(join(dataDir, 'backups', 'old', 'old.zip'), 'zip', { mode: 0o644 });
+        writeFileSync(join(dataDir, 'notes.txt'), 'not grid\'s', { mode: 0o644 });
 
-      const sink = logSink();
-      const server = await startTestServer({ dataDir, logLevel: 'warn', stdout: sink.stream });
-      try {
+        const sink = logSink();
+        await server.start({ logLevel: 'warn', stdout: sink.stream });
         expect(modeOf(dataDir)).to.equal('0700');
         for (const f of ['grid.db', 'credentials.key', 'log/server.log.json', 'log/20261122-0000-01-server.log.json', 'backups/old/old.zip']) {
           expect(modeOf(join(dataDir, f)), f).to.equal('0600');
@@ -114,18 +109,12 @@ describe('files in the data directory', () => {
         expect(warnings).to.have.length(1);
         expect(JSON.stringify(warnings[0].narrowed)).to.contain('grid.db (was 0644)');
         expect(JSON.stringify(warnings[0].narrowed)).to.contain(`${dataDir} (was 0755)`);
-      } finally {
-        await server.close();
-      }
+      });
     });
 
     it('says nothing when everything is already private', async () => {
-      const dataDir = tempDir();
-      const first = await startTestServer({ dataDir });
-      await first.close({ keepData: true });
       const sink = logSink();
-      const server = await startTestServer({ dataDir, logLevel: 'warn', stdout: sink.stream });
-      await server.close();
+      await withServer({}, (server) => server.restart({ logLevel: 'warn', stdout: sink.stream }));
       expect(sink.lines().filter((l) => String(l.msg).includes('readable by other users'))).to.deep.equal([]);
     });
   });

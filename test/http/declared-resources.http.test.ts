@@ -3,28 +3,30 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, readConfigFiles } from '../../src/config/server-config';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, withServer, type ServerUnderTest, type SharedServer } from '../support/server';
 
-/** Starts on `dataDir` with the given `--config` files (name → text, written in a temp dir, in order). */
-async function startWith(dataDir: string, files: Array<[string, string]>): Promise<TestServer> {
+/**
+ * Runs `use` with a server on `dataDir` started with the given `--config` files (name → text,
+ * written in a temp dir, in order); the data dir stays.
+ */
+function withDeclared<T>(dataDir: string, files: Array<[string, string]>, use: (s: SharedServer) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'grid-decl-'));
   const paths = files.map(([name, text]) => {
     writeFileSync(join(dir, name), text);
     return join(dir, name);
   });
-  return startTestServer({ ...readConfigFiles(paths), dataDir });
+  return withServer({ ...readConfigFiles(paths), dataDir, keepData: true }, use);
 }
 
 /** Starts and stops: the data dir then holds what the files declare. */
 async function startAndStop(dataDir: string, files: Array<[string, string]>): Promise<void> {
-  await (await startWith(dataDir, files)).close({ keepData: true });
+  await withDeclared(dataDir, files, async () => undefined);
 }
 
 /** The start's error: a ConfigError (the CLI prints it and exits 2), its message one line. */
 async function startError(dataDir: string, files: Array<[string, string]>): Promise<string> {
   try {
-    const s = await startWith(dataDir, files);
-    await s.close({ keepData: true });
+    await startAndStop(dataDir, files);
   } catch (err) {
     expect(err).to.be.instanceOf(ConfigError);
     const message = (err as Error).message;
@@ -56,7 +58,7 @@ const INFINISPAN_XML = `<infinispan xmlns="urn:infinispan:config:15.0">
   </cache-container>
 </infinispan>`;
 
-function config(s: TestServer, cache: string): Promise<unknown> {
+function config(s: ServerUnderTest, cache: string): Promise<unknown> {
   return s.as('admin').get(`/rest/v2/caches/${cache}?action=config`).then((r) => r.json());
 }
 
@@ -67,8 +69,7 @@ describe('declared resources (--config)', () => {
 
   describe("the original's infinispan.xml", () => {
     it('creates the caches, templates, counters and roles it declares, a cache with configuration= getting its template\'s values', async () => {
-      const s = await startWith(dataDir, [['infinispan.xml', INFINISPAN_XML]]);
-      try {
+      await withDeclared(dataDir, [['infinispan.xml', INFINISPAN_XML]], async (s) => {
         const admin = s.as('admin');
         expect((await admin.get('/rest/v2/caches')).json()).to.include.members(['orders', 'sessions']);
         expect(await config(s, 'orders')).to.deep.equal({
@@ -78,36 +79,25 @@ describe('declared resources (--config)', () => {
         expect((await admin.get('/rest/v2/counters/order-ids')).text).to.equal('1000');
         expect((await admin.get('/rest/v2/counters/hits/config')).json()).to.deep.equal({ 'weak-counter': { 'initial-value': '0', storage: 'VOLATILE', 'concurrency-level': '16' } });
         expect((await admin.get('/rest/v2/security/permissions/reader')).json()).to.deep.include({ name: 'reader', permissions: ['ALL_READ', 'MONITOR'] });
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
 
     it('a declared role grants what it names: a user of it reads but cannot write', async () => {
-      const s = await startWith(dataDir, [['infinispan.xml', INFINISPAN_XML]]);
-      try {
+      await withDeclared(dataDir, [['infinispan.xml', INFINISPAN_XML]], async (s) => {
         await s.running.services.users.upsert('rita', 'rita-pw', ['reader']);
         await s.as('admin').put('/rest/v2/caches/sessions/k', 'v');
-        const { Client } = await import('../support/client');
-        const rita = new Client(s.url, { user: 'rita', password: 'rita-pw' });
+        const rita = s.as('rita');
         expect((await rita.get('/rest/v2/caches/sessions/k')).text).to.equal('v');
         expect((await rita.put('/rest/v2/caches/sessions/k', 'w')).status).to.equal(403);
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
 
     it('leaves everything alone at a restart with the same file: entries and counter values stay', async () => {
-      let s = await startWith(dataDir, [['infinispan.xml', INFINISPAN_XML]]);
-      await s.as('admin').post('/rest/v2/counters/order-ids?action=increment');
-      await s.close({ keepData: true });
-      s = await startWith(dataDir, [['infinispan.xml', INFINISPAN_XML]]);
-      try {
+      await withDeclared(dataDir, [['infinispan.xml', INFINISPAN_XML]], (s) => s.as('admin').post('/rest/v2/counters/order-ids?action=increment'));
+      await withDeclared(dataDir, [['infinispan.xml', INFINISPAN_XML]], async (s) => {
         expect((await s.as('admin').get('/rest/v2/counters/order-ids')).text).to.equal('1001');
         expect(await config(s, 'orders')).to.have.nested.property('orders.distributed-cache.memory.max-count', '5000');
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
 
     it('stops the start when the data dir holds a declared cache with another value, naming the file, the cache and the attribute', async () => {
@@ -116,18 +106,15 @@ describe('declared resources (--config)', () => {
       const message = await startError(dataDir, [['infinispan.xml', changed]]);
       expect(message).to.match(/infinispan\.xml: cache 'orders' differs from the data dir: 'distributed-cache\.memory\.max-count' is '5000' there, '6000' in the file; .*update-declared: mutable/);
       // nothing was changed, and the data dir opens again
-      const s = await startWith(dataDir, [['infinispan.xml', INFINISPAN_XML]]);
-      try {
+      await withDeclared(dataDir, [['infinispan.xml', INFINISPAN_XML]], async (s) => {
         expect(await config(s, 'orders')).to.have.nested.property('orders.distributed-cache.memory.max-count', '5000');
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
 
     it('a cache changed through the API differs from the file at the next start', async () => {
-      const s = await startWith(dataDir, [['infinispan.xml', INFINISPAN_XML]]);
-      expect((await s.as('admin').post('/rest/v2/caches/orders?action=set-mutable-attribute&attribute-name=memory.max-count&attribute-value=7')).status).to.equal(200);
-      await s.close({ keepData: true });
+      await withDeclared(dataDir, [['infinispan.xml', INFINISPAN_XML]], async (s) => {
+        expect((await s.as('admin').post('/rest/v2/caches/orders?action=set-mutable-attribute&attribute-name=memory.max-count&attribute-value=7')).status).to.equal(200);
+      });
       expect(await startError(dataDir, [['infinispan.xml', INFINISPAN_XML]])).to.include("'distributed-cache.memory.max-count' is '7' there, '5000' in the file");
     });
 
@@ -147,16 +134,13 @@ describe('declared resources (--config)', () => {
       const bad = '<local-cache name="odd"><memory max-count="1"/><bogus/></local-cache>';
       const file = `<infinispan><cache-container>\n${bad}\n</cache-container></infinispan>`;
       const message = await startError(dataDir, [['infinispan.xml', file]]);
-      const s = await startTestServer();
-      try {
+      await withServer({}, async (s) => {
         const posted = await s.as('admin').post('/rest/v2/caches/odd', bad, { 'Content-Type': 'application/xml' });
         expect(posted.status).to.equal(400);
         const withoutPlace = (text: string) => text.replace(/ at \[\d+,\d+\]/, '');
         expect(message).to.match(/infinispan\.xml: cache 'odd': ISPN000327: Cannot find a parser for element 'bogus' in namespace '' at \[2,\d+\]/);
         expect(withoutPlace(message)).to.include(withoutPlace(posted.text));
-      } finally {
-        await s.close();
-      }
+      });
     });
   });
 
@@ -164,12 +148,9 @@ describe('declared resources (--config)', () => {
     it('applies a change of a mutable attribute, as PUT would', async () => {
       await startAndStop(dataDir, [['infinispan.xml', INFINISPAN_XML]]);
       const changed = INFINISPAN_XML.replace('max-count="5000"', 'max-count="6000"');
-      const s = await startWith(dataDir, [['infinispan.xml', changed], ['grid.yaml', 'update-declared: mutable']]);
-      try {
+      await withDeclared(dataDir, [['infinispan.xml', changed], ['grid.yaml', 'update-declared: mutable']], async (s) => {
         expect(await config(s, 'orders')).to.have.nested.property('orders.distributed-cache.memory.max-count', '6000');
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
 
     it('still stops the start for an attribute no update can change', async () => {
@@ -184,12 +165,9 @@ describe('declared resources (--config)', () => {
       const v2 = 'schemas:\n  shop.proto: "message Item { optional string name = 1; optional int32 qty = 2; }"\n';
       await startAndStop(dataDir, [['grid.yaml', v1]]);
       expect(await startError(dataDir, [['grid.yaml', v2]])).to.match(/schema 'shop\.proto' differs from the data dir: 'text' is 'line 1: message Item/);
-      const s = await startWith(dataDir, [['grid.yaml', v2 + 'update-declared: mutable\n']]);
-      try {
+      await withDeclared(dataDir, [['grid.yaml', v2 + 'update-declared: mutable\n']], async (s) => {
         expect((await s.as('admin').get('/rest/v2/schemas/shop.proto')).text).to.include('qty');
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
   });
 
@@ -214,8 +192,7 @@ describe('declared resources (--config)', () => {
         `  person.proto: { file: ${JSON.stringify(schemaFile)} }`,
         '  note.proto: "message Note { optional string text = 1; }"',
       ].join('\n');
-      const s = await startWith(dataDir, [['grid.yaml', yaml]]);
-      try {
+      await withDeclared(dataDir, [['grid.yaml', yaml]], async (s) => {
         const admin = s.as('admin');
         expect(await config(s, 'people')).to.deep.equal({
           people: { 'local-cache': { configuration: 'small', memory: { 'max-count': '10' }, encoding: { 'media-type': 'application/x-protostream' } } },
@@ -224,9 +201,7 @@ describe('declared resources (--config)', () => {
         expect((await admin.get('/rest/v2/security/permissions/auditor')).json()).to.deep.include({ permissions: ['ALL_READ', 'MONITOR'] });
         expect((await admin.get('/rest/v2/schemas/person.proto')).text).to.include('message Person');
         expect((await admin.get('/rest/v2/schemas')).json<Array<{ name: string }>>().map((x) => x.name)).to.include.members(['note.proto', 'person.proto']);
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
 
     it('XML: <caches>, <counters>, <roles> and <schemas> inside <server>', async () => {
@@ -236,16 +211,13 @@ describe('declared resources (--config)', () => {
   <roles><role name="writer" permissions="WRITE"/></roles>
   <schemas><schema name="tag.proto">message Tag { optional string v = 1; }</schema></schemas>
 </server>`;
-      const s = await startWith(dataDir, [['grid.xml', xml]]);
-      try {
+      await withDeclared(dataDir, [['grid.xml', xml]], async (s) => {
         const admin = s.as('admin');
         expect(await config(s, 'catalog')).to.deep.equal({ catalog: { 'replicated-cache': { memory: { 'max-count': '50' } } } });
         expect((await admin.get('/rest/v2/counters/clicks/config')).json()).to.have.nested.property('weak-counter.concurrency-level', '4');
         expect((await admin.get('/rest/v2/security/permissions/writer')).json()).to.deep.include({ permissions: ['WRITE'] });
         expect((await admin.get('/rest/v2/schemas/tag.proto')).text).to.equal('message Tag { optional string v = 1; }');
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
 
     it('a declared schema that does not compile stops the start', async () => {
@@ -258,13 +230,10 @@ describe('declared resources (--config)', () => {
     it('merge in order: a later file redeclares a cache and adds others', async () => {
       const first = 'caches:\n  a: { local-cache: { memory: { max-count: 10 } } }\n  b: { local-cache: {} }\n';
       const second = `<infinispan><cache-container><local-cache name="a"><memory max-count="20"/></local-cache><local-cache name="c"/></cache-container></infinispan>`;
-      const s = await startWith(dataDir, [['one.yaml', first], ['two.xml', second]]);
-      try {
+      await withDeclared(dataDir, [['one.yaml', first], ['two.xml', second]], async (s) => {
         expect((await s.as('admin').get('/rest/v2/caches')).json()).to.include.members(['a', 'b', 'c']);
         expect(await config(s, 'a')).to.have.nested.property('a.local-cache.memory.max-count', '20');
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
   });
 
@@ -292,8 +261,7 @@ describe('declared resources (--config)', () => {
         '      - strongCounter: { name: seq, initialValue: 7 }',
       ].join('\n');
       const json = JSON.stringify({ infinispan: { 'cache-container': { caches: { stock: { 'invalidation-cache': { mode: 'SYNC' } } } } } });
-      const s = await startWith(dataDir, [['infinispan.yaml', yaml], ['infinispan.json', json]]);
-      try {
+      await withDeclared(dataDir, [['infinispan.yaml', yaml], ['infinispan.json', json]], async (s) => {
         const admin = s.as('admin');
         expect(await config(s, 'prices')).to.deep.equal({
           prices: { 'replicated-cache': { configuration: 'base', expiration: { lifespan: '1000' }, memory: { 'max-count': '3' } } },
@@ -301,9 +269,7 @@ describe('declared resources (--config)', () => {
         expect((await admin.get('/rest/v2/caches')).json()).to.include('stock');
         expect((await admin.get('/rest/v2/counters/seq')).text).to.equal('7');
         expect((await admin.get('/rest/v2/security/permissions/viewer')).json()).to.deep.include({ permissions: ['MONITOR', 'READ'] });
-      } finally {
-        await s.close({ keepData: true });
-      }
+      });
     });
   });
 });

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../src/util/clock';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 const entry = (cache: string, key: string) => `/rest/v2/caches/${cache}/${key}`;
 
 describe('entries /rest/v2/caches/{cache}/{key}', () => {
-  let server: TestServer;
-  let admin: Client;
-  let clock: ManualClock;
+  const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+  const server = useServer({ clock });
+  const admin = server.as('admin');
   let n = 0;
   const given = {
     async cache(config: unknown = { 'local-cache': {} }): Promise<string> {
@@ -17,13 +16,6 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
       return name;
     },
   };
-
-  before(async () => {
-    clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
-    server = await startTestServer({ clock });
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('POST', () => {
     it('answers 204 with an etag when the key is absent', async () => {
@@ -315,16 +307,13 @@ describe('entries /rest/v2/caches/{cache}/{key}', () => {
 
   describe('limits', () => {
     it('answers 413 for a body over the limit and stores nothing', async () => {
-      const small = await startTestServer({ maxContentLength: 1000 });
-      try {
+      await withServer({ maxContentLength: 1000 }, async (small) => {
         const a = small.as('admin');
         await a.createCache('c');
         const r = await a.put('/rest/v2/caches/c/k', Buffer.alloc(2000, 1));
         expect(r.status).to.equal(413);
         expect((await a.get('/rest/v2/caches/c/k')).status).to.equal(404);
-      } finally {
-        await small.close();
-      }
+      });
     });
   });
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { rmSync } from 'node:fs';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 import { SseReader } from '../support/sse';
 
 const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
@@ -12,16 +12,10 @@ const PERSISTENT = (maxCount?: number) => ({
 
 // The `flags` header is applied to the operation (docs/reference/data-plane.md#flags).
 describe('flags header on entry operations', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const fresh = () => `flags-${++n}`;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   describe('SKIP_CACHE_LOAD', () => {
     it('GET and HEAD of an entry evicted from memory answer 404; without the flag it is read from the store', async () => {

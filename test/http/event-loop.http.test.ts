@@ -3,8 +3,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Client, Reply } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import type { Reply } from '../support/client';
+import { useServer } from '../support/server';
 import { STALL_BOUND_MS, whileProbing, type ProbeReport } from '../support/stall-probe';
 
 // Each case sends what once held the event loop for seconds (docs/reliability.md#event-loop-stalls-and-fuzzing) — or the largest
@@ -38,16 +38,9 @@ function protoFile(messages: number, fields: number): string {
 }
 
 describe('event loop: hostile or large input never stalls the server', () => {
-  let server: TestServer;
-  let monitor: Client;
-  let admin: Client;
-
-  before(async () => {
-    server = await startTestServer();
-    monitor = server.as('monitor');
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer();
+  const monitor = server.as('monitor');
+  const admin = server.as('admin');
 
   const probed = async (send: () => Promise<Reply>): Promise<Reply> => {
     const { result, probe } = await whileProbing(server.url, send);

@@ -1,24 +1,19 @@
 import { expect } from 'chai';
 import { ManualClock } from '../../src/util/clock';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, useServer, withServer } from '../support/server';
 import { SseReader } from '../support/sse';
 import { eventually } from '../support/poll';
 
 const basic = (user: string) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${user}-pw`).toString('base64') });
 
 describe('server-sent events', () => {
-  let server: TestServer;
-  let admin: Client;
-  let clock: ManualClock;
+  const clock = new ManualClock();
+  const server = useServer({ clock, expirationInterval: 20 });
+  const admin = server.as('admin');
 
   before(async () => {
-    clock = new ManualClock();
-    server = await startTestServer({ clock, expirationInterval: 20 });
-    admin = server.as('admin');
     await admin.createCache('existing');
   });
-  after(() => server.close());
 
   describe('GET /rest/v2/container/config?action=listen', () => {
     it('streams create, update and remove events of caches and templates', async () => {
@@ -175,8 +170,7 @@ describe('server-sent events', () => {
 
   describe('POST /rest/v2/container?action=shutdown', () => {
     it('ends the container\'s open event streams, which a new listen is then refused (503)', async () => {
-      const other = await startTestServer();
-      try {
+      await withServer({}, async (other) => {
         await other.as('admin').createCache('watched');
         const entries = await SseReader.open(`${other.url}/rest/v2/caches/watched?action=listen`, basic('admin'));
         const config = await SseReader.open(`${other.url}/rest/v2/container?action=listen`, basic('admin'));
@@ -185,9 +179,7 @@ describe('server-sent events', () => {
         expect(await config.ending()).to.equal('end');
         expect((await other.as('admin').get('/rest/v2/caches/watched?action=listen')).status).to.equal(503);
         expect(other.running.services.manager.events.size, 'no listener left').to.equal(0);
-      } finally {
-        await other.close();
-      }
+      });
     });
   });
 });

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/util/clock';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 import { type SseEvent, SseReader } from '../support/sse';
 import { eventually } from '../support/poll';
 
@@ -26,17 +25,10 @@ async function quietFor(sse: SseReader, ms: number): Promise<SseEvent[]> {
 }
 
 describe('entry expiration', () => {
-  let server: TestServer;
-  let admin: Client;
-  let clock: ManualClock;
-
+  const clock = new ManualClock();
   // the server-wide reaper runs every 20 ms: caches that set no interval of their own follow it
-  before(async () => {
-    clock = new ManualClock();
-    server = await startTestServer({ clock, expirationInterval: 20 });
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer({ clock, expirationInterval: 20 });
+  const admin = server.as('admin');
 
   async function listen(cache: string): Promise<SseReader> {
     return SseReader.open(`${server.url}/rest/v2/caches/${cache}?action=listen`, basic('admin'));
@@ -106,8 +98,7 @@ describe('entry expiration', () => {
 
   describe('expiration.interval of a cache', () => {
     it('reaps the cache at its own interval, not the server\'s', async () => {
-      const slow = await startTestServer({ clock, expirationInterval: 3_600_000 });
-      try {
+      await withServer({ clock, expirationInterval: 3_600_000 }, async (slow) => {
         await slow.as('admin').createCache('own', { 'local-cache': { expiration: { interval: '50' } } });
         await slow.as('admin').createCache('default', { 'local-cache': {} });
         const own = await SseReader.open(`${slow.url}/rest/v2/caches/own?action=listen`, basic('admin'));
@@ -124,9 +115,7 @@ describe('entry expiration', () => {
           own.close();
           fallback.close();
         }
-      } finally {
-        await slow.close();
-      }
+      });
     });
 
     it('-1 turns the reaper off for the cache; a change takes effect without restart', async () => {
@@ -190,29 +179,24 @@ describe('entry expiration', () => {
     });
 
     it('still starts a cache already stored that way, with its entries', async () => {
-      const other = await startTestServer();
-      const dataDir = other.dataDir;
-      await other.as('admin').createCache('legacy', { 'local-cache': { persistence: { 'file-store': {} } } });
-      expect((await other.as('admin').put('/rest/v2/caches/legacy/k', 'kept')).status).to.equal(204);
-      await other.close({ keepData: true });
-      const db = new Database(join(dataDir, 'grid.db'));
-      db.prepare('UPDATE caches SET config = ? WHERE name = ?').run(JSON.stringify({ legacy: writeThrough }), 'legacy');
-      db.close();
-      const again = await startTestServer({ dataDir });
-      try {
-        const r = await again.as('admin').get('/rest/v2/caches/legacy/k');
+      await withServer({}, async (other) => {
+        await other.as('admin').createCache('legacy', { 'local-cache': { persistence: { 'file-store': {} } } });
+        expect((await other.as('admin').put('/rest/v2/caches/legacy/k', 'kept')).status).to.equal(204);
+        await other.stop();
+        const db = new Database(join(other.dataDir, 'grid.db'));
+        db.prepare('UPDATE caches SET config = ? WHERE name = ?').run(JSON.stringify({ legacy: writeThrough }), 'legacy');
+        db.close();
+        await other.start();
+        const r = await other.as('admin').get('/rest/v2/caches/legacy/k');
         expect(r.status).to.equal(200);
         expect(r.text).to.equal('kept');
-      } finally {
-        await again.close();
-      }
+      });
     });
   });
 
   describe('GET /rest/v2/caches/{cacheName}?action=stats', () => {
     it('does not count expired entries in memory', async () => {
-      const slow = await startTestServer({ clock, expirationInterval: 3_600_000 });
-      try {
+      await withServer({ clock, expirationInterval: 3_600_000 }, async (slow) => {
         const a = slow.as('admin');
         await a.createCache('counted', { 'local-cache': { statistics: true } });
         await a.put('/rest/v2/caches/counted/short', 'v', { timeToLiveSeconds: '1' });
@@ -227,9 +211,7 @@ describe('entry expiration', () => {
         expect(details.stats.current_number_of_entries_in_memory).to.equal(1);
         const container = JSON.parse((await a.get('/rest/v2/container/stats')).text);
         expect(container.current_number_of_entries_in_memory).to.be.at.most(container.current_number_of_entries);
-      } finally {
-        await slow.close();
-      }
+      });
     });
 
     it('answers 404 for a missing cache', async () => {

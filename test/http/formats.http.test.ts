@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const entry = (cache: string, key: string) => `/rest/v2/caches/${cache}/${key}`;
 const hex = (s: string): Buffer => Buffer.from(s.replace(/\s/g, ''), 'hex');
@@ -19,8 +18,8 @@ const SCHEMA = [
 ].join('\n');
 
 describe('data formats over the entry API (docs/reference/media-types.md#media-types)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const cacheWith = async (mediaType?: string): Promise<string> => {
     const name = `f${++n}`;
@@ -29,11 +28,8 @@ describe('data formats over the entry API (docs/reference/media-types.md#media-t
   };
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     expect((await admin.post('/rest/v2/schemas/shop', SCHEMA)).status).to.equal(201);
   });
-  after(() => server.close());
 
   describe('a protostream cache', () => {
     it('stores JSON of a registered type and returns it as JSON (also for */*) and as protostream', async () => {

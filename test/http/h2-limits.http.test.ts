@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { H2_LIMITS } from '../../src/http/transport/h2-sessions';
 import { CANCEL, ENHANCE_YOUR_CALM, RawH2Client } from '../support/h2-raw';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { eventually } from '../support/poll';
 import { basic, h2Transport, http1Transport, type Transport } from '../support/transports';
 
@@ -12,17 +12,15 @@ import { basic, h2Transport, http1Transport, type Transport } from '../support/t
  * event loop never stalls (a generous 1 s bound, not a timing assertion).
  */
 describe('HTTP/2 limits against abusive clients', () => {
-  let server: TestServer;
+  const server = useServer();
   let port: number;
   const AUTH = basic('admin');
 
   before(async () => {
-    server = await startTestServer();
     port = server.running.port;
     await server.as('admin').createCache('limits');
     await server.as('admin').put('/rest/v2/caches/limits/k', 'v');
   });
-  after(() => server.close());
 
   /** Runs `attack` while two polite clients keep asking; all their requests must be answered. */
   async function whileOthersWork(attack: () => Promise<void>): Promise<void> {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { basic, curlTransport, http1Transport } from '../support/transports';
 import { needTool } from '../support/tools';
 
@@ -37,16 +37,14 @@ function run(command: string, args: string[]): Promise<{ code: number; stdout: s
 }
 
 describe('Upgrade: h2c on the plain port (RFC 7540 §3.2)', () => {
-  let server: TestServer;
+  const server = useServer({ tlsPort: 0 });
   let upgradeHeaders: string;
 
   before(async () => {
-    server = await startTestServer({ tlsPort: 0 });
     await server.as('admin').createCache('upgrade');
     await server.as('admin').put(ENTRY, 'hello');
     upgradeHeaders = `Host: 127.0.0.1\r\nAuthorization: ${basic('admin').Authorization}\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n`;
   });
-  after(() => server.close());
 
   describe('with curl --http2', () => {
     before(function () {

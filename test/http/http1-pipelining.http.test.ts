@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { basicAuth } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 /** Writes `text` on one connection at once and collects everything the server sends until it closes or goes quiet. */
 function exchange(port: number, text: string, quietMs = 400): Promise<string> {
@@ -22,18 +22,16 @@ function exchange(port: number, text: string, quietMs = 400): Promise<string> {
 const statuses = (answers: string) => [...answers.matchAll(/^HTTP\/1\.1 (\d{3})/gm)].map((m) => Number(m[1]));
 
 describe('HTTP/1.1 pipelining and refused requests (RFC 9112 §9.3.2, docs/reference/http.md#routing)', () => {
-  let server: TestServer;
+  const server = useServer();
   let port: number;
   const auth = `Authorization: ${basicAuth('admin').Authorization}\r\n`;
   const put = (path: string, body: string) => `PUT ${path} HTTP/1.1\r\nHost: localhost\r\n${auth}Content-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
   const req = (method: string, path: string) => `${method} ${path} HTTP/1.1\r\nHost: localhost\r\n${auth}\r\n`;
 
   before(async () => {
-    server = await startTestServer();
     port = server.running.port;
     await server.as('admin').createCache('pipe');
   });
-  after(() => server.close());
 
   it('runs pipelined requests in their order: a PUT then a DELETE of the same key leaves no entry, a PUT then a GET reads it', async () => {
     for (let i = 0; i < 5; i++) {

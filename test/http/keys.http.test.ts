@@ -7,7 +7,7 @@ import { ZipFile } from 'yazl';
 import { encodeEntry, frame } from '../../src/model/backup/backup-archive';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
 
 const path = (cache: string, key: string) => `/rest/v2/caches/${cache}/${encodeURIComponent(key)}`;
 const hexOf = (s: string) => Buffer.from(s).toString('hex');
@@ -110,8 +110,8 @@ const ROWS: Array<{ what: string; segment: string; keyType?: string; cells: Reco
 ];
 
 describe('PUT, GET /rest/v2/caches/{cacheName}/{cacheKey}: keys converted to the key storage type (docs/reference/media-types.md#keys)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const cacheFor = async (storage: Storage): Promise<string> => {
     const name = `keys${++n}`;
@@ -119,12 +119,6 @@ describe('PUT, GET /rest/v2/caches/{cacheName}/{cacheKey}: keys converted to the
     await admin.createCache(name, { 'local-cache': media ? { encoding: { key: { 'media-type': media }, value: { 'media-type': 'text/plain' } } } : {} });
     return name;
   };
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   for (const row of ROWS) {
     for (const storage of Object.keys(STORAGES) as Storage[]) {
@@ -200,19 +194,16 @@ describe('PUT, GET /rest/v2/caches/{cacheName}/{cacheKey}: keys converted to the
 });
 
 describe('the web console on a protostream cache (infinispan-console cacheService requests)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   const cache = 'people';
   // CacheRequestResponseMapper.formatContent for a protobuf cache: {_type, _value} with the value as typed text
   const consoleKey = (type: string, value: string) => encodeURIComponent(JSON.stringify({ _type: type, _value: value }));
   const url = (key: string) => `/rest/v2/caches/${cache}/${key}`;
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await admin.createCache(cache, { 'distributed-cache': { encoding: { 'media-type': 'application/x-protostream' } } });
   });
-  after(() => server.close());
 
   it('creates (POST), finds (GET), lists, updates (PUT) and deletes an entry whose key curl wrote as text', async () => {
     expect((await admin.put(`/rest/v2/caches/${cache}/alice`, 'from curl', { 'Content-Type': 'text/plain' })).status).to.equal(204);
@@ -256,14 +247,8 @@ describe('the web console on a protostream cache (infinispan-console cacheServic
 });
 
 describe('PUT, GET /rest/{cacheName}/{cacheKey}: legacy keys are Java Strings (docs/reference/data-plane.md#legacy-v1)', () => {
-  let server: TestServer;
-  let admin: Client;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer();
+  const admin = server.as('admin');
 
   it('converts the legacy key to the key storage type, so v1 and v2 name the same entry', async () => {
     await admin.createCache('legacy', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' } } });
@@ -290,22 +275,17 @@ describe('keys of a persistent protostream cache across restarts', function () {
   const config = { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } };
 
   it('finds text and console keys after a clean stop and start on the same data dir', async () => {
-    const dataDir = tempDir();
-    let server = await startTestServer({ dataDir });
-    try {
+    await withServer({}, async (server) => {
       await server.as('admin').createCache('p', config);
       expect((await server.as('admin').put(`/rest/v2/caches/p/${consoleAlice}`, JSON.stringify({ _type: 'string', _value: 'a' }), json)).status).to.equal(204);
       await server.as('admin').put('/rest/v2/caches/p/7', 'seven', { 'Key-Content-Type': 'application/x-java-object;type=java.lang.Integer', 'Content-Type': 'text/plain' });
-      await server.close({ keepData: true });
-      server = await startTestServer({ dataDir });
+      await server.restart();
       const admin = server.as('admin');
       expect((await admin.get(`/rest/v2/caches/p/${consoleAlice}`, { 'Key-Content-Type': 'application/json' })).json()).to.deep.equal({ _type: 'string', _value: 'a' });
       expect((await admin.get('/rest/v2/caches/p/alice')).status).to.equal(200);
       expect((await admin.get(`/rest/v2/caches/p/${encodeURIComponent('{"_type":"int32","_value":"7"}')}`, { 'Key-Content-Type': 'application/json' })).status).to.equal(200);
       expect((await admin.get('/rest/v2/caches/p?action=keys')).json<string[]>().sort()).to.deep.equal(['7', 'alice']);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('keeps every acknowledged key after kill -9 (bin/grid start)', async () => {
@@ -343,14 +323,14 @@ describe('start-up: a data directory written by grid 0.1.0 (keys as the path seg
 
   /** Creates the caches with today's server, then turns the data dir back into 0.1.0's and stores rows as 0.1.0 did. */
   async function oldDataDir(): Promise<string> {
-    const dataDir = tempDir();
-    const server = await startTestServer({ dataDir });
-    const admin = server.as('admin');
-    await admin.createCache('proto', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } });
-    await admin.createCache('java', persistent('application/x-java-object'));
-    await admin.createCache('json', persistent('application/json'));
-    await admin.createCache('text', persistent('text/plain'));
-    await server.close({ keepData: true });
+    const dataDir = await withServer({ keepData: true }, async (server) => {
+      const admin = server.as('admin');
+      await admin.createCache('proto', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } });
+      await admin.createCache('java', persistent('application/x-java-object'));
+      await admin.createCache('json', persistent('application/json'));
+      await admin.createCache('text', persistent('text/plain'));
+      return server.dataDir;
+    });
     const db = new Database(join(dataDir, 'grid.db'));
     try {
       db.exec('DROP TABLE data_migrations; DELETE FROM schema_migrations WHERE version >= 9');
@@ -378,8 +358,7 @@ describe('start-up: a data directory written by grid 0.1.0 (keys as the path seg
 
   it('converts the keys once, keeps the newest of two spellings, and leaves other keys alone', async () => {
     const dataDir = await oldDataDir();
-    let server = await startTestServer({ dataDir });
-    try {
+    await withServer({ dataDir }, async (server) => {
       const admin = server.as('admin');
       const proto = '/rest/v2/caches/proto';
       expect((await admin.get(`${proto}/alice`)).json()).to.deep.equal({ _type: 'string', _value: 'from text' });
@@ -394,7 +373,7 @@ describe('start-up: a data directory written by grid 0.1.0 (keys as the path seg
       expect((await admin.get('/rest/v2/caches/text/plain')).text).to.equal('text value');
       const keys = (await admin.get(`${proto}?action=keys`)).json<string[]>();
       expect(keys).to.include.members(['alice', 'bob', '42', 'n0000']);
-      await server.close({ keepData: true });
+      await server.stop();
 
       // the step is recorded: a key stored the old way after it ran is not converted again
       const db = new Database(join(dataDir, 'grid.db'));
@@ -402,11 +381,9 @@ describe('start-up: a data directory written by grid 0.1.0 (keys as the path seg
       db.prepare("INSERT INTO entries VALUES (?, ?, ?, 'text/plain', 1, 1, -1, -1, NULL)").run(protoId, Buffer.from('late'), wrapped('late'));
       expect(db.prepare('SELECT name FROM data_migrations').pluck().all()).to.deep.equal(['keys-in-key-storage-type']);
       db.close();
-      server = await startTestServer({ dataDir });
+      await server.start();
       expect((await server.as('admin').get(`${proto}/late`)).status).to.equal(404);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
@@ -443,7 +420,7 @@ describe('POST /rest/v2/container/restores/{restoreName}: keys of archives', fun
     }));
   }
 
-  async function restore(server: TestServer, name: string, zip: Buffer): Promise<number> {
+  async function restore(server: ServerUnderTest, name: string, zip: Buffer): Promise<number> {
     const form = new FormData();
     form.append('backup', new Blob([zip], { type: 'application/zip' }), 'backup.zip');
     const r = await fetch(`${server.url}${C}/restores/${name}`, { method: 'POST', body: form, headers: { Authorization: 'Basic ' + Buffer.from('admin:admin-pw').toString('base64') } });
@@ -467,22 +444,17 @@ describe('POST /rest/v2/container/restores/{restoreName}: keys of archives', fun
         stored('alice', wrapped('a'), 1000), stored('bob', wrapped('older'), 1000), stored('{"_type":"string","_value":"bob"}', wrapped('newer'), 2000),
       ])],
     ]);
-    const server = await startTestServer();
-    try {
+    await withServer({}, async (server) => {
       expect(await restore(server, 'old', zip)).to.equal(201);
       const admin = server.as('admin');
       expect((await admin.get('/rest/v2/caches/p/alice')).json()).to.deep.equal({ _type: 'string', _value: 'a' });
       expect((await admin.get('/rest/v2/caches/p/bob')).json()).to.deep.equal({ _type: 'string', _value: 'newer' });
       expect((await admin.get('/rest/v2/caches/p?action=keys')).json<string[]>().sort()).to.deep.equal(['alice', 'bob']);
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('restores the keys of its own archives as they are (manifest key-format=storage)', async () => {
-    const source = await startTestServer();
-    const target = await startTestServer();
-    try {
+    const zip = await withServer({}, async (source) => {
       const admin = source.as('admin');
       await admin.createCache('p', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' }, persistence: { 'file-store': {} } } });
       await admin.put('/rest/v2/caches/p/alice', 'a', { 'Content-Type': 'text/plain' });
@@ -493,15 +465,14 @@ describe('POST /rest/v2/container/restores/{restoreName}: keys of archives', fun
         await new Promise((resolve) => setTimeout(resolve, 25));
         done = await admin.head(`${C}/backups/b`);
       }
-      const zip = (await admin.get(`${C}/backups/b`)).bytes;
-      expect(await manifestOf(zip)).to.include('key-format=storage');
+      return (await admin.get(`${C}/backups/b`)).bytes;
+    });
+    expect(await manifestOf(zip)).to.include('key-format=storage');
+    await withServer({}, async (target) => {
       expect(await restore(target, 'own', zip)).to.equal(201);
       const t = target.as('admin');
       expect((await t.get('/rest/v2/caches/p/alice')).json()).to.deep.equal({ _type: 'string', _value: 'a' });
       expect((await t.get('/rest/v2/caches/p?action=keys')).json<string[]>().sort()).to.deep.equal(['7', 'alice']);
-    } finally {
-      await source.close();
-      await target.close();
-    }
+    });
   });
 });

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, useServer, withServer } from '../support/server';
 import { h2Transport } from '../support/transports';
 
 /** A STDOUT appender the test can read. */
@@ -15,15 +14,9 @@ const accessLines = (lines: string[]) => lines.filter((l) => l.includes('"msg":"
 const ACCESS_LOG = 'org.infinispan.REST_ACCESS_LOG';
 
 describe('logging /rest/v2/logging', () => {
-  let server: TestServer;
-  let admin: Client;
   const out = sink();
-
-  before(async () => {
-    server = await startTestServer({ stdout: out, logLevel: 'warn' });
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer({ stdout: out, logLevel: 'warn' });
+  const admin = server.as('admin');
 
   it('lists the appenders and the loggers, root included', async () => {
     expect((await admin.get('/rest/v2/logging/appenders')).json()).to.deep.equal({ STDOUT: { name: 'STDOUT' }, 'JSON-FILE': { name: 'JSON-FILE' } });
@@ -89,15 +82,12 @@ describe('logging /rest/v2/logging', () => {
 describe('the REST access log org.infinispan.REST_ACCESS_LOG', () => {
   it('is off by default, even with the root logger at TRACE', async () => {
     const out = sink();
-    const server = await startTestServer({ stdout: out, logLevel: 'trace' });
-    try {
+    await withServer({ stdout: out, logLevel: 'trace' }, async (server) => {
       await server.as('admin').get('/rest/v2/caches');
       await server.as('admin').get('/rest/v2/caches/none/k');
       expect(accessLines(out.lines)).to.have.length(0);
       expect(out.lines.length).to.be.greaterThan(0); // the root logger does write at TRACE
-    } finally {
-      await server.close();
-    }
+    });
   });
 
   it('is on from the start when the configuration file sets it to TRACE, errors and HTTP/2 included', async () => {
@@ -119,18 +109,13 @@ describe('the REST access log org.infinispan.REST_ACCESS_LOG', () => {
 
 describe('logger settings across a restart', () => {
   it('are persisted', async () => {
-    let server = await startTestServer({ logLevel: 'warn' });
-    const dataDir = server.dataDir;
-    await server.as('admin').put('/rest/v2/logging/loggers/grid.cache?level=DEBUG&appender=STDOUT');
-    await server.as('admin').put('/rest/v2/logging/loggers?level=ERROR');
-    await server.close({ keepData: true });
-    server = await startTestServer({ dataDir, logLevel: 'warn', stdout: sink() });
-    try {
+    await withServer({ logLevel: 'warn' }, async (server) => {
+      await server.as('admin').put('/rest/v2/logging/loggers/grid.cache?level=DEBUG&appender=STDOUT');
+      await server.as('admin').put('/rest/v2/logging/loggers?level=ERROR');
+      await server.restart({ stdout: sink() });
       const loggers = (await server.as('admin').get('/rest/v2/logging/loggers')).json<Array<{ name: string; level: string; appenders: string[] }>>();
       expect(loggers.find((l) => l.name === 'grid.cache')).to.deep.equal({ name: 'grid.cache', level: 'DEBUG', appenders: ['STDOUT'] });
       expect(loggers.find((l) => l.name === '')?.level).to.equal('ERROR');
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Client, Reply } from '../support/client';
+import type { Reply } from '../support/client';
 import { multipart } from '../support/multipart';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { longestLoopDelay, STALL_BOUND_MS, whileProbing } from '../support/stall-probe';
 
 // The small JSON documents of the management API — a counter definition, a backup or restore
@@ -20,17 +20,13 @@ const DEEP = '['.repeat(100) + ']'.repeat(100);
 
 describe('management documents never stall the server', function () {
   this.timeout(60_000);
-  let server: TestServer;
-  let deployer: Client;
-  let admin: Client;
+  const server = useServer();
+  const deployer = server.as('deployer');
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    deployer = server.as('deployer');
-    admin = server.as('admin');
     await admin.createCache('sites', WITH_BACKUPS);
   });
-  after(() => server.close());
 
   const probed = async (send: () => Promise<Reply>): Promise<Reply> => {
     const { result: { result, probe }, maxMs } = await longestLoopDelay(() => whileProbing(server.url, send));

@@ -1,10 +1,9 @@
 import { expect } from 'chai';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '../support/client';
 import { until } from '../support/poll';
 import { basicAuth, rawRequest } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 /** The names of the original's encoded-name tests (testCreateCacheEncodedName). */
 const NAMES = ['a/', 'a/b/c', 'a-b-c', 'áb\\ćé/+-$', 'org.infinispan.cache', 'a%25bc'];
@@ -15,14 +14,8 @@ const TEXT = { 'Content-Type': 'text/plain' };
 const C = '/rest/v2/container';
 
 describe('names hold anything but control characters (docs/security.md "Names")', () => {
-  let server: TestServer;
-  let admin: Client;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer();
+  const admin = server.as('admin');
 
   describe('caches: create, size, list, entries (v2 and v1 paths)', () => {
     for (const name of NAMES) {
@@ -137,8 +130,7 @@ describe('names hold anything but control characters (docs/security.md "Names")'
       expect(got.headers.get('content-disposition')).to.equal(`attachment; filename=${file}.zip`);
       expect((await admin.get(`${C}/backups`)).json<string[]>()).to.include(backup);
 
-      const target = await startTestServer();
-      try {
+      await withServer({}, async (target) => {
         const t = target.as('admin');
         const form = new FormData();
         form.append('backup', new Blob([got.bytes], { type: 'application/zip' }), 'b.zip');
@@ -160,9 +152,7 @@ describe('names hold anything but control characters (docs/security.md "Names")'
         expect((await t.get('/rest/v2/caches/aliased')).json<{ name: string }>().name).to.equal('aliased');
         expect((await t.get(`/rest/v2/caches/${seg('al/i.as')}/k`)).text).to.equal('through the alias');
         expect((await t.delete(`${C}/restores/${seg(restore)}`)).status).to.equal(204);
-      } finally {
-        await target.close();
-      }
+      });
       expect((await admin.delete(`${C}/backups/${seg(backup)}`)).status).to.equal(204);
       expect(existsSync(join(server.dataDir, 'backups', file))).to.equal(false);
     });
@@ -175,8 +165,7 @@ describe('names hold anything but control characters (docs/security.md "Names")'
       expect((await admin.post(`${C}/backups/only`, body, JSON_TYPE)).status).to.equal(202);
       expect((await until(() => admin.head(`${C}/backups/only`))).status).to.equal(200);
       const zip = (await admin.get(`${C}/backups/only`)).bytes;
-      const target = await startTestServer();
-      try {
+      await withServer({}, async (target) => {
         const form = new FormData();
         form.append('backup', new Blob([zip], { type: 'application/zip' }), 'b.zip');
         form.append('resources', JSON.stringify({ caches: [name] }));
@@ -184,9 +173,7 @@ describe('names hold anything but control characters (docs/security.md "Names")'
         expect((await until(() => target.as('admin').head(`${C}/restores/r`))).status).to.equal(201);
         expect((await target.as('admin').get(`/rest/v2/caches/${seg(name)}/k`)).text).to.equal('v');
         expect((await target.as('admin').get('/rest/v2/counters')).json()).to.deep.equal([]);
-      } finally {
-        await target.close();
-      }
+      });
     });
   });
 });

@@ -5,7 +5,7 @@ import type { OpenApiDocument, OpenApiOperation } from '../../src/http/openapi/o
 import { PATH_PARAMS } from '../../src/http/route-doc';
 import type { RouteSpec } from '../../src/http/route-spec';
 import { openApiErrors } from '../support/openapi-validator';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 const DOC = '/rest/v2/openapi';
 
@@ -28,18 +28,16 @@ const HOW_TO_DOCUMENT = [
 
 describe('GET /rest/v2/openapi', function () {
   this.timeout(60_000);
-  let server: TestServer;
+  const server = useServer();
   let routes: RouteSpec[];
   let doc: OpenApiDocument;
 
   before(async () => {
-    server = await startTestServer();
     routes = allRoutes();
     const res = await server.anonymous().get(DOC);
     expect(res.status).to.equal(200);
     doc = res.json<OpenApiDocument>();
   });
-  after(() => server.close());
 
   it('answers without credentials, authentication on: an OpenAPI 3.1 document in JSON', async () => {
     const res = await server.anonymous().get(DOC);
@@ -139,13 +137,10 @@ describe('GET /rest/v2/openapi', function () {
   });
 
   it('says so when authentication is off', async () => {
-    const open = await startTestServer({ authEnabled: false });
-    try {
+    await withServer({ authEnabled: false }, async (open) => {
       const res = await open.anonymous().get(DOC);
       expect(res.status).to.equal(200);
       expect(res.json<OpenApiDocument>().info.description).to.contain('Authentication is off');
-    } finally {
-      await open.close();
-    }
+    });
   });
 });

@@ -2,23 +2,16 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/util/clock';
-import type { Client } from '../support/client';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 import { eventually } from '../support/poll';
 
 const PERSISTENT = { 'local-cache': { persistence: { 'file-store': {} } } };
 
 describe('memory bounds and persistence', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let n = 0;
   const fresh = () => `p${++n}`;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   it('evicts the least recently used entry past max-count (when-full REMOVE)', async () => {
     const c = fresh();
@@ -125,8 +118,7 @@ describe('memory bounds and persistence', () => {
 describe('expiration reaper', () => {
   it('removes expired entries without anyone reading them', async () => {
     const clock = new ManualClock();
-    const server = await startTestServer({ clock, expirationInterval: 20 });
-    try {
+    await withServer({ clock, expirationInterval: 20 }, async (server) => {
       const admin = server.as('admin');
       await admin.createCache('mem');
       await admin.createCache('disk', PERSISTENT);
@@ -145,31 +137,26 @@ describe('expiration reaper', () => {
       } finally {
         db.close();
       }
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
 describe('restart in process (clean shutdown)', () => {
   it('keeps persistent entries and definitions, forgets memory entries and VOLATILE caches', async () => {
-    const dataDir = tempDir();
     const clock = new ManualClock();
-    let server = await startTestServer({ dataDir, clock });
-    let admin = server.as('admin');
-    await admin.createCache('durable', PERSISTENT);
-    await admin.createCache('passive', { 'local-cache': { persistence: { passivation: true, 'file-store': {} } } });
-    await admin.createCache('memory');
-    await admin.post('/rest/v2/caches/temp', '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'VOLATILE' });
-    await admin.put('/rest/v2/caches/durable/k', 'v', { timeToLiveSeconds: '100' });
-    await admin.put('/rest/v2/caches/passive/k', 'p');
-    await admin.put('/rest/v2/caches/memory/k', 'm');
-    await server.close({ keepData: true });
+    await withServer({ clock }, async (server) => {
+      const admin = server.as('admin');
+      await admin.createCache('durable', PERSISTENT);
+      await admin.createCache('passive', { 'local-cache': { persistence: { passivation: true, 'file-store': {} } } });
+      await admin.createCache('memory');
+      await admin.post('/rest/v2/caches/temp', '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'VOLATILE' });
+      await admin.put('/rest/v2/caches/durable/k', 'v', { timeToLiveSeconds: '100' });
+      await admin.put('/rest/v2/caches/passive/k', 'p');
+      await admin.put('/rest/v2/caches/memory/k', 'm');
+      await server.stop();
 
-    clock.advance(50_000);
-    server = await startTestServer({ dataDir, clock });
-    admin = server.as('admin');
-    try {
+      clock.advance(50_000);
+      await server.start();
       const names = (await admin.get('/rest/v2/caches')).json<string[]>();
       expect(names).to.include.members(['durable', 'passive', 'memory']);
       const inMemory = (await admin.get('/rest/v2/caches/durable')).json<{ size: number }>();
@@ -183,8 +170,6 @@ describe('restart in process (clean shutdown)', () => {
       expect((await admin.get('/rest/v2/caches/memory/k')).status).to.equal(404);
       clock.advance(50_000);
       expect((await admin.get('/rest/v2/caches/durable/k')).status).to.equal(404);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { challengeFor, digestAuthorization } from '../support/digest';
 import { eventually } from '../support/poll';
 import { basic, curlTransport, h2Transport, http1Transport, type Transport } from '../support/transports';
@@ -34,15 +34,13 @@ const WAYS: Way[] = [
 const CACHE = '/rest/v2/caches/protocols';
 
 describe('every route over every protocol: HTTP/1.1, h2c (prior knowledge, Upgrade), TLS + ALPN (h2, http/1.1)', () => {
-  let server: TestServer;
+  const server = useServer({ tlsPort: 0 });
   let ports: { plain: string; tls: string; ca: Buffer };
 
   before(async () => {
-    server = await startTestServer({ tlsPort: 0 });
     ports = { plain: server.url, tls: server.running.tls!.url, ca: readFileSync(join(server.dataDir, 'tls', 'self-signed-cert.pem')) };
     await server.as('admin').createCache('protocols');
   });
-  after(() => server.close());
 
   WAYS.forEach((way, i) => {
     describe(way.name, () => {

@@ -2,8 +2,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { expect } from 'chai';
 import { connect } from 'node:net';
 import { Writable } from 'node:stream';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 import { SseReader } from '../support/sse';
 import { h2Transport } from '../support/transports';
 import { eventually } from '../support/poll';
@@ -31,14 +30,8 @@ function raw(url: string, bytes: string, waitMs = 5000): Promise<RawReply> {
 }
 
 describe('refusals: every 4xx says why', () => {
-  let server: TestServer;
-  let admin: Client;
-
-  before(async () => {
-    server = await startTestServer({ limits: { headersTimeout: 1000, requestTimeout: 3000 } });
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer({ limits: { headersTimeout: 1000, requestTimeout: 3000 } });
+  const admin = server.as('admin');
 
   describe("requests Node's HTTP parser refuses", () => {
     it('answers an unknown verb 403 with a reason', async () => {
@@ -185,13 +178,11 @@ describe('refusals: every 4xx says why', () => {
 });
 
 describe('refusals: caps on what one client holds open', () => {
-  let server: TestServer;
+  const server = useServer({ limits: { listenersPerUser: 2, listeners: 3, connectionsPerUser: 3, connections: 12 } });
 
   before(async () => {
-    server = await startTestServer({ limits: { listenersPerUser: 2, listeners: 3, connectionsPerUser: 3, connections: 12 } });
     await server.as('admin').createCache('watched');
   });
-  after(() => server.close());
 
   const basic = (role: string) => ({ Authorization: 'Basic ' + Buffer.from(`${role}:${role}-pw`).toString('base64') });
 
@@ -264,17 +255,15 @@ describe('refusals: caps on what one client holds open', () => {
 });
 
 describe('refusals: per-user caps are per container (tenants have their own users)', () => {
-  let server: TestServer;
+  const server = useServer({ tenants: [{ name: 't1' }], limits: { listenersPerUser: 2, connectionsPerUser: 2 } });
   const basic = (role: string) => ({ Authorization: 'Basic ' + Buffer.from(`${role}:${role}-pw`).toString('base64') });
 
   before(async () => {
-    server = await startTestServer({ tenants: [{ name: 't1' }], limits: { listenersPerUser: 2, connectionsPerUser: 2 } });
     for (const prefix of ['/rest', '/rest/t1']) {
       const r = await server.as('admin').post(`${prefix}/v2/caches/watched`, '{"local-cache":{}}', { 'Content-Type': 'application/json' });
       expect(r.status).to.equal(200);
     }
   });
-  after(() => server.close());
 
   it("tenant t1's admin holding all its event streams leaves the default container's admin its own", async () => {
     const tenantUrl = `${server.url}/rest/t1/v2/caches/watched?action=listen`;
@@ -298,8 +287,7 @@ describe('refusals: per-user caps are per container (tenants have their own user
 
 describe('refusals: the connection cap on the TLS port', () => {
   it('counts TLS connections against the same server-wide cap and drops those past it before the handshake', async () => {
-    const server = await startTestServer({ tlsPort: 0, limits: { connections: 4 } });
-    try {
+    await withServer({ tlsPort: 0, limits: { connections: 4 } }, async (server) => {
       const { hostname, port } = new URL(server.running.tls!.url);
       const held = await Promise.all(Array.from({ length: 4 }, () => new Promise<ReturnType<typeof connect>>((resolve) => {
         const s = connect(Number(port), hostname, () => resolve(s));
@@ -318,9 +306,7 @@ describe('refusals: the connection cap on the TLS port', () => {
         s.on('error', () => resolve('dropped'));
       });
       expect(ok, 'a place frees when a connection closes').to.equal('handshake');
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
@@ -328,8 +314,7 @@ describe('refusals: a client that goes away', () => {
   it('is logged at debug, never as an error with a stack', async () => {
     const lines: string[] = [];
     const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(...chunk.toString().split('\n').filter(Boolean)); done(); } });
-    const server = await startTestServer({ logLevel: 'debug', stdout: sink });
-    try {
+    await withServer({ logLevel: 'debug', stdout: sink }, async (server) => {
       await server.as('admin').createCache('aborted');
       const { hostname, port } = new URL(server.url);
       await new Promise<void>((resolve) => {
@@ -342,8 +327,6 @@ describe('refusals: a client that goes away', () => {
       await eventually(() => parsed().some((l) => l.level === 20 && /client/.test(l.msg)), 10_000, 'the debug line about the client going away');
       expect(parsed().filter((l) => l.level >= 50), 'error entries').to.deep.equal([]);
       expect((await server.as('admin').get('/rest/v2/caches/aborted/k')).status).to.equal(404);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

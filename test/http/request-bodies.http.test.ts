@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { type ClientRequest, request } from 'node:http';
-import type { Client } from '../support/client';
 import { basicAuth } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 // Request bodies are read whole before they are used; those still arriving share one budget,
 // request-body-memory (docs/security.md, Limits), so that unfinished uploads cannot make the server
@@ -12,15 +11,12 @@ const MB = 1024 * 1024;
 const BUDGET = 20 * MB;
 
 describe('request bodies being received share a budget (request-body-memory)', () => {
-  let server: TestServer;
-  let application: Client;
+  const server = useServer({ limits: { requestBodyMemory: BUDGET } });
+  const application = server.as('application');
 
   before(async () => {
-    server = await startTestServer({ limits: { requestBodyMemory: BUDGET } });
-    application = server.as('application');
     await server.as('admin').createCache('uploads');
   });
-  after(() => server.close());
 
   /** A PUT declaring 9.5 MB whose first 9 MB are sent and the rest never. */
   async function unfinishedUpload(key: string): Promise<ClientRequest> {

@@ -5,7 +5,7 @@ import { fingerprint } from '../support/data-dir';
 import { until } from '../support/poll';
 import { PERSON, PERSON_PROTO, people } from '../support/query-fixtures';
 import { putJson, registerSchema } from '../support/search';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 // No GET or HEAD changes state (docs/security.md, What a client can make the server do): every GET
 // and HEAD row of the route table is called as the admin, with its own action and with every other
@@ -26,12 +26,10 @@ const PARAMS: Record<string, string> = {
 };
 
 describe('GET and HEAD change nothing, whatever the route and parameters', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await registerSchema(admin, 'person.proto', PERSON_PROTO);
     for (const [name, config] of Object.entries(CACHES)) {
       await admin.createCache(name, config);
@@ -43,7 +41,6 @@ describe('GET and HEAD change nothing, whatever the route and parameters', () =>
     expect((await admin.post('/rest/v2/container/backups/b1')).status).to.equal(202);
     await until(() => admin.head('/rest/v2/container/backups/b1'));
   });
-  after(() => server.close());
 
   it('leaves the data directory and every cache and counter as they were', async function () {
     this.timeout(300_000); // a few thousand requests

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
 import { collectGarbage } from '../support/gc';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 const schema = (name: string) => `/rest/v2/schemas/${name}`;
 const PERSON = 'package demo;\nmessage Person {\n  optional string name = 1;\n  optional int32 age = 2;\n}\n';
@@ -10,14 +9,8 @@ const DEPENDENT = 'import "base.proto";\npackage dep;\nmessage Holder {\n  optio
 const BASE = 'package base;\nmessage Base {\n  optional string id = 1;\n}\n';
 
 describe('schemas /rest/v2/schemas', () => {
-  let server: TestServer;
-  let admin: Client;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer();
+  const admin = server.as('admin');
 
   describe('POST /rest/v2/schemas/{name}', () => {
     it('answers 201 with {name, error:null}, appending .proto, then 409', async () => {
@@ -142,15 +135,9 @@ describe('schemas /rest/v2/schemas', () => {
 });
 
 describe('a deleted schema leaves memory (its types are no longer held)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   const INDEXED = '/** @Indexed */\nmessage Held {\n  /** @Basic */\n  optional string name = 1;\n}\n';
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-  });
-  after(() => server.close());
 
   it('after queries compiled against it and an indexed cache checked against it', async () => {
     expect((await admin.put(schema('held'), INDEXED)).status).to.equal(200);
@@ -169,20 +156,16 @@ describe('a deleted schema leaves memory (its types are no longer held)', () => 
 
 describe('schemas survive a restart', () => {
   it('keeps content and errors after stop and start on the same data dir', async () => {
-    const first = await startTestServer();
-    await first.as('admin').post(schema('kept'), PERSON);
-    await first.as('admin').post(schema('bad'), BROKEN);
-    await first.close({ keepData: true });
-    const second = await startTestServer({ dataDir: first.dataDir });
-    try {
-      const admin = second.as('admin');
+    await withServer({}, async (server) => {
+      await server.as('admin').post(schema('kept'), PERSON);
+      await server.as('admin').post(schema('bad'), BROKEN);
+      await server.restart();
+      const admin = server.as('admin');
       expect((await admin.get(schema('kept'))).text).to.equal(PERSON);
       const list = (await admin.get('/rest/v2/schemas')).json<Array<{ name: string; error: unknown }>>();
       expect(list.map((s) => s.name)).to.deep.equal(['bad.proto', 'kept.proto']);
       expect(list[0].error).to.not.equal(null);
-    } finally {
-      await second.close();
-    }
+    });
   });
 });
 
@@ -190,8 +173,7 @@ describe('listing and clearing ___protobuf_metadata (its keys are the schema fil
   const meta = '/rest/v2/caches/___protobuf_metadata';
 
   it('lists every file, each file\'s .errors and .errors in keys, entries, size and the v1 listing; clear removes every schema', async () => {
-    const server = await startTestServer();
-    try {
+    await withServer({}, async (server) => {
       const admin = server.as('admin');
       await admin.post(schema('person'), PERSON);
       await admin.post(schema('broken'), BROKEN);
@@ -207,9 +189,7 @@ describe('listing and clearing ___protobuf_metadata (its keys are the schema fil
       expect((await admin.get('/rest/v2/schemas')).json()).to.deep.equal([]);
       expect((await admin.get(`${meta}?action=keys`)).json()).to.deep.equal([]);
       expect((await admin.get(`${meta}?action=size`)).text).to.equal('0');
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
@@ -225,14 +205,8 @@ const bytesOf = (text: string) => Buffer.byteLength(text, 'utf8');
 describe('schema-total-declarations and schema-total-bytes (the schemas of one container)', () => {
   const LIMITS = { schemaTotalDeclarations: 30, schemaTotalBytes: 1500 };
   const meta = (key: string) => `/rest/v2/caches/___protobuf_metadata/${key}`;
-  let server: TestServer;
-  let admin: Client;
-
-  before(async () => {
-    server = await startTestServer({ limits: LIMITS });
-    admin = server.as('admin');
-  });
-  after(() => server.close());
+  const server = useServer({ limits: LIMITS });
+  const admin = server.as('admin');
   beforeEach(async () => {
     for (const s of (await admin.get('/rest/v2/schemas')).json<Array<{ name: string }>>()) await admin.delete(schema(s.name));
   });
@@ -295,13 +269,11 @@ describe('schema-total-declarations and schema-total-bytes (the schemas of one c
 
 describe('schema totals lowered below what is stored', () => {
   it('starts with every stored file, lets them shrink or be replaced, refuses anything that grows the total', async () => {
-    const first = await startTestServer();
-    await first.as('admin').post(schema('a'), fieldsFile('a', 20));
-    await first.as('admin').post(schema('b'), fieldsFile('b', 20));
-    await first.close({ keepData: true });
-    const second = await startTestServer({ dataDir: first.dataDir, limits: { schemaTotalDeclarations: 30 } });
-    try {
-      const admin = second.as('admin');
+    await withServer({}, async (server) => {
+      await server.as('admin').post(schema('a'), fieldsFile('a', 20));
+      await server.as('admin').post(schema('b'), fieldsFile('b', 20));
+      await server.restart({ limits: { schemaTotalDeclarations: 30 } });
+      const admin = server.as('admin');
       expect((await admin.get('/rest/v2/schemas')).json<Array<{ name: string; error: unknown }>>())
         .to.deep.equal([{ name: 'a.proto', error: null }, { name: 'b.proto', error: null }]);
       expect((await admin.put(schema('a'), fieldsFile('a2', 20))).status, 'replaced, same size').to.equal(200);
@@ -310,8 +282,6 @@ describe('schema totals lowered below what is stored', () => {
       expect(grown.status).to.equal(400);
       expect(grown.text).to.contain('(limit schema-total-declarations)');
       expect((await admin.post(schema('c'), fieldsFile('c', 1))).status, 'a new file').to.equal(400);
-    } finally {
-      await second.close();
-    }
+    });
   });
 });

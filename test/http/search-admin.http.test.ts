@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
 import { ENTITY_PROTO, PERSON, PERSON_CHANGED_PROTO, PERSON_PROTO, people } from '../support/query-fixtures';
 import { putJson, registerSchema, searchOk } from '../support/search';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
 const indexed = (entities: string[], extra: Record<string, unknown> = {}) =>
@@ -11,14 +10,12 @@ const indexed = (entities: string[], extra: Record<string, unknown> = {}) =>
 const INDEXED_CACHES = ['admin-heap', 'admin-store'];
 
 describe('search admin /rest/v2/caches/{cache}/search', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   const searchPath = (cache: string, rest: string) => `/rest/v2/caches/${cache}/search/${rest}`;
   const count = async (cache: string): Promise<number> => (await searchOk(admin, cache, `from ${PERSON}`, { max_results: 0 })).hit_count;
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await registerSchema(admin, 'person.proto', PERSON_PROTO);
     await registerSchema(admin, 'entity.proto', ENTITY_PROTO);
     await admin.createCache('admin-heap', indexed([PERSON]));
@@ -28,7 +25,6 @@ describe('search admin /rest/v2/caches/{cache}/search', () => {
       await Promise.all(people().map(([key, person]) => putJson(admin, cache, key, person)));
     }
   });
-  after(() => server.close());
 
   describe('POST /rest/v2/caches/{cache}/search/indexes?action=clear|reindex|mass-index', () => {
     for (const cache of INDEXED_CACHES) {

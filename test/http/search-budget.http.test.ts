@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '../support/client';
 import { putAllJson, registerSchema, search, searchOk, type SearchParams } from '../support/search';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { STALL_BOUND_MS, whileProbing } from '../support/stall-probe';
 
 const SCHEMA = `package budget;
@@ -45,14 +45,11 @@ async function refusal(client: Client, cache: string, query: string, params: Sea
 describe('query budgets: deadline (limit query-timeout)', function () {
   this.timeout(120_000);
   // a deadline of 1 ms: every query that still works once its first slice is spent is stopped
-  let server: TestServer;
-  let admin: Client;
-  let observer: Client;
+  const server = useServer({ limits: { queryTimeout: 1 } });
+  const admin = server.as('admin');
+  const observer = server.as('observer');
 
   before(async () => {
-    server = await startTestServer({ limits: { queryTimeout: 1 } });
-    admin = server.as('admin');
-    observer = server.as('observer');
     await registerSchema(admin, 'budget.proto', SCHEMA);
     await admin.createCache('plain', plain);
     await admin.createCache('indexed', indexed(TYPE));
@@ -63,7 +60,6 @@ describe('query budgets: deadline (limit query-timeout)', function () {
     await putAllJson(admin, 'indexed', data);
     await putAllJson(admin, 'tiny', docs(3));
   });
-  after(() => server.close());
 
   it('stops a scan, an index statement on the reader thread and a fuzzy expansion at the deadline, and keeps answering', async () => {
     const fuzzy = Array.from({ length: 300 }, (_, i) => `text : 'w${i * 7}'~2`).join(' OR ');
@@ -87,14 +83,11 @@ describe('query budgets: deadline (limit query-timeout)', function () {
 
 describe('query budgets: answer size (limits query-rows, query-answer-bytes)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let admin: Client;
-  let observer: Client;
+  const server = useServer({ limits: { queryRows: 50, queryAnswerBytes: 100_000, queryExpansionTerms: 5_000 } });
+  const admin = server.as('admin');
+  const observer = server.as('observer');
 
   before(async () => {
-    server = await startTestServer({ limits: { queryRows: 50, queryAnswerBytes: 100_000, queryExpansionTerms: 5_000 } });
-    admin = server.as('admin');
-    observer = server.as('observer');
     await registerSchema(admin, 'budget.proto', SCHEMA);
     await registerSchema(admin, 'wide.proto', WIDE_SCHEMA);
     for (const kind of ['plain', 'indexed']) {
@@ -111,7 +104,6 @@ describe('query budgets: answer size (limits query-rows, query-answer-bytes)', f
       _type: 'wide.Wide', ...Object.fromEntries(Array.from({ length: WIDE_FIELDS }, (_, f) => [`f${f}`, f === WIDE_FIELDS - 1 ? i % 2 : i])),
     }]));
   });
-  after(() => server.close());
 
   for (const kind of ['plain', 'indexed']) {
     describe(`on a ${kind} cache`, () => {

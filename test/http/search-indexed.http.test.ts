@@ -1,9 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
-import type { Client } from '../support/client';
 import { COUNT_PROTO, GAME_PROTO, JavaRandom, SALE_PROTO } from '../support/query-fixtures';
 import { putAllJson, putJson, registerSchema, searchError, searchOk, type SearchParams } from '../support/search';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
 const indexed = (entities: string[], extra: Record<string, unknown> = {}) =>
@@ -15,15 +14,12 @@ const page = (max: number, offset: number): SearchParams => ({ max_results: max,
 
 describe('search on indexed caches (docs/reference/query.md#scenario-count, docs/reference/query.md#scenario-others)', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     for (const [name, proto] of [['count.proto', COUNT_PROTO], ['sale.proto', SALE_PROTO], ['game.proto', GAME_PROTO]]) await registerSchema(admin, name, proto);
   });
-  after(() => server.close());
 
   describe('GET ?action=search counts (SearchCountLocalTest)', () => {
     before(async () => {

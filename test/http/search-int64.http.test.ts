@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { join } from 'node:path';
 import type { Client, Reply } from '../support/client';
 import { registerSchema, search, searchError, type Via } from '../support/search';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 /**
  * 64-bit integers in queries (docs/query.md "64-bit integers"): every int64, uint64, sint64,
@@ -78,19 +78,16 @@ async function names(client: Client, cache: string, query: string, via: Via = 'G
 const rows = (...hits: string[]): string => `[${hits.map((h) => `{"hit":{${h}}}`).join(',')}]`;
 
 describe('search: 64-bit integers are Java longs (docs/query.md "64-bit integers")', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await registerSchema(admin, 'tl-event.proto', EVENT_PROTO);
     for (const [name, config] of Object.entries(CACHES)) {
       await admin.createCache(name, config);
       await putEvents(admin, name);
     }
   });
-  after(() => server.close());
 
   for (const cache of Object.keys(CACHES)) {
     describe(`GET|POST /rest/v2/caches/${cache}?action=search`, () => {
@@ -213,32 +210,28 @@ describe('search: 64-bit integers are Java longs (docs/query.md "64-bit integers
   describe('a persistent index written before 64-bit integers were exact', () => {
     it('is indexed again from the entries at the next start, then answers exactly', async function () {
       this.timeout(60_000);
-      const dataDir = tempDir();
-      const older = await startTestServer({ dataDir });
-      await registerSchema(older.as('admin'), 'tl-event.proto', EVENT_PROTO);
-      await older.as('admin').createCache('events-stored', { 'local-cache': { ...PROTOSTREAM, persistence: { 'file-store': {} }, indexing: { enabled: true, 'indexed-entities': ['tl.Event'] } } });
-      await putEvents(older.as('admin'), 'events-stored');
-      await older.close({ keepData: true });
-      const db = new Database(join(dataDir, 'grid.db'));
-      try { // what earlier versions wrote: values beyond 2^53 as rounded REALs
-        db.exec(`UPDATE index_values SET value = CAST(value AS REAL) WHERE typeof(value) = 'integer' AND (value > 9007199254740991 OR value < -9007199254740991);
-          DELETE FROM schema_migrations WHERE version >= 13`);
-      } finally {
-        db.close();
-      }
-      const restarted = await startTestServer({ dataDir });
-      try {
+      await withServer({}, async (server) => {
+        await registerSchema(server.as('admin'), 'tl-event.proto', EVENT_PROTO);
+        await server.as('admin').createCache('events-stored', { 'local-cache': { ...PROTOSTREAM, persistence: { 'file-store': {} }, indexing: { enabled: true, 'indexed-entities': ['tl.Event'] } } });
+        await putEvents(server.as('admin'), 'events-stored');
+        await server.stop();
+        const db = new Database(join(server.dataDir, 'grid.db'));
+        try { // what earlier versions wrote: values beyond 2^53 as rounded REALs
+          db.exec(`UPDATE index_values SET value = CAST(value AS REAL) WHERE typeof(value) = 'integer' AND (value > 9007199254740991 OR value < -9007199254740991);
+            DELETE FROM schema_migrations WHERE version >= 13`);
+        } finally {
+          db.close();
+        }
+        await server.start();
         const query = `from tl.Event where creationDate = ${TWO_53_PLUS_1}`;
         let found: string[] = [];
         for (let i = 0; i < 400 && found.length !== 1; i++) {
-          found = await names(restarted.as('admin'), 'events-stored', query);
+          found = await names(server.as('admin'), 'events-stored', query);
           if (found.length !== 1) await new Promise((resolve) => setTimeout(resolve, 25));
         }
         expect(found).to.deep.equal(['a']);
-        expect(await names(restarted.as('admin'), 'events-stored', 'from tl.Event order by creationDate')).to.deep.equal(['c', 'e', 'b', 'a', 'd']);
-      } finally {
-        await restarted.close();
-      }
+        expect(await names(server.as('admin'), 'events-stored', 'from tl.Event order by creationDate')).to.deep.equal(['c', 'e', 'b', 'a', 'd']);
+      });
     });
   });
 

@@ -6,7 +6,7 @@ import { Client, type Reply } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { GAME_PROTO, PERSON, PERSON_PROTO, people } from '../support/query-fixtures';
 import { putAllJson, putJson, registerSchema, searchOk } from '../support/search';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer } from '../support/server';
 import { ManualClock } from '../../src/util/clock';
 
 const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
@@ -22,17 +22,14 @@ const names = async (client: Client, cache: string, where: string): Promise<stri
   (await searchOk(client, cache, `select name from Game where ${where} order by name`, { max_results: 1000 })).hits.map((h) => String(h.hit.name));
 
 describe('index maintenance: the index follows every change of the cache', () => {
-  let server: TestServer;
-  let admin: Client;
   const clock = new ManualClock();
+  const server = useServer({ clock });
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer({ clock });
-    admin = server.as('admin');
     await registerSchema(admin, 'game.proto', GAME_PROTO);
     await registerSchema(admin, 'person.proto', PERSON_PROTO);
   });
-  after(() => server.close());
 
   for (const [kind, config] of Object.entries(KINDS)) {
     describe(`PUT, DELETE, clear and expiry on a ${kind} indexed cache`, () => {
@@ -185,26 +182,22 @@ describe('indexes of data directories from before indexing', function () {
   this.timeout(60_000);
 
   it('builds, at start, the index of a persistent cache whose stored entries were never indexed', async () => {
-    const dataDir = tempDir();
-    let server = await startTestServer({ dataDir });
-    try {
+    await withServer({}, async (server) => {
       await registerSchema(server.as('admin'), 'game.proto', GAME_PROTO);
       await server.as('admin').createCache('old', KINDS.persistent);
       await putAllJson(server.as('admin'), 'old', Array.from({ length: 30 }, (_, i) => [`o${i}`, game(`o${i}`, 'from before')]));
-      await server.close({ keepData: true });
-      const db = new Database(join(dataDir, 'grid.db'));
+      await server.stop();
+      const db = new Database(join(server.dataDir, 'grid.db'));
       db.exec('DELETE FROM index_values; DELETE FROM index_text; DELETE FROM index_docs; DELETE FROM index_fields; DELETE FROM index_types');
       db.close();
-      server = await startTestServer({ dataDir });
+      await server.start();
       let count = 0;
       for (let i = 0; i < 200 && count !== 30; i++) {
         count = (await searchOk(server.as('admin'), 'old', "from Game where description : 'before'", { max_results: 0 })).hit_count;
         if (count !== 30) await new Promise((r) => setTimeout(r, 25));
       }
       expect(count).to.equal(30);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
@@ -221,17 +214,16 @@ describe('indexes after backup and restore', function () {
   }
 
   it('rebuilds the index of an indexed cache restored into a fresh server', async () => {
-    const source = await startTestServer();
-    const target = await startTestServer();
-    try {
+    const zip = await withServer({}, async (source) => {
       const a = source.as('admin');
       await registerSchema(a, 'person.proto', PERSON_PROTO);
       await a.createCache('restored', { 'local-cache': { ...PROTOSTREAM, indexing: { enabled: true, 'indexed-entities': [PERSON] }, persistence: { 'file-store': {} } } });
       await putAllJson(a, 'restored', people());
       expect((await a.post('/rest/v2/container/backups/b', '{}', { 'Content-Type': 'application/json' })).status).to.equal(202);
       expect((await until(() => a.head('/rest/v2/container/backups/b'))).status).to.equal(200);
-      const zip = (await a.get('/rest/v2/container/backups/b')).bytes;
-
+      return (await a.get('/rest/v2/container/backups/b')).bytes;
+    });
+    await withServer({}, async (target) => {
       const form = new FormData();
       form.append('backup', new Blob([zip], { type: 'application/zip' }), 'backup.zip');
       const upload = await fetch(`${target.url}/rest/v2/container/restores/r`, {
@@ -244,17 +236,13 @@ describe('indexes after backup and restore', function () {
       expect([r.hit_count, r.hits[0].hit.name]).to.deep.equal([1, 'Luke']);
       const stats = (await t.get('/rest/v2/caches/restored/search/stats')).json<any>();
       expect(stats.index.types[PERSON].count).to.equal(50);
-    } finally {
-      await source.close();
-      await target.close();
-    }
+    });
   });
 });
 
 describe('queries and indexes per tenant (/rest/<tenant>/…)', () => {
   it('keeps each container\'s indexes apart, over v2 and v1 paths', async () => {
-    const server = await startTestServer({ tenants: [{ name: 't1' }] });
-    try {
+    await withServer({ tenants: [{ name: 't1' }] }, async (server) => {
       const admin = server.as('admin');
       for (const prefix of ['/rest', '/rest/t1']) {
         expect((await admin.put(`${prefix}/v2/schemas/game.proto`, GAME_PROTO)).status).to.be.oneOf([200, 201]);
@@ -270,8 +258,6 @@ describe('queries and indexes per tenant (/rest/<tenant>/…)', () => {
       const v1 = (await admin.get(`/rest/t1/games?action=search&query=${q}`)).json<{ total_results: number; hits: Array<{ hit: { name: string } }> }>();
       expect([v1.total_results, v1.hits[0].hit.name]).to.deep.equal([1, 'tenant']);
       expect((await admin.get('/rest/t1/v2/caches/games/search/stats')).json<any>().index.types.Game.count).to.equal(1);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { Client, Reply } from '../support/client';
+import type { Reply } from '../support/client';
 import { putJson, registerSchema, type SearchBody } from '../support/search';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { longestLoopDelay, STALL_BOUND_MS, whileProbing } from '../support/stall-probe';
 
 // What a read-only user could once freeze the server with (regexps that backtrack, LIKE in
@@ -20,14 +20,12 @@ const WORDS = 'the quick brown fox jumps over lazy dogs while seven tired engine
 const BIG = 'a'.repeat(200_000);
 
 describe('search patterns from a read-only user never stall the server', () => {
-  let server: TestServer;
-  let observer: Client;
+  const server = useServer();
+  const observer = server.as('observer');
 
   before(async function () {
     this.timeout(120_000);
-    server = await startTestServer();
     const admin = server.as('admin');
-    observer = server.as('observer');
     await registerSchema(admin, 'pat.proto', SCHEMA);
     const protostream = { encoding: { 'media-type': 'application/x-protostream' } };
     await admin.createCache('pat-indexed', { 'local-cache': { ...protostream, indexing: { enabled: true, 'indexed-entities': ['pat.Doc'] } } });
@@ -41,7 +39,6 @@ describe('search patterns from a read-only user never stall the server', () => {
       await putJson(admin, cache, 'big', { _type: 'pat.Doc', body: 'a'.repeat(255), tag: BIG, plain: BIG });
     }
   });
-  after(() => server.close());
 
   /**
    * The observer's search, while the probe runs: the probe must have kept answering. The server

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
 import { PERSON, PERSON_PROTO, PERSON_PROTO_LEGACY, people, ENTITY_PROTO } from '../support/query-fixtures';
 import { type LegacyBody, putJson, registerSchema, search, searchError, searchOk, type Via } from '../support/search';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const PROTOSTREAM = { encoding: { 'media-type': 'application/x-protostream' } };
 
@@ -16,19 +15,16 @@ export const SEARCH_CACHES: Record<string, unknown> = {
 };
 
 describe('search /rest/v2/caches/{cache}?action=search', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await registerSchema(admin, 'person.proto', PERSON_PROTO);
     for (const [name, config] of Object.entries(SEARCH_CACHES)) {
       await admin.createCache(name, config);
       for (const [key, person] of people()) await putJson(admin, name, key, person);
     }
   });
-  after(() => server.close());
 
   for (const cache of Object.keys(SEARCH_CACHES)) {
     for (const via of ['GET', 'POST'] as Via[]) {
@@ -218,18 +214,15 @@ describe('search /rest/v2/caches/{cache}?action=search', () => {
 });
 
 describe('search /rest/{cache}?action=search (v1)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   const cache = 'v1-people';
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await registerSchema(admin, 'person.proto', PERSON_PROTO_LEGACY);
     await admin.createCache(cache, { 'local-cache': { ...PROTOSTREAM } });
     for (const [key, person] of people(4)) await putJson(admin, cache, key, person);
   });
-  after(() => server.close());
 
   const legacy = async (query: string, params: Record<string, number> = {}, via: Via = 'GET'): Promise<LegacyBody> => {
     const r = await search(admin, cache, query, params, via, true);

@@ -1,18 +1,15 @@
 import { expect } from 'chai';
 import { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 
 describe('security /rest/v2/security and /rest/v2/login', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await admin.createCache('open');
     await admin.createCache('locked', { 'local-cache': { security: { authorization: { roles: ['admin'] } } } });
   });
-  after(() => server.close());
 
   it('GET /login?action=config answers anonymously', async () => {
     const r = await server.anonymous().get('/rest/v2/login?action=config');
@@ -22,12 +19,9 @@ describe('security /rest/v2/security and /rest/v2/login', () => {
   });
 
   it('GET /login?action=config without authentication has only mode and ready (the console then skips its login)', async () => {
-    const open = await startTestServer({ authEnabled: false });
-    try {
+    await withServer({ authEnabled: false }, async (open) => {
       expect((await open.anonymous().get('/rest/v2/login?action=config')).json()).to.deep.equal({ mode: 'HTTP', ready: 'true' });
-    } finally {
-      await open.close();
-    }
+    });
   });
 
   it('GET /security/user/acl lists the subject, global and per-cache permissions of the caller', async () => {
@@ -124,17 +118,12 @@ describe('security /rest/v2/security and /rest/v2/login', () => {
 
 describe('security settings across a restart', () => {
   it('keeps roles and grants', async () => {
-    let server = await startTestServer();
-    const dataDir = server.dataDir;
-    await server.as('admin').post('/rest/v2/security/permissions/auditor?permission=MONITOR', 'audits');
-    await server.as('admin').put('/rest/v2/security/roles/ops-team?action=grant&role=auditor');
-    await server.close({ keepData: true });
-    server = await startTestServer({ dataDir });
-    try {
+    await withServer({}, async (server) => {
+      await server.as('admin').post('/rest/v2/security/permissions/auditor?permission=MONITOR', 'audits');
+      await server.as('admin').put('/rest/v2/security/roles/ops-team?action=grant&role=auditor');
+      await server.restart();
       expect((await server.as('admin').get('/rest/v2/security/permissions/auditor')).json()).to.include({ description: 'audits' });
       expect((await server.as('admin').get('/rest/v2/security/roles/ops-team')).json()).to.deep.equal(['auditor']);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });

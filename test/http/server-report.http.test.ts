@@ -2,21 +2,17 @@ import { expect } from 'chai';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { list as tarList } from 'tar';
-import type { Client } from '../support/client';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 describe('GET /rest/v2/server/report/{node} (docs/reference/management-plane.md#server-runtime)', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
   let nodeName: string;
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     // the console names the node as the cluster members list does
     nodeName = (await admin.get('/rest/v2/cluster/members')).json<{ members: Array<{ node_address: string }> }>().members[0].node_address;
   });
-  after(() => server.close());
 
   it('answers this node\'s report for its own name', async () => {
     const r = await admin.get(`/rest/v2/server/report/${encodeURIComponent(nodeName)}`);

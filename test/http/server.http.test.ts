@@ -4,18 +4,15 @@ import { join } from 'node:path';
 import { list as tarList } from 'tar';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer } from '../support/server';
 
 describe('server /rest/v2/server', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await admin.createCache('c');
   });
-  after(() => server.close());
 
   it('GET /server answers the version; /server/cache-managers the one manager', async () => {
     expect((await server.as('monitor').get('/rest/v2/server')).json<{ version: string }>().version).to.match(/^grid '\w+' \d+\.\d+\.\d+$/);
@@ -101,12 +98,7 @@ describe('server /rest/v2/server', () => {
 });
 
 describe('cluster /rest/v2/cluster and probes', () => {
-  let server: TestServer;
-
-  before(async () => {
-    server = await startTestServer();
-  });
-  after(() => server.close());
+  const server = useServer();
 
   it('GET /cluster/members lists this node (ADMIN); ?action=distribution (MONITOR)', async () => {
     const members = (await server.as('admin').get('/rest/v2/cluster/members')).json<{ members: Array<Record<string, unknown>>; rolling_upgrade: boolean }>();

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { DEFAULT_KEY_TYPE } from '../../src/model/media/key-codec';
-import type { Client, Reply } from '../support/client';
+import type { Reply } from '../support/client';
 import { until } from '../support/poll';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 import { SseReader } from '../support/sse';
 import { longestLoopDelay, STALL_BOUND_MS, whileProbing, type ProbeReport } from '../support/stall-probe';
 
@@ -29,10 +29,10 @@ const basic = (role: string) => ({ Authorization: 'Basic ' + Buffer.from(`${role
 
 describe('stored state: a large cache never stalls the server', function () {
   this.timeout(180_000);
-  let server: TestServer;
-  let observer: Client;
-  let monitor: Client;
-  let admin: Client;
+  const server = useServer();
+  const observer = server.as('observer');
+  const monitor = server.as('monitor');
+  const admin = server.as('admin');
 
   const probed = async <T>(send: () => Promise<T>): Promise<T> => {
     const { result: { result, probe }, maxMs } = await longestLoopDelay(() => whileProbing(server.url, send));
@@ -53,10 +53,6 @@ describe('stored state: a large cache never stalls the server', function () {
   }
 
   before(async () => {
-    server = await startTestServer();
-    observer = server.as('observer');
-    monitor = server.as('monitor');
-    admin = server.as('admin');
     await admin.createCache('big', PERSISTENT);
     await fillBig('big', BIG_VALUES);
     // 200,000 keys are written through the service: over HTTP that alone takes minutes here
@@ -69,7 +65,6 @@ describe('stored state: a large cache never stalls the server', function () {
     }
     await Promise.all(writes);
   });
-  after(() => server.close());
 
   describe('a persistent cache of 40 values of 10 MB', () => {
     it('lists its keys (v2 and v1) to an observer without reading the values', async () => {
@@ -206,16 +201,14 @@ describe('stored state: a large cache never stalls the server', function () {
   });
 
   describe('a value of 64 MB (max-content-length raised)', () => {
-    let large: TestServer;
+    const large = useServer({ maxContentLength: 64 * 1024 * 1024 });
 
     before(async () => {
-      large = await startTestServer({ maxContentLength: 64 * 1024 * 1024 });
       await large.as('admin').createCache('octets', { 'local-cache': {} });
       const s = large.running.services;
       const h = s.manager.require('octets');
       await s.entries.put(h, { key: s.entries.storedKey(h, 'huge', DEFAULT_KEY_TYPE), value: Buffer.alloc(64 * 1000 * 1000, 0xab), contentType: undefined });
     });
-    after(() => large.close());
 
     it('lists it to an observer in hex, a piece at a time', async () => {
       const { result: { result, probe }, maxMs } = await longestLoopDelay(() => whileProbing(large.url, async () => {

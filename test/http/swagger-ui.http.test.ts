@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { gunzipSync } from 'node:zlib';
 import { rawRequest } from '../support/raw-http';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 /** The scripts and stylesheets a page names, as the browser resolves them against the page's URL. */
 function assetsOf(html: string, page: string): string[] {
@@ -10,10 +10,7 @@ function assetsOf(html: string, page: string): string[] {
 
 describe('GET /swagger-ui', function () {
   this.timeout(60_000);
-  let server: TestServer;
-
-  before(async () => { server = await startTestServer(); });
-  after(() => server.close());
+  const server = useServer();
 
   it('redirects to /swagger-ui/, where the page\'s relative links resolve, without credentials', async () => {
     const res = await rawRequest(server.url, '/swagger-ui');
@@ -55,10 +52,7 @@ describe('GET /swagger-ui', function () {
 
 describe('GET /swagger-ui/{file}', function () {
   this.timeout(60_000);
-  let server: TestServer;
-
-  before(async () => { server = await startTestServer(); });
-  after(() => server.close());
+  const server = useServer();
 
   it('sends the package\'s files with cache headers, and 304 when unchanged since If-Modified-Since', async () => {
     const res = await rawRequest(server.url, '/swagger-ui/swagger-ui.css');

@@ -1,15 +1,14 @@
 import { expect } from 'chai';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { TaskInfo } from '../../src/services/tasks/task.service';
-import type { Client } from '../support/client';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { startTestServer, useServer, withServer } from '../support/server';
 
 const HELLO = '// mode=local,language=javascript,parameters=[greetee]\n"Hello " + greetee';
 
 describe('tasks /rest/v2/tasks', () => {
-  let server: TestServer;
-  let admin: Client;
-  let app: Client;
+  const server = useServer();
+  const admin = server.as('admin');
+  const app = server.as('application');
   let n = 0;
   const fresh = () => `task-${++n}`;
   const task = (name: string, action = '', query = '') => `/rest/v2/tasks/${encodeURIComponent(name)}${action ? `?action=${action}` : ''}${query}`;
@@ -21,13 +20,9 @@ describe('tasks /rest/v2/tasks', () => {
   const exec = (name: string, query = '', client = app) => client.post(task(name, 'exec', query));
 
   before(async () => {
-    server = await startTestServer();
     server.running.services.tasks.sandbox.configure({ timeoutMs: 1_000, memoryMb: 32 });
-    admin = server.as('admin');
-    app = server.as('application');
     await admin.createCache('scripted');
   });
-  after(() => server.close());
 
   describe('PUT|POST /rest/v2/tasks/{name}', () => {
     it('stores a script (200, empty) and replaces it with either method', async () => {
@@ -368,8 +363,8 @@ describe('tasks /rest/v2/tasks', () => {
 
   describe('limits (task-* settings)', () => {
     const MiB = 1024 * 1024;
-    let limited: TestServer;
-    let ops: Client;
+    const limited = useServer({ taskTimeout: 30_000, taskMaxHostCalls: 2_000, taskMaxWrite: MiB, taskMemoryLimit: 32 * MiB });
+    const ops = limited.as('admin');
     let k = 0;
     const run = async (script: string, query = '&cache=limited') => {
       const name = `limit-${++k}`;
@@ -380,11 +375,8 @@ describe('tasks /rest/v2/tasks', () => {
     const error = (detail: string) => `ISPN027503: Script execution error: ${detail}`;
 
     before(async () => {
-      limited = await startTestServer({ taskTimeout: 30_000, taskMaxHostCalls: 2_000, taskMaxWrite: MiB, taskMemoryLimit: 32 * MiB });
-      ops = limited.as('admin');
       await ops.createCache('limited');
     });
-    after(() => limited.close());
 
     describe('the wall-clock deadline', () => {
       before(() => limited.running.services.tasks.sandbox.configure({ timeoutMs: 1_000, maxHostCalls: 1e9, maxWriteBytes: 1e12 }));
@@ -480,19 +472,13 @@ describe('tasks /rest/v2/tasks', () => {
 
   describe('persistence', () => {
     it('keeps tasks across a restart on the same data dir', async () => {
-      const dataDir = tempDir();
-      let first: TestServer | undefined = await startTestServer({ dataDir });
-      await first.as('admin').put(task('kept'), HELLO);
-      await first.close({ keepData: true });
-      first = undefined;
-      const second = await startTestServer({ dataDir });
-      try {
-        expect((await second.as('admin').get(task('kept', 'script'))).text).to.equal(HELLO);
-        expect((await second.as('application').post(task('kept', 'exec', '&param.greetee=later'))).json()).to.equal('Hello later');
-        expect((await second.as('admin').get('/rest/v2/tasks?type=user')).json<TaskInfo[]>().map((t) => t.name)).to.deep.equal(['kept']);
-      } finally {
-        await second.close();
-      }
+      await withServer({}, async (server) => {
+        await server.as('admin').put(task('kept'), HELLO);
+        await server.restart();
+        expect((await server.as('admin').get(task('kept', 'script'))).text).to.equal(HELLO);
+        expect((await server.as('application').post(task('kept', 'exec', '&param.greetee=later'))).json()).to.equal('Hello later');
+        expect((await server.as('admin').get('/rest/v2/tasks?type=user')).json<TaskInfo[]>().map((t) => t.name)).to.deep.equal(['kept']);
+      });
     });
   });
 });

@@ -3,7 +3,7 @@ import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '../support/client';
 import { until } from '../support/poll';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { useServer, withServer } from '../support/server';
 import { SseReader } from '../support/sse';
 
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -19,15 +19,12 @@ async function createCache(client: Client, prefix: string, name: string, config:
 }
 
 describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer({ tenants: TENANTS });
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer({ tenants: TENANTS });
-    admin = server.as('admin');
     for (const prefix of ['/rest', '/rest/t1', '/rest/t2']) await createCache(admin, prefix, 'shared');
   });
-  after(() => server.close());
 
   describe('PUT|GET /rest/<tenant>/v2/caches/{cache}/{key} and /rest/<tenant>/{cache}/{key}', () => {
     it('the same cache name holds different data in each tenant and in the default container', async () => {
@@ -139,8 +136,7 @@ describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
 
   describe('POST /rest/<tenant>/v2/container?action=shutdown', () => {
     it('ends that tenant\'s event streams only; the other containers\' streams keep delivering', async () => {
-      const own = await startTestServer({ tenants: TENANTS });
-      try {
+      await withServer({ tenants: TENANTS }, async (own) => {
         const a = own.as('admin');
         for (const prefix of ['/rest', '/rest/t1', '/rest/t2']) await createCache(a, prefix, 'watched');
         const t1Entries = await SseReader.open(`${own.url}/rest/t1/v2/caches/watched?action=listen`, basic('admin'));
@@ -156,9 +152,7 @@ describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
         expect(await defaultEntries.next(1)).to.deep.equal([{ event: 'cache-entry-created', data: 'after' }]);
         t2Entries.close();
         defaultEntries.close();
-      } finally {
-        await own.close();
-      }
+      });
     });
   });
 
@@ -386,8 +380,7 @@ describe('tenants: /rest/<tenant>/… reaches the tenant\'s container', () => {
 
 describe('POST /rest/<tenant>/v2/container?action=shutdown', () => {
   it('stops that tenant\'s container only: its resources answer 503, the others keep serving', async () => {
-    const server = await startTestServer({ tenants: TENANTS });
-    try {
+    await withServer({ tenants: TENANTS }, async (server) => {
       const admin = server.as('admin');
       for (const prefix of ['/rest', '/rest/t1', '/rest/t2']) await createCache(admin, prefix, 'c');
       expect((await admin.post('/rest/t1/v2/container?action=shutdown')).status).to.equal(204);
@@ -397,36 +390,27 @@ describe('POST /rest/<tenant>/v2/container?action=shutdown', () => {
       expect((await admin.put('/rest/t2/v2/caches/c/k', 'v')).status).to.equal(204);
       expect((await admin.put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
       expect((await server.anonymous().get('/health/ready')).status).to.equal(200);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
 describe('POST /rest/v2/container/restores/{name} of a cache named like a tenant', () => {
   it('fails in the default container (the name is reserved) and restores nothing of it', async () => {
-    const source = await startTestServer();
-    let archive: Buffer;
-    try {
+    const archive = await withServer({}, async (source) => {
       const admin = source.as('admin');
       await createCache(admin, '/rest', 'tx');
       expect((await admin.post('/rest/v2/container/backups/with-tx', '{}', JSON_TYPE)).status).to.equal(202);
       expect((await until(() => admin.head('/rest/v2/container/backups/with-tx'))).status).to.equal(200);
-      archive = (await admin.get('/rest/v2/container/backups/with-tx')).bytes;
-    } finally {
-      await source.close();
-    }
-    const target = await startTestServer({ tenants: [{ name: 'tx' }] });
-    try {
+      return (await admin.get('/rest/v2/container/backups/with-tx')).bytes;
+    });
+    await withServer({ tenants: [{ name: 'tx' }] }, async (target) => {
       const form = new FormData();
       form.append('backup', new Blob([archive], { type: 'application/zip' }), 'with-tx.zip');
       const r = await fetch(`${target.url}/rest/v2/container/restores/r`, { method: 'POST', body: form, headers: basic('admin') });
       expect(r.status).to.equal(202);
       expect((await until(() => target.as('admin').head('/rest/v2/container/restores/r'))).status).to.equal(500);
       expect((await target.as('admin').get('/rest/v2/caches')).json()).to.not.include('tx');
-    } finally {
-      await target.close();
-    }
+    });
   });
 });
 
@@ -434,9 +418,7 @@ describe('tenants across a restart', function () {
   this.timeout(60_000);
 
   it('keeps each tenant\'s caches, entries, schemas, counters, tasks and users', async () => {
-    const dataDir = tempDir();
-    let server = await startTestServer({ dataDir, tenants: TENANTS });
-    try {
+    await withServer({ tenants: TENANTS }, async (server) => {
       const admin = server.as('admin');
       for (const [prefix, value] of [['/rest', 'd'], ['/rest/t1', 'one'], ['/rest/t2', 'two']]) {
         await createCache(admin, prefix, 'durable', PERSISTENT);
@@ -446,9 +428,8 @@ describe('tenants across a restart', function () {
       expect((await admin.post('/rest/t2/v2/counters/kept', '{"strong-counter":{"initial-value":7,"storage":"PERSISTENT"}}', JSON_TYPE)).status).to.equal(200);
       expect((await admin.put('/rest/t2/v2/tasks/kept', '// mode=local,language=javascript\n"kept"')).status).to.equal(200);
       await server.running.tenants.get('t2')!.users.upsert('bob', 'bob-pw', ['admin']);
-      await server.close({ keepData: true });
+      await server.restart();
 
-      server = await startTestServer({ dataDir, tenants: TENANTS });
       const again = server.as('admin');
       expect((await again.get('/rest/v2/caches/durable/k')).text).to.equal('d');
       expect((await again.get('/rest/t1/v2/caches/durable/k')).text).to.equal('one');
@@ -457,12 +438,10 @@ describe('tenants across a restart', function () {
       expect((await again.get('/rest/t2/v2/schemas/kept.proto')).status).to.equal(404);
       expect((await again.get('/rest/t2/v2/counters/kept')).text).to.equal('7');
       expect((await again.post('/rest/t2/v2/tasks/kept?action=exec')).json()).to.equal('kept');
-      const bob = new Client(server.url, { user: 'bob', password: 'bob-pw' });
+      const bob = server.as('bob');
       expect((await bob.get('/rest/t2/v2/caches/durable/k')).text).to.equal('two');
       expect((await bob.get('/rest/t1/v2/caches/durable/k')).status).to.equal(401);
-    } finally {
-      await server.close();
-    }
+    });
   });
 });
 
@@ -471,33 +450,31 @@ describe('files of a tenant', () => {
   const under = (root: string): string[] => readdirSync(root, { recursive: true, encoding: 'utf8' }).map((p) => join(root, p));
 
   it('are readable by grid\'s user only, also with a permissive umask, and are narrowed again at start', async () => {
-    const dataDir = tempDir();
     const previous = process.umask(0);
-    let server: TestServer | undefined;
     try {
-      server = await startTestServer({ dataDir, tenants: TENANTS });
-      const admin = server.as('admin');
-      await createCache(admin, '/rest/t1', 'c', PERSISTENT);
-      expect((await admin.put('/rest/t1/v2/caches/c/k', 'v')).status).to.equal(204);
-      expect((await admin.post('/rest/t1/v2/container/backups/b', '{}', JSON_TYPE)).status).to.equal(202);
-      expect((await until(() => admin.head('/rest/t1/v2/container/backups/b'))).status).to.equal(200);
-      const t1 = join(dataDir, 'tenants', 't1');
-      expect(existsSync(join(t1, 'credentials.key'))).to.equal(true);
-      for (const path of [join(dataDir, 'tenants'), t1, ...under(t1)]) {
-        expect(modeOf(path) & 0o077, `${path} ${modeOf(path).toString(8)}`).to.equal(0);
-      }
-      await server.close({ keepData: true });
-      server = undefined;
+      await withServer({ tenants: TENANTS }, async (server) => {
+        const { dataDir } = server;
+        const admin = server.as('admin');
+        await createCache(admin, '/rest/t1', 'c', PERSISTENT);
+        expect((await admin.put('/rest/t1/v2/caches/c/k', 'v')).status).to.equal(204);
+        expect((await admin.post('/rest/t1/v2/container/backups/b', '{}', JSON_TYPE)).status).to.equal(202);
+        expect((await until(() => admin.head('/rest/t1/v2/container/backups/b'))).status).to.equal(200);
+        const t1 = join(dataDir, 'tenants', 't1');
+        expect(existsSync(join(t1, 'credentials.key'))).to.equal(true);
+        for (const path of [join(dataDir, 'tenants'), t1, ...under(t1)]) {
+          expect(modeOf(path) & 0o077, `${path} ${modeOf(path).toString(8)}`).to.equal(0);
+        }
+        await server.stop();
 
-      chmodSync(join(t1, 'grid.db'), 0o644);
-      chmodSync(t1, 0o755);
-      server = await startTestServer({ dataDir, tenants: TENANTS });
-      expect(modeOf(join(t1, 'grid.db'))).to.equal(0o600);
-      expect(modeOf(t1)).to.equal(0o700);
-      expect((await server.as('admin').get('/rest/t1/v2/caches/c/k')).text).to.equal('v');
+        chmodSync(join(t1, 'grid.db'), 0o644);
+        chmodSync(t1, 0o755);
+        await server.start();
+        expect(modeOf(join(t1, 'grid.db'))).to.equal(0o600);
+        expect(modeOf(t1)).to.equal(0o700);
+        expect((await server.as('admin').get('/rest/t1/v2/caches/c/k')).text).to.equal('v');
+      });
     } finally {
       process.umask(previous);
-      await server?.close();
     }
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { runGrid } from '../support/cli';
 import { spawnServer, waitForExit } from '../support/process';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { tempDir, useServer, withServer } from '../support/server';
 import { basic, h2Transport, http1Transport } from '../support/transports';
 import { needTool } from '../support/tools';
 
@@ -44,9 +44,8 @@ async function expectServes(url: string, ca: string | Buffer): Promise<void> {
 describe('the TLS port (--tls-port)', () => {
   describe('without a configured certificate', () => {
     it('generates a self-signed certificate for 127.0.0.1 once (0600 in <data>/tls) and reuses it after a restart', async () => {
-      let server = await startTestServer({ tlsPort: 0 });
-      const dataDir = server.dataDir;
-      try {
+      await withServer({ tlsPort: 0 }, async (server) => {
+        const dataDir = server.dataDir;
         const certFile = join(dataDir, 'tls', 'self-signed-cert.pem');
         const certPem = readFileSync(certFile);
         expect(server.running.tls!.fingerprint).to.equal(fingerprintOf(certPem));
@@ -56,14 +55,11 @@ describe('the TLS port (--tls-port)', () => {
         expect(new X509Certificate(certPem).checkIP('127.0.0.1')).to.equal('127.0.0.1');
         await expectServes(server.running.tls!.url, certPem);
 
-        await server.close({ keepData: true });
-        server = await startTestServer({ tlsPort: 0, dataDir });
+        await server.restart();
         expect(server.running.tls!.fingerprint).to.equal(fingerprintOf(certPem));
         expect(readFileSync(certFile).equals(certPem)).to.equal(true);
         await expectServes(server.running.tls!.url, certPem);
-      } finally {
-        await server.close();
-      }
+      });
     });
   });
 
@@ -74,23 +70,17 @@ describe('the TLS port (--tls-port)', () => {
 
     it('serves --tls-cert and --tls-key', async () => {
       const pair = await pemPair(dir);
-      const server = await startTestServer({ tlsPort: 0, tlsCert: pair.cert, tlsKey: pair.key });
-      try {
+      await withServer({ tlsPort: 0, tlsCert: pair.cert, tlsKey: pair.key }, async (server) => {
         expect(server.running.tls!.fingerprint).to.equal(fingerprintOf(pair.certPem));
         await expectServes(server.running.tls!.url, pair.certPem);
-      } finally {
-        await server.close();
-      }
+      });
     });
 
     it('serves an encrypted key with its password, and refuses to start with a wrong one', async () => {
       const pair = await pemPair(dir, 'key-secret');
-      const server = await startTestServer({ tlsPort: 0, tlsCert: pair.cert, tlsKey: pair.key, tlsKeystorePassword: 'key-secret' });
-      try {
+      await withServer({ tlsPort: 0, tlsCert: pair.cert, tlsKey: pair.key, tlsKeystorePassword: 'key-secret' }, async (server) => {
         await expectServes(server.running.tls!.url, pair.certPem);
-      } finally {
-        await server.close();
-      }
+      });
       const wrong = runGrid(['start', '--data', join(dir, 'data'), '--port', '0', '--tls-port', '0', '--tls-cert', pair.cert, '--tls-key', pair.key, '--tls-keystore-password', 'nope']);
       expect(wrong.status).to.equal(2);
       expect(wrong.stderr).to.match(/^grid: cannot use TLS certificate .*cert\.pem.*\n$/);
@@ -119,15 +109,12 @@ describe('the TLS port (--tls-port)', () => {
     after(() => dir && rmSync(dir, { recursive: true, force: true }));
 
     it('serves it with --tls-keystore and its password', async () => {
-      const server = await startTestServer({ tlsPort: 0, tlsKeystore: keystore, tlsKeystorePassword: 'p12-secret' });
-      try {
+      await withServer({ tlsPort: 0, tlsKeystore: keystore, tlsKeystorePassword: 'p12-secret' }, async (server) => {
         expect(server.running.tls!.fingerprint).to.equal(fingerprintOf(certPem));
         await expectServes(server.running.tls!.url, certPem);
         const config = await server.as('admin').get('/rest/v2/server/config');
         expect(config.text).to.include(keystore).and.not.include('p12-secret');
-      } finally {
-        await server.close();
-      }
+      });
     });
 
     for (const [how, args, env] of [
@@ -195,9 +182,7 @@ describe('the TLS port (--tls-port)', () => {
   });
 
   describe('headers and connectors', () => {
-    let server: TestServer;
-    before(async () => { server = await startTestServer({ tlsPort: 0 }); });
-    after(() => server.close());
+    const server = useServer({ tlsPort: 0 });
 
     it('adds Strict-Transport-Security to browser answers over TLS (h2 and HTTP/1.1), errors included, never over plain HTTP', async () => {
       const ca = readFileSync(join(server.dataDir, 'tls', 'self-signed-cert.pem'));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Client, Reply } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import type { Reply } from '../support/client';
+import { useServer } from '../support/server';
 import { longestLoopDelay, STALL_BOUND_MS, whileProbing } from '../support/stall-probe';
 
 // Values as large as a request body may be (max-content-length, 10 MB by default) read or written
@@ -17,19 +17,11 @@ function repeated(unit: string, size: number): string {
 
 describe('large values converted between media types keep the server answering', function () {
   this.timeout(120_000);
-  let server: TestServer;
-  let admin: Client;
-  let observer: Client;
-  let application: Client;
+  const server = useServer();
+  const admin = server.as('admin');
+  const observer = server.as('observer');
+  const application = server.as('application');
   let n = 0;
-
-  before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
-    observer = server.as('observer');
-    application = server.as('application');
-  });
-  after(() => server.close());
 
   const cacheWith = async (mediaType: string): Promise<string> => {
     const name = `values-${++n}`;

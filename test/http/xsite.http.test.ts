@@ -1,21 +1,17 @@
 import { expect } from 'chai';
-import type { Client } from '../support/client';
-import { startTestServer, type TestServer } from '../support/server';
+import { useServer } from '../support/server';
 
 const WITH_BACKUPS = {
   'distributed-cache': { backups: { NYC: { backup: { strategy: 'ASYNC', 'take-offline': { 'after-failures': '3', 'min-wait': '100' } } }, LON: { backup: {} } } },
 };
 
 describe('cross-site /x-site', () => {
-  let server: TestServer;
-  let admin: Client;
+  const server = useServer();
+  const admin = server.as('admin');
 
   before(async () => {
-    server = await startTestServer();
-    admin = server.as('admin');
     await admin.createCache('plain');
   });
-  after(() => server.close());
 
   describe('without backup sites (the standalone original)', () => {
     it('answers 404 text for cache-level calls and {} at container level', async () => {
@@ -72,10 +68,7 @@ describe('cross-site /x-site', () => {
     it('is ADMIN only and keeps its state across a restart', async () => {
       expect((await server.as('deployer').get('/rest/v2/caches/dist/x-site/backups')).status).to.equal(403);
       await admin.post('/rest/v2/caches/dist/x-site/backups/LON?action=take-offline');
-      const dataDir = server.dataDir;
-      await server.close({ keepData: true });
-      server = await startTestServer({ dataDir });
-      admin = server.as('admin');
+      await server.restart();
       expect((await admin.get('/rest/v2/caches/dist/x-site/backups')).json<Record<string, { status: string }>>().LON.status).to.equal('offline');
       expect((await admin.get('/rest/v2/caches/dist/x-site/backups/NYC/state-transfer-mode')).json()).to.equal('AUTO');
     });

@@ -1,14 +1,13 @@
 import { expect } from 'chai';
-import type { Database } from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Commit, GroupCommitter, type Syncer } from '../../src/store/group-commit';
-import { migrate } from '../../src/store/migrate';
 import type { StoredEntry } from '../../src/store/records';
 import { KEY_PAGE_SQL, SqliteEntryStore } from '../../src/store/sqlite-entry.store';
-import { migrationsDir, openDatabase, SqliteStore } from '../../src/store/sqlite-store';
+import { SqliteStore } from '../../src/store/sqlite-store';
 import type { WriteOp } from '../../src/store/write-ops';
+import { useDatabase } from '../support/database';
 
 const CACHE = 1;
 const OTHER_CACHE = 2;
@@ -27,20 +26,11 @@ function hex(...keys: Array<string | number[]>): string[] {
 }
 
 describe('SqliteEntryStore', () => {
-  let dir: string;
-  let db: Database;
+  const database = useDatabase('grid-entries-');
   let entries: SqliteEntryStore;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'grid-entries-'));
-    db = openDatabase(dir, 'process');
-    migrate(db, migrationsDir());
-    entries = new SqliteEntryStore(db);
-  });
-
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
+    entries = new SqliteEntryStore(database.db);
   });
 
   describe('upsert / find', () => {
@@ -139,7 +129,7 @@ describe('SqliteEntryStore', () => {
     });
 
     it('reads indexes only, never the rows that hold the values', () => {
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${KEY_PAGE_SQL} ORDER BY k.key LIMIT ?`).all(CACHE, Buffer.alloc(0), 1) as Array<{ detail: string }>).map((p) => p.detail);
+      const plan = (database.db.prepare(`EXPLAIN QUERY PLAN ${KEY_PAGE_SQL} ORDER BY k.key LIMIT ?`).all(CACHE, Buffer.alloc(0), 1) as Array<{ detail: string }>).map((p) => p.detail);
       expect(plan).to.have.length(2);
       expect(plan.every((p) => p.includes('COVERING INDEX'))).to.equal(true);
     });
@@ -191,8 +181,6 @@ describe('SqliteEntryStore', () => {
 });
 
 describe('GroupCommitter on a SQLite file', () => {
-  let dir: string;
-  let db: Database;
   let entries: SqliteEntryStore;
   let batches: WriteOp[][];
   let failures: Array<{ ops: WriteOp[]; err: Error }>;
@@ -202,26 +190,20 @@ describe('GroupCommitter on a SQLite file', () => {
   // A value of NULL breaks the NOT NULL constraint of entries.value: a write SQLite refuses.
   const refused = (k: string): WriteOp => ({ kind: 'entry.upsert', cacheId: CACHE, entry: { ...entry(k, ''), value: null as unknown as Buffer } });
 
+  afterEach(() => committer.flush()); // declared first: it runs before the database closes
+  const database = useDatabase('grid-commit-');
+
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'grid-commit-'));
-    db = openDatabase(dir, 'process');
-    migrate(db, migrationsDir());
-    entries = new SqliteEntryStore(db);
+    entries = new SqliteEntryStore(database.db);
     batches = [];
     failures = [];
-    const transaction = db.transaction((ops: WriteOp[]) => {
+    const transaction = database.db.transaction((ops: WriteOp[]) => {
       for (const op of ops) if (op.kind === 'entry.upsert') entries.upsert(op.cacheId, op.entry);
     });
     committer = new GroupCommitter((ops) => {
       batches.push(ops);
       transaction(ops);
     }, (ops, err) => failures.push({ ops, err }));
-  });
-
-  afterEach(() => {
-    committer.flush();
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('writes submitted in one turn share one Commit and one batch, in arrival order', async () => {

@@ -16,9 +16,16 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A tiny HTTP client over fetch: real requests, Basic credentials when given. */
+/**
+ * A tiny HTTP client over fetch: real requests, Basic credentials when given. The address may be a
+ * function, read at each request: a client of useServer's server is made before that server starts.
+ */
 export class Client {
-  constructor(readonly url: string, private readonly credentials?: Credentials) {}
+  constructor(private readonly address: string | (() => string), private readonly credentials?: Credentials) {}
+
+  get url(): string {
+    return typeof this.address === 'string' ? this.address : this.address();
+  }
 
   async request(method: string, path: string, opts: RequestOptions = {}): Promise<Reply> {
     const headers: Record<string, string> = { ...opts.headers };

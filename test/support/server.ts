@@ -11,13 +11,25 @@ import type { DestinationStream } from 'pino';
 export const ROLES = ['admin', 'deployer', 'application', 'observer', 'monitor'] as const;
 export type Role = (typeof ROLES)[number];
 
-export interface TestServer {
+export type ServerOptions = ConfigOverrides & {
+  clock?: Clock;
+  dataDir?: string;
+  stdout?: DestinationStream;
+  /** More users of the default container, name → roles; each one's password is `<name>-pw`. */
+  users?: Record<string, string[]>;
+};
+
+/** A server under test as tests use it: its address, its data dir, clients of its users. */
+export interface ServerUnderTest {
   url: string;
   dataDir: string;
   running: RunningServer;
-  /** A client authenticated as the user of that role (Basic). */
-  as(role: Role): Client;
+  /** A client authenticated (Basic) as that user: one of the ROLES or of `users`, password `<name>-pw`. */
+  as(user: string): Client;
   anonymous(): Client;
+}
+
+export interface TestServer extends ServerUnderTest {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -26,23 +38,107 @@ export function tempDir(prefix = 'grid-test-'): string {
 }
 
 /** A real server in this process: port 0, a real SQLite file in a temp dir, real users. */
-export async function startTestServer(opts: ConfigOverrides & { clock?: Clock; dataDir?: string; stdout?: DestinationStream } = {}): Promise<TestServer> {
-  const { clock, stdout, ...overrides } = opts;
+export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
+  const { clock, stdout, users = {}, ...overrides } = opts;
   const dataDir = opts.dataDir ?? tempDir();
   const config = resolveConfig({}, { logLevel: process.env.GRID_TEST_LOG ?? 'silent', ...overrides, dataDir, port: 0, host: '127.0.0.1' }, {});
   const running = await startServer(config, { clock, stdout, announce: () => undefined });
   // every container has its own users (docs/configuration.md, Tenants): the same test users in each
   const containers = [running.services, ...running.tenants.values()];
   await Promise.all(containers.flatMap((c) => ROLES.map((role) => c.users.upsert(role, `${role}-pw`, [role]))));
+  await Promise.all(Object.entries(users).map(([name, roles]) => running.services.users.upsert(name, `${name}-pw`, roles)));
   return {
     url: running.url,
     dataDir,
     running,
-    as: (role) => new Client(running.url, { user: role, password: `${role}-pw` }),
+    as: (user) => new Client(running.url, { user, password: `${user}-pw` }),
     anonymous: () => new Client(running.url),
     async close({ keepData = false } = {}) {
       await running.close();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A test server that stops and starts again on its data dir; what it hands out (its clients, its
+ * fields) follows it to the server running at the time they are used.
+ */
+export interface SharedServer extends ServerUnderTest {
+  /** Closes the server, keeping its data dir (for a look at it or a change to it before `start`). */
+  stop(): Promise<void>;
+  /** Starts it again on its data dir, with `overrides` over the options it was first given. */
+  start(overrides?: ServerOptions): Promise<void>;
+  /** stop, then start. */
+  restart(overrides?: ServerOptions): Promise<void>;
+}
+
+/** A SharedServer and what its owner does with it: start it first, close it (and remove its data dir) last. */
+function sharedServer(): { server: SharedServer; open(opts: ServerOptions): Promise<void>; close(keepData?: boolean): Promise<void> } {
+  let options: ServerOptions = {};
+  let dataDir: string | undefined;
+  let current: TestServer | undefined;
+  const running = (): TestServer => {
+    if (!current) throw new Error('the test server is not running');
+    return current;
+  };
+  const server: SharedServer = {
+    get url() { return running().url; },
+    get dataDir() { return dataDir ?? running().dataDir; },
+    get running() { return running().running; },
+    as: (user) => new Client(() => running().url, { user, password: `${user}-pw` }),
+    anonymous: () => new Client(() => running().url),
+    async stop() {
+      const stopping = running();
+      current = undefined;
+      await stopping.close({ keepData: true });
+    },
+    async start(overrides = {}) {
+      if (current) throw new Error('the test server is running: stop it first');
+      current = await startTestServer({ ...options, ...overrides, dataDir });
+    },
+    async restart(overrides) {
+      await server.stop();
+      await server.start(overrides);
+    },
+  };
+  return {
+    server,
+    async open(opts) {
+      options = opts;
+      current = await startTestServer(opts);
+      dataDir = current.dataDir;
+    },
+    async close(keepData = false) {
+      await current?.close({ keepData });
+      current = undefined;
+      if (!keepData && dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The test server of the enclosing `describe`: a `before` hook starts it and an `after` hook closes
+ * it and removes its data dir. Mocha runs hooks in the order they are declared: declare it before
+ * the hooks that use the server, after those that prepare what `opts` names (then give `opts` as a
+ * function, called when the server starts). Its clients may be made at once, beside it
+ * (`const admin = server.as('admin')`): they send to the server started later.
+ */
+export function useServer(opts: ServerOptions | (() => ServerOptions) = {}): SharedServer {
+  const shared = sharedServer();
+  before(() => shared.open(typeof opts === 'function' ? opts() : opts));
+  after(() => shared.close());
+  return shared.server;
+}
+
+/** Runs `use` with a server of its own, closed afterwards whatever happens (its data dir kept with `keepData`). */
+export async function withServer<T>(opts: ServerOptions & { keepData?: boolean }, use: (server: SharedServer) => Promise<T>): Promise<T> {
+  const { keepData, ...options } = opts;
+  const shared = sharedServer();
+  await shared.open(options);
+  try {
+    return await use(shared.server);
+  } finally {
+    await shared.close(keepData);
+  }
 }
