@@ -1,0 +1,27 @@
+import type { Cluster, ClusterOptions } from 'ioredis';
+import { openCluster } from '../../src/store/redis/cluster-client';
+import type { ThrowawayCluster } from './redis-cluster';
+
+/**
+ * A client of a throwaway cluster, as the engine opens one (src/store/redis/cluster-client.ts),
+ * once it is ready; close it with `quit()` in the describe's `after`.
+ */
+export async function clusterClient(redis: ThrowawayCluster, overrides: ClusterOptions = {}): Promise<Cluster> {
+  const nodes = redis.seeds.split(',').map((a) => ({ host: a.split(':')[0], port: Number(a.split(':')[1]) }));
+  const client = openCluster({ type: 'redis', nodes, password: redis.cluster.password }, overrides);
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('error', reject);
+  });
+  return client;
+}
+
+/** `host:port` of each master, as the client sees the cluster now. */
+export function masterAddresses(client: Cluster): string[] {
+  return client.nodes('master').map((n) => `${n.options.host}:${n.options.port}`);
+}
+
+/** The address of the master that serves `slot`, from the client's slot table. */
+export function masterOfSlot(client: Cluster, slot: number): string {
+  return client.slots[slot][0];
+}
