@@ -1,5 +1,6 @@
 import type { Cluster, ClusterOptions } from 'ioredis';
 import { openCluster } from '../../src/store/redis/cluster-client';
+import { runningPid } from '../../src/cli/local-redis-node';
 import type { ThrowawayCluster } from './redis-cluster';
 
 /**
@@ -13,6 +14,7 @@ export async function clusterClient(redis: ThrowawayCluster, overrides: ClusterO
     client.once('ready', resolve);
     client.once('error', reject);
   });
+  client.on('error', () => {}); // a node lost (the failover tests): each command reports its own failure
   return client;
 }
 
@@ -24,4 +26,11 @@ export function masterAddresses(client: Cluster): string[] {
 /** The address of the master that serves `slot`, from the client's slot table. */
 export function masterOfSlot(client: Cluster, slot: number): string {
   return client.slots[slot][0];
+}
+
+/** Kills the node at `address` (`127.0.0.1:PORT`) of the throwaway cluster with SIGKILL, by the PID it was started with. */
+export function killNode(redis: ThrowawayCluster, address: string): void {
+  const pid = runningPid(redis.cluster.dir, Number(address.split(':')[1]));
+  if (pid === undefined) throw new Error(`${address} does not run`);
+  process.kill(pid, 'SIGKILL');
 }
