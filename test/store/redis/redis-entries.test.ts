@@ -177,6 +177,46 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
   });
 
+  describe('expired entries in the indexes', () => {
+    const keysOfSegment = (segment: number, count: number, prefix: string) => {
+      const out: Buffer[] = [];
+      for (let i = 0; out.length < count; i++) if (segmentOf(Buffer.from(`${prefix}${i}`)) === segment) out.push(Buffer.from(`${prefix}${i}`));
+      return out;
+    };
+
+    it('skips them in size and listings, and the segment\'s next write removes 16 of them with their entries', async () => {
+      const { id, entries } = newCache(client);
+      const segment = segmentKeysOf(id)[7];
+      const now = Date.now();
+      const mortal = keysOfSegment(7, 20, 'm');
+      for (const k of mortal) await entries.write(record(k, 'v', now, { lifespan: 60_000 }), now);
+      const later = now + 60_000; // expired by the rule; Redis still holds them
+      expect(await entries.count(later)).to.equal(0);
+      expect(await collect(entries.keys(() => later))).to.deep.equal([]);
+      expect(await collect(entries.entries(() => later))).to.deep.equal([]);
+      expect(await client.zcard(segment.keys)).to.equal(20);
+
+      const [fresh] = keysOfSegment(7, 1, 'fresh');
+      await entries.write(record(fresh, 'v', later), later);
+      expect(await client.zcard(segment.keys)).to.equal(20 - 16 + 1);
+      expect(await client.zcard(segment.expiries)).to.equal(4);
+      const held = await Promise.all(mortal.map((k) => client.exists(entryKeyOf(segment, k))));
+      expect(held.filter((n) => n === 1)).to.have.length(4);
+      expect(await entries.count(later)).to.equal(1);
+    });
+
+    it('lists no key whose entry is gone from Redis while its index still names it', async () => {
+      const { id, entries } = newCache(client);
+      const now = Date.now();
+      const [kept, dropped] = keysOfSegment(3, 2, 'k');
+      await entries.write(record(kept, 'v', now), now);
+      await entries.write(record(dropped, 'v', now), now);
+      await client.del(entryKeyOf(segmentKeysOf(id)[3], dropped)); // as an eviction would: behind grid's back
+      expect((await collect(entries.keys(() => now))).map(String)).to.deep.equal([kept.toString()]);
+      expect((await collect(entries.entries(() => now))).map((e) => e.key.toString())).to.deep.equal([kept.toString()]);
+    });
+  });
+
   describe('conditional writes', () => {
     it('puts unless the live entry has the ETag given', async () => {
       const { entries } = newCache(client);
