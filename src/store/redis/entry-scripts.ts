@@ -11,7 +11,10 @@
  * is refused before it starts when Redis is full, so no write is ever half done.
  */
 
-/** Entry fields (entry-layout.ts): `v` value, `t` media type (absent: null), `c` created, `u` last used, `l` lifespan, `i` max-idle, `e` ETag. */
+/**
+ * The expiry rule over an entry's fields (entry-layout.ts: `v` value, `t` media type, `c` created,
+ * `u` last used, `l` lifespan, `i` max-idle, `e` ETag), shared by the scripts that judge liveness.
+ */
 const EXPIRES_AT = `
 local function expiresAt(c, u, l, i)
   local at = nil
