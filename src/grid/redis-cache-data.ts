@@ -1,0 +1,94 @@
+import { etagOf } from '../model/etag';
+import type { Expiry } from '../model/expiration';
+import { type OpFlags, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
+import type { StoredEntry } from '../store/store';
+import type { RedisEntries, WriteCondition } from '../store/redis/redis-entries';
+import type { Clock } from '../util/clock';
+import { Listeners } from '../util/listeners';
+import type { CacheData, RemoveOutcome } from './cache-data';
+import type { CacheEntry } from './cache-entry';
+import type { EntryEvent } from './entry-events';
+
+/**
+ * The entries of a cache on a Redis Cluster (docs/scale-out.md, "Entries"): every operation is one
+ * script on the master of the key's segment, which checks a condition and makes the write it
+ * guards in one step, whichever node of grid sends it. A write resolves once Redis acknowledged it,
+ * so `settled()` has nothing to wait for. Redis is this engine's memory, and it has no store
+ * behind it: SKIP_CACHE_LOAD and SKIP_CACHE_STORE change nothing here.
+ *
+ * Listeners hear the writes made through this object only; entry events across nodes and expiry
+ * events are not there yet.
+ */
+export class RedisCacheData implements CacheData {
+  readonly listeners = new Listeners<EntryEvent>();
+
+  constructor(private readonly store: RedisEntries, private readonly clock: Clock) {}
+
+  get(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
+    return this.store.read(key, this.clock.now(), true);
+  }
+
+  peek(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
+    return this.store.read(key, this.clock.now(), false);
+  }
+
+  async put(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags, unlessEtag?: string): Promise<CacheEntry | undefined> {
+    return this.write(key, value, valueType, expiry, flags, unlessEtag === undefined ? undefined : { unlessEtag });
+  }
+
+  async putIfAbsent(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags): Promise<CacheEntry | undefined> {
+    return this.write(key, value, valueType, expiry, flags, { absent: true });
+  }
+
+  async remove(key: Buffer, flags: OpFlags, ifEtag?: string): Promise<RemoveOutcome> {
+    const outcome = await this.store.remove(key, this.clock.now(), ifEtag);
+    if (outcome === 'removed') this.notify('cache-entry-removed', key, flags);
+    return outcome;
+  }
+
+  size(_flags: OpFlags): Promise<number> {
+    return this.store.count(this.clock.now());
+  }
+
+  async clear(): Promise<void> {
+    await this.store.clear();
+  }
+
+  /** Each write resolved once Redis had acknowledged it: nothing is pending. */
+  settled(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** Listings of this engine are asynchronous: `entriesAsync`. */
+  entries(): Iterable<StoredEntry> {
+    throw new Error('the entries of a cache on Redis are listed asynchronously (entriesAsync)');
+  }
+
+  /** Listings of this engine are asynchronous: `keysAsync`. */
+  keys(): Iterable<Buffer> {
+    throw new Error('the keys of a cache on Redis are listed asynchronously (keysAsync)');
+  }
+
+  /** Every live entry, segment by segment, a page of bounded size at a time (no idle time refreshed). */
+  entriesAsync(): AsyncIterable<StoredEntry> {
+    return this.store.entries(() => this.clock.now());
+  }
+
+  /** Every live key, as `entriesAsync` orders them, without reading values. */
+  keysAsync(): AsyncIterable<Buffer> {
+    return this.store.keys(() => this.clock.now());
+  }
+
+  private async write(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags, condition: WriteCondition | undefined): Promise<CacheEntry | undefined> {
+    const now = this.clock.now();
+    const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
+    const outcome = await this.store.write(entry, now, condition);
+    if (outcome === 'kept') return undefined;
+    this.notify(outcome === 'created' ? 'cache-entry-created' : 'cache-entry-modified', key, flags);
+    return entry;
+  }
+
+  private notify(type: EntryEvent['type'], key: Buffer, flags: OpFlags): void {
+    if (this.listeners.size > 0 && (flags & SKIP_LISTENER_NOTIFICATION) === 0) this.listeners.emit({ type, key });
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Where the entries of one cache live in a Redis Cluster (docs/scale-out.md, "Entries"). A cache's
+ * keys fall into SEGMENTS segments by a hash of their bytes; every Redis key of one segment carries
+ * the hash tag `{<cacheId>:<segment>}`, so one segment is one hash slot (and its master and
+ * replicas are the segment's owners), and the 256 segments of a cache spread over every master:
+ *
+ *   e:{<cacheId>:<segment>}:<key bytes>   the entry: a hash of v (value), t (media type; absent: null),
+ *                                         c (created), u (last used), l (lifespan), i (max-idle), e (ETag)
+ *   k:{<cacheId>:<segment>}               the segment's keys: a sorted set, every score 0, walked in byte order
+ *   x:{<cacheId>:<segment>}               the segment's mortal keys: a sorted set scored by when each expires
+ *
+ * Field names are one letter since every entry repeats them. This is stored data: the segment hash
+ * and the names must never change under a running cluster.
+ */
+
+export const SEGMENTS = 256;
+
+const TAG_SAFE = /^[^{}]+$/;
+
+/**
+ * A cache's segment of a key: 32-bit FNV-1a of the key's bytes, mod SEGMENTS. Pinned here (not the
+ * ETag hash) because it is part of the stored layout: the ETag's hash may change, this may not.
+ */
+export function segmentOf(key: Buffer): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key[i], 0x01000193);
+  return (h >>> 0) % SEGMENTS;
+}
+
+/** The Redis key names of one segment of one cache. */
+export interface SegmentKeys {
+  /** `e:{id:segment}:`, to which an entry's key bytes are appended. */
+  entryPrefix: Buffer;
+  /** The sorted set of the segment's keys. */
+  keys: string;
+  /** The sorted set of the segment's mortal keys, scored by expiry. */
+  expiries: string;
+}
+
+/** The names of every segment of the cache `cacheId` (an opaque cluster-wide id without braces). */
+export function segmentKeysOf(cacheId: string): SegmentKeys[] {
+  if (!TAG_SAFE.test(cacheId)) throw new Error(`a cache id in a Redis hash tag needs at least one character and no braces: ${JSON.stringify(cacheId)}`);
+  return Array.from({ length: SEGMENTS }, (_, s) => {
+    const tag = `{${cacheId}:${s}}`;
+    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}` };
+  });
+}
+
+/** The Redis key of the entry `key` in its segment. */
+export function entryKeyOf(segment: SegmentKeys, key: Buffer): Buffer {
+  return Buffer.concat([segment.entryPrefix, key]);
+}

@@ -1,0 +1,183 @@
+/**
+ * The Lua scripts behind a cache's entries on Redis Cluster (docs/scale-out.md, "Entries"). Each
+ * runs on the master of one segment's slot and touches only that slot's keys (entry-layout.ts), so
+ * a condition and the write it guards are one step for every node of grid that sends them. Times
+ * are the caller's (`now`, epoch ms): every node applies one rule to an entry's fields, the rule of
+ * src/grid/cache-entry.ts `isExpired` — an entry expires at min(created + lifespan,
+ * lastUsed + maxIdle) over the limits it has, and is gone from that millisecond on.
+ *
+ * The shebang's flags: `no-writes` lets a listing run while Redis is at its memory limit;
+ * `allow-oom` lets reads (which only move a time) and removals run then too; a bare `#!lua` (PUT)
+ * is refused before it starts when Redis is full, so no write is ever half done.
+ */
+
+/**
+ * The expiry rule over an entry's fields (entry-layout.ts: `v` value, `t` media type, `c` created,
+ * `u` last used, `l` lifespan, `i` max-idle, `e` ETag), shared by the scripts that judge liveness.
+ */
+const EXPIRES_AT = `
+local function expiresAt(c, u, l, i)
+  local at = nil
+  if l >= 0 then at = c + l end
+  if i >= 0 and (at == nil or u + i < at) then at = u + i end
+  return at
+end
+local function isLive(c, u, l, i, now)
+  local at = expiresAt(c, u, l, i)
+  return at == nil or at > now
+end
+`;
+
+/** Expired entries a write removes from its segment on its way (the segment's own reaper), at most. */
+const PRUNE_PER_WRITE = 16;
+
+/**
+ * READ — KEYS: entry, expiries; ARGV: key bytes, now, touch ('1': a read, '0': a peek).
+ * Returns [value, type|nil, created, lastUsed, lifespan, maxIdle, etag], or nil when there is no
+ * live entry. A read of an entry with max-idle moves lastUsed to now (never back: a node whose
+ * clock is behind does not shorten the entry's life) and the entry's expiry with it, in the same step.
+ */
+export const READ = `#!lua flags=allow-oom
+${EXPIRES_AT}
+local f = redis.call('HMGET', KEYS[1], 'v', 't', 'c', 'u', 'l', 'i', 'e')
+if not f[1] then return false end
+local now = tonumber(ARGV[2])
+local c, u, l, i = tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
+if not isLive(c, u, l, i, now) then return false end
+if ARGV[3] == '1' and i >= 0 and now > u then
+  f[4] = ARGV[2]
+  local at = expiresAt(c, now, l, i)
+  redis.call('HSET', KEYS[1], 'u', ARGV[2])
+  redis.call('PEXPIREAT', KEYS[1], at)
+  redis.call('ZADD', KEYS[2], at, ARGV[1])
+end
+return f
+`;
+
+/**
+ * PUT — KEYS: entry, keys, expiries; ARGV: key bytes, now, value, type ('' = null), created,
+ * lastUsed, lifespan, maxIdle, etag, condition ('' | 'absent' | 'unless-etag'), the condition's
+ * ETag, the segment's entry prefix. Returns 0 when the condition kept the write from happening
+ * (a live entry exists; its ETag is the one given), 1 when it created the entry, 2 when it
+ * replaced a live one. The entry's native expiry (PEXPIREAT) is its absolute expiry; an immortal
+ * entry is PERSISTed, so an overwrite does not inherit the old expiry.
+ */
+export const PUT = `#!lua
+${EXPIRES_AT}
+local now = tonumber(ARGV[2])
+local cur = redis.call('HMGET', KEYS[1], 'c', 'u', 'l', 'i', 'e')
+local live = cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), now)
+if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and cur[5] == ARGV[11])) then return 0 end
+local gone = redis.call('ZRANGE', KEYS[3], '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, ${PRUNE_PER_WRITE})
+for _, m in ipairs(gone) do redis.call('UNLINK', ARGV[12] .. m) end
+if #gone > 0 then
+  redis.call('ZREM', KEYS[2], unpack(gone))
+  redis.call('ZREM', KEYS[3], unpack(gone))
+end
+redis.call('HSET', KEYS[1], 'v', ARGV[3], 'c', ARGV[5], 'u', ARGV[6], 'l', ARGV[7], 'i', ARGV[8], 'e', ARGV[9])
+if ARGV[4] == '' then redis.call('HDEL', KEYS[1], 't') else redis.call('HSET', KEYS[1], 't', ARGV[4]) end
+redis.call('ZADD', KEYS[2], 0, ARGV[1])
+local at = expiresAt(tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]))
+if at then
+  redis.call('PEXPIREAT', KEYS[1], at)
+  redis.call('ZADD', KEYS[3], at, ARGV[1])
+else
+  redis.call('PERSIST', KEYS[1])
+  redis.call('ZREM', KEYS[3], ARGV[1])
+end
+if live then return 2 end
+return 1
+`;
+
+/**
+ * REMOVE — KEYS: entry, keys, expiries; ARGV: key bytes, now, '1' when only a given ETag may be
+ * removed, that ETag. Returns 1 removed, 0 no live entry (an expired one is cleared away), 2 the
+ * live entry's ETag is another (nothing removed).
+ */
+export const REMOVE = `#!lua flags=allow-oom
+${EXPIRES_AT}
+local cur = redis.call('HMGET', KEYS[1], 'c', 'u', 'l', 'i', 'e')
+local live = cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), tonumber(ARGV[2]))
+if live and ARGV[3] == '1' and cur[5] ~= ARGV[4] then return 2 end
+redis.call('UNLINK', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+if live then return 1 end
+return 0
+`;
+
+/**
+ * SIZE — KEYS: keys, expiries; ARGV: now. The segment's live entries: its keys less those whose
+ * expiry has come (O(log n): nothing is walked).
+ */
+export const SIZE = `#!lua flags=no-writes
+return redis.call('ZCARD', KEYS[1]) - redis.call('ZCOUNT', KEYS[2], '-inf', ARGV[1])
+`;
+
+/** A page of the segment's keys after ARGV[2] (when ARGV[3] is '1'), at most ARGV[4] of them. */
+const PAGE_OF_KEYS = `
+local limit = tonumber(ARGV[4])
+local from = '-'
+if ARGV[3] == '1' then from = '(' .. ARGV[2] end
+local ms = redis.call('ZRANGE', KEYS[1], from, '+', 'BYLEX', 'LIMIT', 0, limit)
+local now = tonumber(ARGV[1])
+local out = { false }
+`;
+
+/**
+ * KEYS_PAGE — KEYS: keys, expiries; ARGV: now, after, '1' when `after` applies, limit, the entry
+ * prefix. Returns [cursor|nil, key…]: the live keys of the next `limit` keys in byte order (an
+ * entry is live when its hash exists and its expiry has not come); the cursor, the last key looked
+ * at, is nil once the segment is done.
+ */
+export const KEYS_PAGE = `#!lua flags=no-writes
+${PAGE_OF_KEYS}
+for _, m in ipairs(ms) do
+  local at = redis.call('ZSCORE', KEYS[2], m)
+  if (not at or tonumber(at) > now) and redis.call('EXISTS', ARGV[5] .. m) == 1 then out[#out + 1] = m end
+end
+if #ms == limit then out[1] = ms[#ms] end
+return out
+`;
+
+/**
+ * ENTRIES_PAGE — KEYS: keys, expiries; ARGV: now, after, '1' when `after` applies, limit, bytes,
+ * the entry prefix. Returns [cursor|nil, then per live entry: key, value, type|nil, created,
+ * lastUsed, lifespan, maxIdle]: at most `limit` keys looked at, and it stops after the entry that
+ * brings its keys and values to `bytes` or more — a page holds at most `bytes` plus one entry.
+ */
+export const ENTRIES_PAGE = `#!lua flags=no-writes
+${EXPIRES_AT}
+${PAGE_OF_KEYS}
+local budget = tonumber(ARGV[5])
+local bytes = 0
+local more = #ms == limit
+for n, m in ipairs(ms) do
+  local f = redis.call('HMGET', ARGV[6] .. m, 'v', 't', 'c', 'u', 'l', 'i')
+  if f[1] and isLive(tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6]), now) then
+    out[#out + 1] = m
+    for j = 1, 6 do out[#out + 1] = f[j] end
+    bytes = bytes + #m + #f[1]
+    if bytes >= budget and n < #ms then
+      out[1] = m
+      return out
+    end
+  end
+end
+if more then out[1] = ms[#ms] end
+return out
+`;
+
+/**
+ * CLEAR_PAGE — KEYS: keys, expiries; ARGV: the entry prefix, limit. Removes the segment's first
+ * `limit` entries (UNLINK: their memory is freed off Redis's main thread) and their index
+ * members; returns how many keys it took (0: the segment is empty).
+ */
+export const CLEAR_PAGE = `#!lua flags=allow-oom
+local ms = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+if #ms == 0 then return 0 end
+for _, m in ipairs(ms) do redis.call('UNLINK', ARGV[1] .. m) end
+redis.call('ZREM', KEYS[1], unpack(ms))
+redis.call('ZREM', KEYS[2], unpack(ms))
+return #ms
+`;

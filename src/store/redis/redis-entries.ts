@@ -1,0 +1,171 @@
+import type { Cluster } from 'ioredis';
+import type { StoredEntry } from '../../model/stored-entry';
+import { entryKeyOf, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
+import { CLEAR_PAGE, ENTRIES_PAGE, KEYS_PAGE, PUT, READ, REMOVE, SIZE } from './entry-scripts';
+import { inParallel, walkPages, type Page } from './segment-walk';
+
+/** An entry with its ETag, as a write stores it and a read finds it. */
+export interface EntryRecord extends StoredEntry {
+  etag: string;
+}
+
+/** What a write was to depend on: no live entry, or a live entry whose ETag is not the one given. */
+export type WriteCondition = { absent: true } | { unlessEtag: string };
+
+/** What a write did: `kept` — the condition held it back, nothing was written. */
+export type WriteOutcome = 'created' | 'replaced' | 'kept';
+
+/** What a remove found: done, no live entry, or a live entry whose ETag is not the one asked for. */
+export type RemovalOutcome = 'removed' | 'absent' | 'etag-differs';
+
+/** How whole-cache operations walk the segments; each bound holds by construction. */
+export interface Paging {
+  /** Keys a listing page looks at, at most. */
+  keys: number;
+  /** A page of entries stops after the entry that brings it to this many key and value bytes. */
+  bytes: number;
+  /** Segments whose next page is fetched ahead of the one being read (listings). */
+  window: number;
+  /** Segments asked at once (size, clear). */
+  parallel: number;
+}
+
+export const DEFAULT_PAGING: Paging = { keys: 256, bytes: 256 * 1024, window: 8, parallel: 32 };
+
+type ScriptCall = (...args: Array<Buffer | string | number>) => Promise<unknown>;
+
+interface EntryScripts {
+  read: ScriptCall;
+  put: ScriptCall;
+  remove: ScriptCall;
+  size: ScriptCall;
+  keysPage: ScriptCall;
+  entriesPage: ScriptCall;
+  clearPage: ScriptCall;
+}
+
+const SCRIPTS: Array<[keyof EntryScripts, string, number]> = [
+  ['read', READ, 2], ['put', PUT, 3], ['remove', REMOVE, 3], ['size', SIZE, 2],
+  ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 2],
+];
+
+const defined = new WeakMap<Cluster, EntryScripts>();
+
+/**
+ * The scripts as commands of `client`, defined once per client: ioredis sends EVALSHA and the
+ * script itself the first time a connection lacks it; the `…Buffer` variants keep every reply binary.
+ */
+function scriptsOf(client: Cluster): EntryScripts {
+  let scripts = defined.get(client);
+  if (scripts) return scripts;
+  const commands = client as unknown as Record<string, ScriptCall>;
+  scripts = {} as EntryScripts;
+  for (const [name, lua, numberOfKeys] of SCRIPTS) {
+    const command = `gridEntries_${name}`;
+    client.defineCommand(command, { lua, numberOfKeys });
+    scripts[name] = commands[`${command}Buffer`].bind(client);
+  }
+  defined.set(client, scripts);
+  return scripts;
+}
+
+/**
+ * The entries of one cache on a Redis Cluster (docs/scale-out.md, "Entries"), under an opaque
+ * cluster-wide cache id: one script per operation, each one round trip to the master of the key's
+ * segment and atomic there. Times are the caller's clock (`now`), so every node of grid applies
+ * one expiry rule; whole-cache operations walk the cache's 256 segments, never the master's other keys.
+ */
+export class RedisEntries {
+  private readonly scripts: EntryScripts;
+  private readonly segments: SegmentKeys[];
+
+  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING) {
+    this.scripts = scriptsOf(client);
+    this.segments = segmentKeysOf(cacheId);
+  }
+
+  /** The live entry; `touch` (a read, not a peek) refreshes the idle time of an entry with max-idle. */
+  async read(key: Buffer, now: number, touch: boolean): Promise<EntryRecord | undefined> {
+    const segment = this.segments[segmentOf(key)];
+    const f = await this.scripts.read(entryKeyOf(segment, key), segment.expiries, key, now, touch ? '1' : '0') as Array<Buffer | null> | null;
+    if (!f) return undefined;
+    return {
+      key, value: f[0]!, valueType: f[1] && f[1].toString(), created: Number(f[2]), lastUsed: Number(f[3]),
+      lifespan: Number(f[4]), maxIdle: Number(f[5]), etag: f[6]!.toString(),
+    };
+  }
+
+  /** Writes the entry as given (its times are the caller's) unless `condition` holds it back. */
+  async write(entry: EntryRecord, now: number, condition?: WriteCondition): Promise<WriteOutcome> {
+    const segment = this.segments[segmentOf(entry.key)];
+    const [kind, etag] = !condition ? ['', ''] : 'absent' in condition ? ['absent', ''] : ['unless-etag', condition.unlessEtag];
+    const done = await this.scripts.put(
+      entryKeyOf(segment, entry.key), segment.keys, segment.expiries,
+      entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
+      kind, etag, segment.entryPrefix,
+    ) as number;
+    return done === 0 ? 'kept' : done === 1 ? 'created' : 'replaced';
+  }
+
+  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag. */
+  async remove(key: Buffer, now: number, ifEtag?: string): Promise<RemovalOutcome> {
+    const segment = this.segments[segmentOf(key)];
+    const done = await this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '') as number;
+    return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
+  }
+
+  /** The live entries: a count per segment from its indexes (no entry is walked). */
+  async count(now: number): Promise<number> {
+    let total = 0;
+    await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
+      const live = await this.scripts.size(this.segments[s].keys, this.segments[s].expiries, now) as number;
+      total += live;
+    });
+    return total;
+  }
+
+  /** Every live key, segment by segment (byte order within one), a bounded page at a time. */
+  keys(clock: () => number): AsyncIterable<Buffer> {
+    return walkPages(SEGMENTS, this.paging.window, (s, after) => this.keyPage(s, after, clock(), this.paging.keys));
+  }
+
+  /** Every live entry, as `keys` orders them, a page of bounded size at a time; no idle time is refreshed. */
+  entries(clock: () => number): AsyncIterable<StoredEntry> {
+    return walkPages(SEGMENTS, this.paging.window, (s, after) => this.entryPage(s, after, clock(), this.paging.keys, this.paging.bytes));
+  }
+
+  /** The live keys among the `limit` keys of `segment` after `after` (undefined: from the start). */
+  async keyPage(segment: number, after: Buffer | undefined, now: number, limit: number): Promise<Page<Buffer>> {
+    const { keys, expiries, entryPrefix } = this.segments[segment];
+    const [next, ...items] = await this.scripts.keysPage(keys, expiries, now, after ?? '', after ? '1' : '0', limit, entryPrefix) as Array<Buffer | null>;
+    return { items: items as Buffer[], next: next ?? undefined };
+  }
+
+  /** The live entries among the `limit` keys of `segment` after `after`, stopping once they reach `bytes` (plus one entry). */
+  async entryPage(segment: number, after: Buffer | undefined, now: number, limit: number, bytes: number): Promise<Page<StoredEntry>> {
+    const { keys, expiries, entryPrefix } = this.segments[segment];
+    const [next, ...flat] = await this.scripts.entriesPage(keys, expiries, now, after ?? '', after ? '1' : '0', limit, bytes, entryPrefix) as Array<Buffer | null>;
+    const items: StoredEntry[] = [];
+    for (let i = 0; i < flat.length; i += 7) {
+      items.push({
+        key: flat[i]!, value: flat[i + 1]!, valueType: flat[i + 2] && flat[i + 2]!.toString(), created: Number(flat[i + 3]),
+        lastUsed: Number(flat[i + 4]), lifespan: Number(flat[i + 5]), maxIdle: Number(flat[i + 6]),
+      });
+    }
+    return { items, next: next ?? undefined };
+  }
+
+  /** Removes every entry, each segment in pages; returns how many keys it removed (expired ones included). */
+  async clear(): Promise<number> {
+    let removed = 0;
+    await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
+      const { keys, expiries, entryPrefix } = this.segments[s];
+      let n: number;
+      do {
+        n = await this.scripts.clearPage(keys, expiries, entryPrefix, this.paging.keys) as number;
+        removed += n;
+      } while (n === this.paging.keys); // a shorter page emptied the segment
+    });
+    return removed;
+  }
+}

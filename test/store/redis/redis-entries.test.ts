@@ -1,0 +1,357 @@
+import { expect } from 'chai';
+import type { Cluster } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { etagOf } from '../../../src/model/etag';
+import { entryKeyOf, segmentKeysOf, segmentOf } from '../../../src/store/redis/entry-layout';
+import { type EntryRecord, type Paging, RedisEntries } from '../../../src/store/redis/redis-entries';
+import { eventually } from '../../support/poll';
+import { clusterClient, masterAddresses, masterOfSlot } from '../../support/redis-client';
+import { throwawayCluster } from '../../support/redis-cluster';
+
+// The entries of a cache on a real 3+3 Redis Cluster (docs/scale-out.md, "Entries").
+
+let cacheIds = 0;
+const newCache = (client: Cluster, paging?: Paging) => {
+  const id = `t${++cacheIds}`;
+  return { id, entries: new RedisEntries(client, id, paging) };
+};
+
+function record(key: Buffer | string, value: Buffer | string, now: number, expiry: { lifespan?: number; maxIdle?: number } = {}, valueType: string | null = null): EntryRecord {
+  const v = Buffer.from(value);
+  return { key: Buffer.from(key), value: v, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan ?? -1, maxIdle: expiry.maxIdle ?? -1, etag: etagOf(v) };
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** Keys of the cache's entries on one master: SCAN of that node alone (the test's own view, not the engine's). */
+async function entryKeysOn(client: Cluster, address: string, cacheId: string): Promise<number> {
+  const node = client.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === address)!;
+  let count = 0;
+  let cursor = '0';
+  do {
+    const [next, keys] = await node.scan(cursor, 'MATCH', `e:{${cacheId}:*`, 'COUNT', 1000);
+    cursor = next;
+    count += keys.length;
+  } while (cursor !== '0');
+  return count;
+}
+
+describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
+  this.timeout(60_000);
+  const redis = throwawayCluster();
+  let client: Cluster;
+  let other: Cluster;
+
+  before(async () => {
+    client = await clusterClient(redis);
+    other = await clusterClient(redis);
+  });
+  after(async () => {
+    await client?.quit();
+    await other?.quit();
+  });
+
+  describe('layout', () => {
+    it('hashes a key to its segment with 32-bit FNV-1a mod 256, the same on every node and run', () => {
+      expect(segmentOf(Buffer.alloc(0))).to.equal(0xc5); // the FNV offset basis 0x811c9dc5
+      expect(segmentOf(Buffer.from('a'))).to.equal(0x2c); // FNV-1a('a') = 0xe40c292c
+      expect(segmentOf(Buffer.from('foobar'))).to.equal(0x68); // 0xbf9cf968
+    });
+
+    it('puts each segment in a slot of its own and spreads a cache\'s 256 segments over every master', async () => {
+      const segments = segmentKeysOf('c42');
+      const slots = await Promise.all(segments.map((s) => client.cluster('KEYSLOT', s.keys) as Promise<number>));
+      for (const [i, s] of segments.entries()) {
+        expect(await client.cluster('KEYSLOT', s.expiries)).to.equal(slots[i]);
+        expect(await client.cluster('KEYSLOT', entryKeyOf(s, randomBytes(8)))).to.equal(slots[i]);
+      }
+      const perMaster = new Map<string, number>();
+      for (const slot of slots) perMaster.set(masterOfSlot(client, slot), (perMaster.get(masterOfSlot(client, slot)) ?? 0) + 1);
+      expect([...perMaster.keys()].sort()).to.deep.equal(masterAddresses(client).sort());
+      console.log(`      segments per master: ${[...perMaster.values()].join(', ')}`);
+    });
+
+    it('refuses a cache id that would break the hash tag', () => {
+      expect(() => new RedisEntries(client, 'a}b')).to.throw(/no braces/);
+      expect(() => new RedisEntries(client, '')).to.throw(/at least one character/);
+    });
+  });
+
+  describe('one entry', () => {
+    it('reads back binary keys and values as written: every byte value, an empty value, 1 MB, braces in the key', async () => {
+      const { entries } = newCache(client);
+      const now = Date.now();
+      const everyByte = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
+      const cases: Array<[Buffer, Buffer]> = [
+        [everyByte, everyByte], [Buffer.from('empty'), Buffer.alloc(0)], [Buffer.from('{x}:}{'), Buffer.from('braces')],
+        [Buffer.from([0, 0xff, 0x0a]), randomBytes(1024 * 1024)], [Buffer.alloc(0), Buffer.from('the empty key')],
+      ];
+      for (const [key, value] of cases) expect(await entries.write(record(key, value, now, {}, 'application/octet-stream'), now)).to.equal('created');
+      for (const [key, value] of cases) {
+        const read = await entries.read(key, now, true);
+        expect(read?.value.equals(value), key.toString('hex')).to.equal(true);
+        expect(read).to.deep.include({ valueType: 'application/octet-stream', created: now, lastUsed: now, lifespan: -1, maxIdle: -1, etag: etagOf(value) });
+        expect((await entries.read(key, now, false))?.value.equals(value)).to.equal(true);
+      }
+      expect(await entries.read(Buffer.from('missing'), now, true)).to.equal(undefined);
+    });
+
+    it('keeps a null media type as null and replaces an entry whole (type, times, expiry)', async () => {
+      const { id, entries } = newCache(client);
+      const now = Date.now();
+      expect(await entries.write(record('k', 'one', now, { lifespan: 60_000 }, 'text/plain'), now)).to.equal('created');
+      expect(await entries.write(record('k', 'two', now + 1, {}, null), now + 1)).to.equal('replaced');
+      expect(await entries.read(Buffer.from('k'), now + 1, false)).to.deep.equal(record('k', 'two', now + 1));
+      const segment = segmentKeysOf(id)[segmentOf(Buffer.from('k'))];
+      expect(await client.pttl(entryKeyOf(segment, Buffer.from('k')))).to.equal(-1); // the old lifespan went with the old entry
+    });
+
+    it('removes an entry: removed, then absent', async () => {
+      const { entries } = newCache(client);
+      const now = Date.now();
+      await entries.write(record('k', 'v', now), now);
+      expect(await entries.remove(Buffer.from('k'), now)).to.equal('removed');
+      expect(await entries.remove(Buffer.from('k'), now)).to.equal('absent');
+      expect(await entries.read(Buffer.from('k'), now, true)).to.equal(undefined);
+    });
+  });
+
+  describe('expiry', () => {
+    const expiryOf = async (id: string, key: string) => client.pexpiretime(entryKeyOf(segmentKeysOf(id)[segmentOf(Buffer.from(key))], Buffer.from(key)));
+
+    it('gives an entry with a lifespan its absolute expiry in Redis, which removes it by itself', async () => {
+      const { id, entries } = newCache(client);
+      const now = Date.now();
+      await entries.write(record('short', 'v', now, { lifespan: 200 }), now);
+      await entries.write(record('long', 'v', now, { lifespan: 600_000, maxIdle: 300_000 }), now);
+      expect(await expiryOf(id, 'short')).to.equal(now + 200);
+      expect(await expiryOf(id, 'long')).to.equal(now + 300_000); // min(created + lifespan, lastUsed + maxIdle)
+      const segment = segmentKeysOf(id)[segmentOf(Buffer.from('short'))];
+      await eventually(async () => (await client.exists(entryKeyOf(segment, Buffer.from('short')))) === 0, 10_000, 'Redis to expire the entry');
+      expect(await entries.read(Buffer.from('short'), Date.now(), true)).to.equal(undefined);
+    });
+
+    it('refreshes max-idle on a read, in the entry and in Redis, and not on a peek', async () => {
+      const { id, entries } = newCache(client);
+      const t0 = Date.now();
+      const key = Buffer.from('idle');
+      await entries.write(record(key, 'v', t0, { maxIdle: 100_000 }), t0);
+      expect(await expiryOf(id, 'idle')).to.equal(t0 + 100_000);
+
+      expect((await entries.read(key, t0 + 60_000, false))?.lastUsed).to.equal(t0); // a peek
+      expect(await expiryOf(id, 'idle')).to.equal(t0 + 100_000);
+
+      expect((await entries.read(key, t0 + 60_000, true))?.lastUsed).to.equal(t0 + 60_000); // a read
+      expect(await expiryOf(id, 'idle')).to.equal(t0 + 160_000);
+      expect((await entries.read(key, t0 + 120_000, false))?.lastUsed).to.equal(t0 + 60_000); // alive only thanks to the read
+
+      expect((await entries.read(key, t0 + 30_000, true))?.lastUsed).to.equal(t0 + 60_000); // a node whose clock is behind moves nothing back
+      expect(await expiryOf(id, 'idle')).to.equal(t0 + 160_000);
+
+      expect(await entries.read(key, t0 + 160_000, false)).to.equal(undefined); // expired from that millisecond on
+      expect(await entries.read(key, t0 + 160_000, true)).to.equal(undefined);
+    });
+
+    it('caps a refreshed max-idle at the lifespan', async () => {
+      const { id, entries } = newCache(client);
+      const t0 = Date.now();
+      await entries.write(record('k', 'v', t0, { lifespan: 120_000, maxIdle: 100_000 }), t0);
+      await entries.read(Buffer.from('k'), t0 + 60_000, true);
+      expect(await expiryOf(id, 'k')).to.equal(t0 + 120_000);
+      expect(await entries.read(Buffer.from('k'), t0 + 119_999, false)).to.not.equal(undefined);
+      expect(await entries.read(Buffer.from('k'), t0 + 120_000, false)).to.equal(undefined);
+    });
+
+    it('lets Redis remove an entry whose idle time ran out (real time)', async () => {
+      const { id, entries } = newCache(client);
+      const now = Date.now();
+      await entries.write(record('k', 'v', now, { maxIdle: 150 }), now);
+      const segment = segmentKeysOf(id)[segmentOf(Buffer.from('k'))];
+      await eventually(async () => (await client.exists(entryKeyOf(segment, Buffer.from('k')))) === 0, 10_000, 'Redis to expire the idle entry');
+      expect(await entries.count(Date.now())).to.equal(0);
+      expect(await collect(entries.keys(() => Date.now()))).to.deep.equal([]);
+    });
+  });
+
+  describe('expired entries in the indexes', () => {
+    const keysOfSegment = (segment: number, count: number, prefix: string) => {
+      const out: Buffer[] = [];
+      for (let i = 0; out.length < count; i++) if (segmentOf(Buffer.from(`${prefix}${i}`)) === segment) out.push(Buffer.from(`${prefix}${i}`));
+      return out;
+    };
+
+    it('skips them in size and listings, and the segment\'s next write removes 16 of them with their entries', async () => {
+      const { id, entries } = newCache(client);
+      const segment = segmentKeysOf(id)[7];
+      const now = Date.now();
+      const mortal = keysOfSegment(7, 20, 'm');
+      for (const k of mortal) await entries.write(record(k, 'v', now, { lifespan: 60_000 }), now);
+      const later = now + 60_000; // expired by the rule; Redis still holds them
+      expect(await entries.count(later)).to.equal(0);
+      expect(await collect(entries.keys(() => later))).to.deep.equal([]);
+      expect(await collect(entries.entries(() => later))).to.deep.equal([]);
+      expect(await client.zcard(segment.keys)).to.equal(20);
+
+      const [fresh] = keysOfSegment(7, 1, 'fresh');
+      await entries.write(record(fresh, 'v', later), later);
+      expect(await client.zcard(segment.keys)).to.equal(20 - 16 + 1);
+      expect(await client.zcard(segment.expiries)).to.equal(4);
+      const held = await Promise.all(mortal.map((k) => client.exists(entryKeyOf(segment, k))));
+      expect(held.filter((n) => n === 1)).to.have.length(4);
+      expect(await entries.count(later)).to.equal(1);
+    });
+
+    it('lists no key whose entry is gone from Redis while its index still names it', async () => {
+      const { id, entries } = newCache(client);
+      const now = Date.now();
+      const [kept, dropped] = keysOfSegment(3, 2, 'k');
+      await entries.write(record(kept, 'v', now), now);
+      await entries.write(record(dropped, 'v', now), now);
+      await client.del(entryKeyOf(segmentKeysOf(id)[3], dropped)); // as an eviction would: behind grid's back
+      expect((await collect(entries.keys(() => now))).map(String)).to.deep.equal([kept.toString()]);
+      expect((await collect(entries.entries(() => now))).map((e) => e.key.toString())).to.deep.equal([kept.toString()]);
+    });
+  });
+
+  describe('conditional writes', () => {
+    it('puts unless the live entry has the ETag given', async () => {
+      const { entries } = newCache(client);
+      const now = Date.now();
+      const first = record('k', 'first', now);
+      await entries.write(first, now);
+      expect(await entries.write(record('k', 'second', now), now, { unlessEtag: first.etag })).to.equal('kept');
+      expect((await entries.read(Buffer.from('k'), now, false))?.value.toString()).to.equal('first');
+      expect(await entries.write(record('k', 'second', now), now, { unlessEtag: etagOf(Buffer.from('other')) })).to.equal('replaced');
+      expect((await entries.read(Buffer.from('k'), now, false))?.value.toString()).to.equal('second');
+      expect(await entries.write(record('new', 'v', now), now, { unlessEtag: first.etag })).to.equal('created');
+    });
+
+    it('puts if absent only when there is no live entry (an expired one counts as absent)', async () => {
+      const { entries } = newCache(client);
+      const now = Date.now();
+      expect(await entries.write(record('k', 'first', now, { lifespan: 60_000 }), now, { absent: true })).to.equal('created');
+      expect(await entries.write(record('k', 'second', now), now, { absent: true })).to.equal('kept');
+      expect((await entries.read(Buffer.from('k'), now, false))?.value.toString()).to.equal('first');
+      const later = now + 60_000; // expired by the rule, still held by Redis until its own clock gets there
+      expect(await entries.write(record('k', 'third', later), later, { absent: true })).to.equal('created');
+      expect((await entries.read(Buffer.from('k'), later, false))?.value.toString()).to.equal('third');
+    });
+
+    it('removes only the entry whose ETag is given', async () => {
+      const { entries } = newCache(client);
+      const now = Date.now();
+      const e = record('k', 'v', now);
+      await entries.write(e, now);
+      expect(await entries.remove(Buffer.from('k'), now, '12345')).to.equal('etag-differs');
+      expect(await entries.read(Buffer.from('k'), now, false)).to.not.equal(undefined);
+      expect(await entries.remove(Buffer.from('k'), now, e.etag)).to.equal('removed');
+      expect(await entries.remove(Buffer.from('k'), now, e.etag)).to.equal('absent');
+    });
+
+    it('lets exactly one of many concurrent put-if-absent win, per key, from two separate clients', async () => {
+      const id = `race${++cacheIds}`;
+      const sides = [new RedisEntries(client, id), new RedisEntries(other, id)];
+      const keys = 300;
+      const attempts = 8;
+      const now = Date.now();
+      const outcomes = await Promise.all(Array.from({ length: keys * attempts }, (_, n) => {
+        const k = n % keys;
+        const a = Math.floor(n / keys);
+        return sides[a % 2].write(record(`key-${k}`, `value-${k}-${a}`, now), now, { absent: true }).then((o) => ({ k, a, o }));
+      }));
+      for (let k = 0; k < keys; k++) {
+        const winners = outcomes.filter((x) => x.k === k && x.o === 'created');
+        expect(winners, `key-${k}`).to.have.length(1);
+        expect(outcomes.filter((x) => x.k === k && x.o === 'kept')).to.have.length(attempts - 1);
+        expect((await sides[1].read(Buffer.from(`key-${k}`), now, false))?.value.toString()).to.equal(`value-${k}-${winners[0].a}`);
+      }
+    });
+  });
+
+  describe('the whole cache', () => {
+    const N = 20_000;
+    const VALUE_BYTES = 2048;
+    let id: string;
+    let entries: RedisEntries;
+    let now: number;
+
+    before(async function () {
+      this.timeout(120_000);
+      ({ id, entries } = newCache(client));
+      now = Date.now();
+      const value = (i: number) => Buffer.alloc(VALUE_BYTES, i % 251);
+      for (let i = 0; i < N; i += 256) {
+        await Promise.all(Array.from({ length: Math.min(256, N - i) }, (_, j) => entries.write(record(`key-${i + j}`, value(i + j), now), now)));
+      }
+      // mortal entries that expire by the rule: gone from size and listings at `now + 60 s`, though Redis still holds them
+      await Promise.all(Array.from({ length: 100 }, (_, i) => entries.write(record(`mortal-${i}`, 'v', now, { lifespan: 60_000 }), now)));
+    });
+
+    it('spreads the entries over every master', async () => {
+      const counts = await Promise.all(masterAddresses(client).map((a) => entryKeysOn(client, a, id)));
+      console.log(`      entries per master: ${counts.join(', ')}`);
+      expect(counts).to.have.length(3);
+      for (const c of counts) expect(c).to.be.greaterThan(0);
+      expect(counts.reduce((a, b) => a + b)).to.equal(N + 100);
+    });
+
+    it('counts the live entries', async () => {
+      expect(await entries.count(now)).to.equal(N + 100);
+      expect(await entries.count(now + 60_000)).to.equal(N);
+    });
+
+    it('lists every live key once, and every live entry with its value and times', async () => {
+      const later = () => now + 60_000;
+      const keys = await collect(entries.keys(later));
+      expect(keys).to.have.length(N);
+      expect(new Set(keys.map((k) => k.toString()))).to.have.property('size', N);
+      let count = 0;
+      for await (const e of entries.entries(later)) {
+        const i = Number(e.key.toString().slice('key-'.length));
+        expect(e.value.length).to.equal(VALUE_BYTES);
+        expect(e.value[0]).to.equal(i % 251);
+        expect(e).to.deep.include({ valueType: null, created: now, lastUsed: now, lifespan: -1, maxIdle: -1 });
+        count++;
+      }
+      expect(count).to.equal(N);
+      expect(await collect(entries.keys(() => now))).to.have.length(N + 100);
+    });
+
+    it('reads pages bounded by their key count and their bytes (plus one entry)', async () => {
+      for (let segment = 0; segment < 4; segment++) {
+        const keyPage = await entries.keyPage(segment, undefined, now, 10);
+        expect(keyPage.items.length).to.be.at.most(10);
+        const page = await entries.entryPage(segment, undefined, now, 256, 5 * VALUE_BYTES);
+        expect(page.items.length).to.be.within(1, 5);
+        const rest = await entries.entryPage(segment, page.next, now, 256, 5 * VALUE_BYTES);
+        expect(rest.items.map((e) => e.key.toString())).to.not.include.members(page.items.map((e) => e.key.toString()));
+      }
+    });
+
+    it('walks with small pages and a small window to the same keys', async () => {
+      const small = new RedisEntries(client, id, { keys: 7, bytes: 3 * VALUE_BYTES, window: 2, parallel: 3 });
+      const keys = await collect(small.keys(() => now));
+      expect(keys).to.have.length(N + 100);
+      let count = 0;
+      for await (const _ of small.entries(() => now)) count++;
+      expect(count).to.equal(N + 100);
+      expect(await small.count(now)).to.equal(N + 100);
+    });
+
+    it('clears every entry and the indexes with it', async function () {
+      this.timeout(60_000);
+      expect(await entries.clear()).to.equal(N + 100);
+      expect(await entries.count(now)).to.equal(0);
+      expect(await collect(entries.keys(() => now))).to.deep.equal([]);
+      const left = await Promise.all(masterAddresses(client).map((a) => entryKeysOn(client, a, id)));
+      expect(left).to.deep.equal([0, 0, 0]);
+      const indexes = await Promise.all(segmentKeysOf(id).map((s) => client.exists(s.keys, s.expiries)));
+      expect(indexes.every((n) => n === 0)).to.equal(true);
+    });
+  });
+
+});

@@ -1,0 +1,36 @@
+import type { Cluster, ClusterOptions } from 'ioredis';
+import { openCluster } from '../../src/store/redis/cluster-client';
+import { runningPid } from '../../src/cli/local-redis-node';
+import type { ThrowawayCluster } from './redis-cluster';
+
+/**
+ * A client of a throwaway cluster, as the engine opens one (src/store/redis/cluster-client.ts),
+ * once it is ready; close it with `quit()` in the describe's `after`.
+ */
+export async function clusterClient(redis: ThrowawayCluster, overrides: ClusterOptions = {}): Promise<Cluster> {
+  const nodes = redis.seeds.split(',').map((a) => ({ host: a.split(':')[0], port: Number(a.split(':')[1]) }));
+  const client = openCluster({ type: 'redis', nodes, password: redis.cluster.password }, overrides);
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('error', reject);
+  });
+  client.on('error', () => {}); // a node lost (the failover tests): each command reports its own failure
+  return client;
+}
+
+/** `host:port` of each master, as the client sees the cluster now. */
+export function masterAddresses(client: Cluster): string[] {
+  return client.nodes('master').map((n) => `${n.options.host}:${n.options.port}`);
+}
+
+/** The address of the master that serves `slot`, from the client's slot table. */
+export function masterOfSlot(client: Cluster, slot: number): string {
+  return client.slots[slot][0];
+}
+
+/** Kills the node at `address` (`127.0.0.1:PORT`) of the throwaway cluster with SIGKILL, by the PID it was started with. */
+export function killNode(redis: ThrowawayCluster, address: string): void {
+  const pid = runningPid(redis.cluster.dir, Number(address.split(':')[1]));
+  if (pid === undefined) throw new Error(`${address} does not run`);
+  process.kill(pid, 'SIGKILL');
+}
