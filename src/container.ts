@@ -14,7 +14,7 @@ import { CounterService } from './services/counter.service';
 import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/auth/digest-vault';
 import { EntryService } from './services/entry.service';
 import { PROTOBUF_METADATA, ProtobufMetadataCache } from './services/protobuf-metadata';
-import { storageTypes } from './services/storage-types';
+import { storageTypesOf } from './services/storage-types';
 import { storedKeyText, toStoredKey } from './model/media/key-codec';
 import { parseMediaType, TEXT_PLAIN } from './model/media/media-type';
 import { QueryEngine } from './grid/query/query-engine';
@@ -102,7 +102,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const values = new ValueConverter(spec.offLoop, types);
   // `___protobuf_metadata` holds no entries of its own: its data are the schema files
   const metadataHandle = manager.find(PROTOBUF_METADATA)!;
-  const keyType = () => storageTypes(metadataHandle).key;
+  const keyType = () => storageTypesOf(metadataHandle.cache.settings).key;
   metadataHandle.data = new ProtobufMetadataCache(schemas, clock, values, {
     nameOf: (key) => storedKeyText(key, keyType(), types),
     keyOf: (name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, keyType(), types),

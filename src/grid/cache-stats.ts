@@ -1,3 +1,19 @@
+/** The counters at one moment, as plain numbers (what the statistics answers are made of). */
+export interface StatsSnapshot {
+  readonly hits: number;
+  readonly misses: number;
+  readonly retrievals: number;
+  readonly stores: number;
+  readonly removeHits: number;
+  readonly removeMisses: number;
+  readonly evictions: number;
+  readonly readNanos: number;
+  readonly writeNanos: number;
+  readonly removeNanos: number;
+  readonly startedAt: number;
+  readonly resetAt: number;
+}
+
 /**
  * Counters of one cache, or of the whole container (the parent every cache reports to as well);
  * reported as -1 when statistics are off. Resetting one level leaves the other alone.
@@ -22,6 +38,11 @@ export class CacheStats {
 
   get retrievals(): number {
     return this.hits + this.misses;
+  }
+
+  snapshot(): StatsSnapshot {
+    const { hits, misses, retrievals, stores, removeHits, removeMisses, evictions, readNanos, writeNanos, removeNanos, startedAt, resetAt } = this;
+    return { hits, misses, retrievals, stores, removeHits, removeMisses, evictions, readNanos, writeNanos, removeNanos, startedAt, resetAt };
   }
 
   read(hit: boolean, nanos: number): void {

@@ -1,6 +1,6 @@
 import Koa from 'koa';
 import { CacheIgnoredError, type GridError, InternalServerError, isGridError, ResourceNotFoundError, ServiceUnavailableError } from '../errors';
-import type { CacheHandle, Services } from '../services';
+import type { CacheView, Services } from '../services';
 import { ANONYMOUS, ANONYMOUS_ADMIN, type Subject } from '../services/auth/auth.service';
 import { authorize } from '../services/auth/authorization';
 import type { Logger } from '../util/logger';
@@ -138,11 +138,11 @@ export function createApp(
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     // the one place a cache path is resolved: names and aliases alike (docs/reference/data-plane.md#cache-lookup)
     const named = ctx.params[route.cacheParam ?? 'cache'];
-    const h: CacheHandle | undefined = route.scope === 'cache' ? s.caches.require(named) : named === undefined ? undefined : s.caches.find(named);
-    authorize(subject, route.permission, h);
+    const cache: CacheView | undefined = route.scope === 'cache' ? s.caches.require(named) : named === undefined ? undefined : s.caches.find(named);
+    authorize(subject, route.permission, cache);
     if (route.scope === 'cache') {
-      if (s.container.isIgnored(h!.cache.name)) throw new CacheIgnoredError(named);
-      ctx.state.cache = h!;
+      if (s.container.isIgnored(cache!.name)) throw new CacheIgnoredError(named);
+      ctx.state.cache = cache!;
     }
     return route.handle(ctx, s);
   };

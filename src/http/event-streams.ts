@@ -64,18 +64,18 @@ export function listenConfig(ctx: GridContext, s: Services): void {
   const pretty = isTrue(query(ctx, 'pretty'));
   const subject = ctx.state.subject;
   const stream = openContainerStream(ctx, s);
-  const shown = new Set(s.container.handles().filter((h) => canAdminister(subject, h)).map((h) => h.cache.name));
+  const shown = new Set(s.container.caches().filter((c) => canAdminister(subject, c)).map((c) => c.name));
   function* current(): Generator<[string, string]> {
-    for (const h of s.container.handles()) {
-      if (shown.has(h.cache.name)) yield ['create-cache', formatCacheDocument(h.definition, h.cache.name, format, pretty)];
+    for (const c of s.container.caches()) {
+      if (shown.has(c.name)) yield ['create-cache', s.caches.documentOf(c, format, pretty)];
     }
     for (const [name, def] of s.container.templateDefinitions()) yield ['create-template', formatCacheDocument(def, name, format, pretty)];
   }
   // not awaited: the response (headers, then events) starts while the current state is sent
   void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined, (deliver) => s.container.onConfigEvent((e) => {
     if (e.type === 'create-cache' || e.type === 'update-cache') {
-      const h = s.caches.find(e.name);
-      if (!h || !canAdminister(subject, h)) return void shown.delete(e.name);
+      const c = s.caches.find(e.name);
+      if (!c || !canAdminister(subject, c)) return void shown.delete(e.name);
       shown.add(e.name);
     } else if (e.type === 'remove-cache' && !shown.delete(e.name)) {
       return;
@@ -87,14 +87,14 @@ export function listenConfig(ctx: GridContext, s: Services): void {
 /** Entry events of one cache (docs/reference/data-plane.md#entry-events), the key converted to the negotiated type. */
 export async function listenEntries(ctx: GridContext, s: Services): Promise<void> {
   const target = KEY_TARGETS[negotiateAmong(headerText(ctx, 'accept'), KEY_FORMATS)];
-  const h = ctx.state.cache;
-  const keys = await s.bulk.keys(h);
-  const keyOf = (key: Buffer): string => s.bulk.keyString(h, key, target);
+  const cache = ctx.state.cache;
+  const keys = await s.bulk.keys(cache);
+  const keyOf = (key: Buffer): string => s.bulk.keyString(cache, key, target);
   const stream = openContainerStream(ctx, s);
   function* current(): Generator<[string, string]> {
     for (const key of keys) yield ['cache-entry-created', keyOf(key)];
   }
   void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined,
-    (deliver) => s.caches.onEntryEvent(h, (e) => deliver(e.type, keyOf(e.key))))
+    (deliver) => s.caches.onEntryEvent(cache, (e) => deliver(e.type, keyOf(e.key))))
     .catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
 }

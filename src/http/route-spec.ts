@@ -1,6 +1,5 @@
 import type { Context } from 'koa';
-import type { CacheHandle } from '../services';
-import type { Services } from '../services';
+import type { CacheView, Services } from '../services';
 import type { Subject } from '../services/auth/auth.service';
 import type { RoutePermission } from '../services/auth/authorization';
 import type { Logger } from '../util/logger';
@@ -12,8 +11,8 @@ export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS';
 
 export interface GridState {
   subject: Subject;
-  /** The cache named by `:cache`, resolved and authorized before the handler runs. */
-  cache: CacheHandle;
+  /** The cache named by `:cache`, resolved and authorized before the handler runs: a read-only view, acted on through the services. */
+  cache: CacheView;
   log: Logger;
   /** Per-user and server-wide caps on connections and event streams. */
   guards: ConnectionGuards;

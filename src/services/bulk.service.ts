@@ -1,4 +1,3 @@
-import type { CacheHandle } from '../grid/cache-manager';
 import { encodeHex } from '../model/media/content-codecs';
 import { fromStoredKey, storedKeyText } from '../model/media/key-codec';
 import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, JSON_TYPE, type MediaType, OCTET_STREAM, PROTOSTREAM, TEXT_PLAIN } from '../model/media/media-type';
@@ -8,6 +7,7 @@ import { isConvertible } from '../model/media/transcoding';
 import { expiresAt, type StoredEntry } from '../store/store';
 import { inChunks } from '../util/slices';
 import { storageTypes } from './storage-types';
+import { type CacheView, handleOf } from './cache-view';
 import type { ValueConverter } from './off-loop/value-converter';
 
 export interface EntriesOptions {
@@ -25,26 +25,26 @@ export class BulkService {
   constructor(private readonly types: ProtobufTypes, private readonly values: ValueConverter) {}
 
   /** `?action=keys`: a JSON array of the keys as text (the key storage type converted to text/plain). */
-  async *keysJson(h: CacheHandle, limit: number): AsyncGenerator<string> {
-    await h.data.settled();
-    const storage = storageTypes(h).key;
-    yield* inChunks(listing(take(keysOf(h), limit), (key, first) => [(first ? '' : ',') + JSON.stringify(this.keyText(key, storage))]));
+  async *keysJson(cache: CacheView, limit: number): AsyncGenerator<string> {
+    await handleOf(cache).data.settled();
+    const storage = storageTypes(cache).key;
+    yield* inChunks(listing(take(keysOf(cache), limit), (key, first) => [(first ? '' : ',') + JSON.stringify(this.keyText(key, storage))]));
   }
 
   /** Every live key, once the cache's writes so far are durable (the v1 key listing renders them). */
-  async keys(h: CacheHandle): Promise<Iterable<Buffer>> {
-    await h.data.settled();
-    return keysOf(h);
+  async keys(cache: CacheView): Promise<Iterable<Buffer>> {
+    await handleOf(cache).data.settled();
+    return keysOf(cache);
   }
 
   /** One stored key as `target` (listings, entry events); ISPN000492 when it cannot convert. */
-  keyAs(h: CacheHandle, key: Buffer, target: MediaType): Buffer {
-    return fromStoredKey(key, storageTypes(h).key, target, this.types);
+  keyAs(cache: CacheView, key: Buffer, target: MediaType): Buffer {
+    return fromStoredKey(key, storageTypes(cache).key, target, this.types);
   }
 
   /** A stored key as `target` text for events; one with no such form (text that is not JSON) as text. */
-  keyString(h: CacheHandle, key: Buffer, target: MediaType): string {
-    const storage = storageTypes(h).key;
+  keyString(cache: CacheView, key: Buffer, target: MediaType): string {
+    const storage = storageTypes(cache).key;
     try {
       return fromStoredKey(key, storage, target, this.types).toString('utf8');
     } catch {
@@ -62,16 +62,16 @@ export class BulkService {
   }
 
   /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`; large values are written in pieces. */
-  async *entriesJson(h: CacheHandle, opts: EntriesOptions): AsyncGenerator<string> {
-    await h.data.settled();
-    const { key: keyRep, value: valueRep } = this.representations(h, opts.contentNegotiation);
-    const t = storageTypes(h);
+  async *entriesJson(cache: CacheView, opts: EntriesOptions): AsyncGenerator<string> {
+    await handleOf(cache).data.settled();
+    const { key: keyRep, value: valueRep } = this.representations(cache, opts.contentNegotiation);
+    const t = storageTypes(cache);
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
     const valueProto = essence(t.value) === PROTOSTREAM;
     const keyJava = essence(t.key) === JAVA_OBJECT;
     const keyText = (key: Buffer) => this.keyText(key, t.key);
     const values = this.values;
-    yield* inChunks(listing(take(entriesOf(h), opts.limit), function* (e, first) {
+    yield* inChunks(listing(take(entriesOf(cache), opts.limit), function* (e, first) {
       const key = keyJava && keyRep === 'text' ? JSON.stringify(keyText(e.key)) : listingJson(e.key, keyRep, keyProto);
       yield `${first ? '' : ','}{"key":${key},"value":`;
       // protostream as a whole (on the worker when large), any other value a piece at a time: inChunks may pause between them
@@ -82,29 +82,29 @@ export class BulkService {
   }
 
   /** The media types the entries listing reports in `key-content-type` / `value-content-type`. */
-  entriesMediaTypes(h: CacheHandle, contentNegotiation: boolean): { key: string; value: string } {
-    const r = this.representations(h, contentNegotiation);
-    const t = storageTypes(h);
+  entriesMediaTypes(cache: CacheView, contentNegotiation: boolean): { key: string; value: string } {
+    const r = this.representations(cache, contentNegotiation);
+    const t = storageTypes(cache);
     const name = (rep: Representation, storage: string) =>
       rep === 'json' ? JSON_TYPE : rep === 'text' ? TEXT_PLAIN : `${storage === APPLICATION_UNKNOWN ? OCTET_STREAM : storage}; encoding=hex`;
     return { key: name(r.key, essence(t.key)), value: name(r.value, essence(t.value)) };
   }
 
-  private representations(h: CacheHandle, contentNegotiation: boolean): { key: Representation; value: Representation } {
-    const t = storageTypes(h);
+  private representations(cache: CacheView, contentNegotiation: boolean): { key: Representation; value: Representation } {
+    const t = storageTypes(cache);
     return { key: pick(essence(t.key), contentNegotiation), value: pick(essence(t.value), contentNegotiation) };
   }
 
 }
 
 /** The live entries a listing shows. */
-function entriesOf(h: CacheHandle): Iterable<StoredEntry> {
-  return h.data.entries();
+function entriesOf(cache: CacheView): Iterable<StoredEntry> {
+  return handleOf(cache).data.entries();
 }
 
 /** The live keys a listing shows, read without their values where the engine can. */
-function keysOf(h: CacheHandle): Iterable<Buffer> {
-  return h.data.keys();
+function keysOf(cache: CacheView): Iterable<Buffer> {
+  return handleOf(cache).data.keys();
 }
 
 /** The first `limit` items (all when negative). */

@@ -4,9 +4,10 @@ import {
 } from '../errors';
 import type { EntryEvent } from '../grid/entry-events';
 import type { Availability, CacheHandle, CacheManager } from '../grid/cache-manager';
+import type { StatsSnapshot } from '../grid/cache-stats';
 import {
   type CacheDefinition, type ConfigFormat, configFormatOf, type ConfigLimits, type ConfigType, findDifferences, findIncompatibleChanges, findMutableAttribute,
-  formatCacheConfig, isTemplateKind, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
+  formatCacheConfig, formatCacheDocument, isTemplateKind, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
   mutableValueOf, mutableValueText, parseCacheConfig, sniffConfigFormat, withMutableAttribute,
 } from '../model/cache-config';
 import { type AdminFlag, NO_FLAGS, type OpFlags } from '../model/flags';
@@ -14,6 +15,7 @@ import type { Clock } from '../util/clock';
 import type { OffLoop } from './off-loop/off-loop';
 import type { Subject } from './auth/auth.service';
 import { canAccess, canAdminister } from './auth/authorization';
+import { type CacheView, handleOf, viewOf } from './cache-view';
 
 export interface ConfigBody {
   text: string;
@@ -37,6 +39,12 @@ export interface CacheDistribution {
   memoryUsed: number;
 }
 
+/** A cache's counters and the memory its entries take, read at one moment (docs/reference/management-plane.md#cache-stats). */
+export interface CacheStatistics extends StatsSnapshot {
+  /** Bytes held in memory: counted for a bounded cache only, 0 otherwise (as the original). */
+  readonly dataMemoryUsed: number;
+}
+
 /** `GET /caches?action=role-accessible` (docs/reference/management-plane.md#role-accessible). */
 export interface RoleAccessibleCaches {
   secured: string[];
@@ -56,18 +64,19 @@ export class CacheService {
   ) {}
 
   /** A cache by name or alias; undefined when there is none. */
-  find(nameOrAlias: string): CacheHandle | undefined {
-    return this.manager.find(nameOrAlias);
+  find(nameOrAlias: string): CacheView | undefined {
+    const h = this.manager.find(nameOrAlias);
+    return h && viewOf(h);
   }
 
   /** A cache by name or alias; ISPN012010 (404) when there is none. */
-  require(nameOrAlias: string): CacheHandle {
-    return this.manager.require(nameOrAlias);
+  require(nameOrAlias: string): CacheView {
+    return viewOf(this.manager.require(nameOrAlias));
   }
 
   /** The caches the subject may see (internal ones too when asked), in the container's order. */
-  visibleTo(subject: Subject, opts: { internal: boolean }): CacheHandle[] {
-    return this.manager.handles().filter((h) => (opts.internal || !h.internal) && canAccess(subject, h));
+  visibleTo(subject: Subject, opts: { internal: boolean }): CacheView[] {
+    return this.manager.handles().map(viewOf).filter((v) => (opts.internal || !v.internal) && canAccess(subject, v));
   }
 
   /** The names of the caches users made (no internal cache). */
@@ -76,27 +85,33 @@ export class CacheService {
   }
 
   /** POST ?action=clear: answered once the removal is durable. */
-  clear(h: CacheHandle): Promise<void> {
-    return h.data.clear();
+  clear(cache: CacheView): Promise<void> {
+    return handleOf(cache).data.clear();
   }
 
   /** `?action=size`; with SKIP_CACHE_LOAD the store is not counted, only what memory holds (as the original). */
-  size(h: CacheHandle, flags: OpFlags = NO_FLAGS): Promise<number> {
-    return h.data.size(flags);
+  size(cache: CacheView, flags: OpFlags = NO_FLAGS): Promise<number> {
+    return handleOf(cache).data.size(flags);
   }
 
   /** Calls `fn` with each entry event of the cache until the returned function is called. */
-  onEntryEvent(h: CacheHandle, fn: (e: EntryEvent) => void): () => void {
-    return h.data.listeners.add(fn);
+  onEntryEvent(cache: CacheView, fn: (e: EntryEvent) => void): () => void {
+    return handleOf(cache).data.listeners.add(fn);
   }
 
-  resetStats(h: CacheHandle): void {
-    h.cache.stats.reset(this.clock.now());
+  /** `?action=stats` and the details' `stats`. */
+  statistics(cache: CacheView): CacheStatistics {
+    const h = handleOf(cache);
+    return { ...h.cache.stats.snapshot(), dataMemoryUsed: dataMemoryUsed(h) };
+  }
+
+  resetStats(cache: CacheView): void {
+    handleOf(cache).cache.stats.reset(this.clock.now());
   }
 
   /** `?action=set-availability` (docs/management.md): kept while the server runs, as the original's partition state. */
-  setAvailability(h: CacheHandle, mode: Availability): void {
-    this.manager.setAvailability(h, mode);
+  setAvailability(cache: CacheView, mode: Availability): void {
+    this.manager.setAvailability(handleOf(cache), mode);
   }
 
   /** POST /caches/{name}: from a body, a template, or the default local cache. */
@@ -138,22 +153,24 @@ export class CacheService {
   }
 
   /** `?action=get-mutable-attributes`: the mutable attributes of the cache's kind, with their values. */
-  mutableAttributes(h: CacheHandle): MutableAttributeView[] {
-    return mutableAttributesOf(h.definition).map((a) => ({ name: a.name, type: a.type, value: mutableValueOf(h.definition, a) }));
+  mutableAttributes(cache: CacheView): MutableAttributeView[] {
+    const { definition } = handleOf(cache);
+    return mutableAttributesOf(definition).map((a) => ({ name: a.name, type: a.type, value: mutableValueOf(definition, a) }));
   }
 
   /** `?action=get-mutable-attribute`: the value as text; 400 ISPN012035 for anything not mutable. */
-  mutableAttribute(h: CacheHandle, name: string): string {
-    return mutableValueText(mutableValueOf(h.definition, this.requireMutable(h.definition, name)));
+  mutableAttribute(cache: CacheView, name: string): string {
+    const { definition } = handleOf(cache);
+    return mutableValueText(mutableValueOf(definition, this.requireMutable(definition, name)));
   }
 
   /**
    * `?action=set-mutable-attribute`: applied at once, persisted and announced like a compatible
    * update; several values are joined by a space (a set of indexed entities, roles or aliases).
    */
-  async setMutableAttribute(h: CacheHandle, name: string, values: string[], subject: Subject): Promise<void> {
-    this.requireMutable(h.definition, name);
-    await this.seenBy(subject, () => this.manager.update(h.cache.name, (current) => {
+  async setMutableAttribute(cache: CacheView, name: string, values: string[], subject: Subject): Promise<void> {
+    this.requireMutable(handleOf(cache).definition, name);
+    await this.seenBy(subject, () => this.manager.update(cache.name, (current) => {
       try {
         return withMutableAttribute(current, this.requireMutable(current, name), values.join(' '));
       } catch (err) {
@@ -168,13 +185,13 @@ export class CacheService {
    * caller may administer that cache too. Per-cache authorization covers every change to a secured
    * cache (docs/security.md), and taking its alias would send its users' requests elsewhere.
    */
-  assignAlias(h: CacheHandle, alias: string, subject: Subject): Promise<void> {
-    const holder = this.manager.find(alias);
-    if (holder && holder !== h && holder.cache.name !== alias && !canAdminister(subject, holder)) {
+  assignAlias(cache: CacheView, alias: string, subject: Subject): Promise<void> {
+    const holder = this.find(alias);
+    if (holder && holder !== cache && holder.name !== alias && !canAdminister(subject, holder)) {
       if (!canAccess(subject, holder)) throw new AliasInUseError(alias, undefined);
       throw new PermissionDeniedError(subject.name, 'ADMIN');
     }
-    return this.seenBy(subject, () => this.manager.assignAlias(alias, h.cache.name));
+    return this.seenBy(subject, () => this.manager.assignAlias(alias, cache.name));
   }
 
   /** Runs a definition change; an alias refusal names the other cache only to a caller who may see it. */
@@ -183,27 +200,27 @@ export class CacheService {
       return await change();
     } catch (err) {
       if (!(err instanceof AliasInUseError) || err.cache === undefined) throw err;
-      const holder = this.manager.find(err.cache);
+      const holder = this.find(err.cache);
       if (holder && !canAccess(subject, holder)) throw new AliasInUseError(err.alias, undefined);
       throw err;
     }
   }
 
   /** `?action=enable|disable-rebalancing` on one cache; the container switch still applies on top. */
-  setRebalancing(h: CacheHandle, enabled: boolean): void {
-    h.rebalancing = enabled;
+  setRebalancing(cache: CacheView, enabled: boolean): void {
+    handleOf(cache).rebalancing = enabled;
   }
 
   /** Live entries held in memory (expired ones not counted, as the original's stats). */
-  memoryEntries(h: CacheHandle): Promise<number> {
-    return h.cache.liveMemoryEntryCount();
+  memoryEntries(cache: CacheView): Promise<number> {
+    return handleOf(cache).cache.liveMemoryEntryCount();
   }
 
   /** This node's share of the cache: all of it, since one process is one node. */
-  async distribution(h: CacheHandle): Promise<CacheDistribution> {
+  async distribution(cache: CacheView): Promise<CacheDistribution> {
+    const h = handleOf(cache);
     const totalEntries = await h.data.size(NO_FLAGS);
-    const memoryUsed = h.cache.settings.bounded ? h.cache.memoryBytes : 0;
-    return { memoryEntries: h.cache.memoryEntryCount, totalEntries, memoryUsed };
+    return { memoryEntries: h.cache.memoryEntryCount, totalEntries, memoryUsed: dataMemoryUsed(h) };
   }
 
   /**
@@ -213,11 +230,10 @@ export class CacheService {
    */
   cachesForRole(subject: Subject, role: string): RoleAccessibleCaches {
     const result: RoleAccessibleCaches = { secured: [], 'non-secured': [] };
-    for (const h of this.manager.handles()) {
-      if (h.internal || !canAccess(subject, h)) continue;
-      const s = h.cache.settings;
-      if (!s.secured) result['non-secured'].push(h.cache.name);
-      else if (s.roles.length === 0 || s.roles.includes(role)) result.secured.push(h.cache.name);
+    for (const cache of this.visibleTo(subject, { internal: false })) {
+      const s = cache.settings;
+      if (!s.secured) result['non-secured'].push(cache.name);
+      else if (s.roles.length === 0 || s.roles.includes(role)) result.secured.push(cache.name);
     }
     return result;
   }
@@ -229,8 +245,13 @@ export class CacheService {
   }
 
   /** The configuration in a declarative format, named after the cache. */
-  configOf(h: CacheHandle, format: ConfigFormat, pretty: boolean): string {
-    return formatCacheConfig(h.definition, h.cache.name, format, pretty);
+  configOf(cache: CacheView, format: ConfigFormat, pretty: boolean): string {
+    return formatCacheConfig(handleOf(cache).definition, cache.name, format, pretty);
+  }
+
+  /** The configuration as a whole declarative document holding the cache (the config event stream's form). */
+  documentOf(cache: CacheView, format: ConfigFormat, pretty: boolean): string {
+    return formatCacheDocument(handleOf(cache).definition, cache.name, format, pretty);
   }
 
   /**
@@ -283,6 +304,11 @@ export class CacheService {
       throw err;
     }
   }
+}
+
+/** Bytes a bounded cache holds in memory; an unbounded one does not count them (reported as 0). */
+export function dataMemoryUsed(h: CacheHandle): number {
+  return h.cache.settings.bounded ? h.cache.memoryBytes : 0;
 }
 
 function formatOf(body: ConfigBody): ConfigFormat {

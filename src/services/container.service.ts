@@ -1,15 +1,27 @@
 import { CacheAbsentError } from '../errors';
-import type { CacheHandle, CacheManager, ConfigEvent } from '../grid/cache-manager';
+import type { CacheManager, ConfigEvent } from '../grid/cache-manager';
+import type { StatsSnapshot } from '../grid/cache-stats';
+import { NO_FLAGS } from '../model/flags';
 import type { Listeners } from '../util/listeners';
 import { type CacheDefinition, formatCacheConfig } from '../model/cache-config';
 import type { Clock } from '../util/clock';
 import type { Subject } from './auth/auth.service';
 import { canAccess } from './auth/authorization';
+import { type CacheView, viewOf } from './cache-view';
+import { dataMemoryUsed } from './cache.service';
 
 /** The default container's name, as the original server calls its cache manager; a tenant's container is named after the tenant. */
 export const CONTAINER_NAME = 'default';
 
 export type HealthStatus = 'HEALTHY' | 'HEALTHY_REBALANCING' | 'DEGRADED' | 'FAILED';
+
+/** `GET /container/stats`: the container's counters and the figures summed over its caches, read at one moment. */
+export interface ContainerStatistics extends StatsSnapshot {
+  readonly entries: number;
+  readonly entriesInMemory: number;
+  /** Bytes the bounded caches hold in memory. */
+  readonly dataMemoryUsed: number;
+}
 
 export interface CacheConfigView {
   name: string;
@@ -32,8 +44,9 @@ export class ContainerService {
     return this.manager.rebalancingEnabled;
   }
 
-  handles(): CacheHandle[] {
-    return this.manager.handles();
+  /** Every cache, internal ones included, in the container's order. */
+  caches(): CacheView[] {
+    return this.manager.handles().map(viewOf);
   }
 
   /** Every defined template, by name. */
@@ -53,13 +66,13 @@ export class ContainerService {
 
   /** The health of each cache the caller may see: DEGRADED in degraded availability; a single node never rebalances. */
   cacheHealth(subject: Subject): Array<{ status: HealthStatus; cache_name: string }> {
-    return this.visibleHandles(subject).map((h) => ({ status: cacheHealthOf(h), cache_name: h.cache.name }));
+    return this.visibleCaches(subject).map((c) => ({ status: cacheHealthOf(c), cache_name: c.name }));
   }
 
   /** The first non-HEALTHY status among all caches, else HEALTHY (docs/reference/management-plane.md#container-health); it names no cache. */
   clusterHealth(): HealthStatus {
-    for (const h of this.manager.handles()) {
-      const status = cacheHealthOf(h);
+    for (const c of this.caches()) {
+      const status = cacheHealthOf(c);
       if (status !== 'HEALTHY') return status;
     }
     return 'HEALTHY';
@@ -73,7 +86,7 @@ export class ContainerService {
     const defs: Array<[string, CacheDefinition]> = [...this.manager.templateDefinitions()];
     if (!templatesOnly) {
       for (const h of this.manager.handles()) {
-        if (!h.internal && canAccess(subject, h)) defs.push([h.cache.name, h.definition]);
+        if (!h.internal && canAccess(subject, viewOf(h))) defs.push([h.cache.name, h.definition]);
       }
     }
     defs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -84,7 +97,7 @@ export class ContainerService {
   configurationNames(subject: Subject): string[] {
     const names = this.manager.templateDefinitions().map(([name]) => name);
     // the internal caches are not private ones: the original lists them too (docs/reference/management-plane.md#container-info)
-    for (const h of this.manager.handles()) if (canAccess(subject, h)) names.push(h.cache.name);
+    for (const c of this.caches()) if (canAccess(subject, c)) names.push(c.name);
     return names.sort();
   }
 
@@ -92,8 +105,17 @@ export class ContainerService {
     this.manager.stats.reset(this.clock.now());
   }
 
-  get stats() {
-    return this.manager.stats;
+  /** Summed cache by cache (each size counted where its entries live), then the counters, read once all are in. */
+  async statistics(): Promise<ContainerStatistics> {
+    let entries = 0;
+    let entriesInMemory = 0;
+    let memory = 0;
+    for (const h of this.manager.handles()) {
+      entries += await h.data.size(NO_FLAGS);
+      entriesInMemory += await h.cache.liveMemoryEntryCount();
+      memory += dataMemoryUsed(h);
+    }
+    return { ...this.manager.stats.snapshot(), entries, entriesInMemory, dataMemoryUsed: memory };
   }
 
   setRebalancing(enabled: boolean): void {
@@ -118,13 +140,13 @@ export class ContainerService {
   ignoredCaches(subject: Subject): string[] {
     return this.manager.ignoredNames().filter((n) => {
       const h = this.manager.find(n);
-      return h !== undefined && canAccess(subject, h);
+      return h !== undefined && canAccess(subject, viewOf(h));
     });
   }
 
   /** The caches the caller holds at least one permission on (internal ones included). */
-  visibleHandles(subject: Subject): CacheHandle[] {
-    return this.manager.handles().filter((h) => canAccess(subject, h));
+  visibleCaches(subject: Subject): CacheView[] {
+    return this.caches().filter((c) => canAccess(subject, c));
   }
 
   isIgnored(cache: string): boolean {
@@ -140,6 +162,6 @@ function view(name: string, def: CacheDefinition): CacheConfigView {
   return { name, configuration: JSON.parse(formatCacheConfig(def, name, 'json', false)) };
 }
 
-export function cacheHealthOf(h: CacheHandle): HealthStatus {
-  return h.availability === 'DEGRADED_MODE' ? 'DEGRADED' : 'HEALTHY';
+export function cacheHealthOf(cache: CacheView): HealthStatus {
+  return cache.availability === 'DEGRADED_MODE' ? 'DEGRADED' : 'HEALTHY';
 }

@@ -1,7 +1,6 @@
 import { EntryExistsError, EntryNotFoundError, NotModifiedError, PreconditionFailedError } from '../errors';
 import type { CacheEntry } from '../grid/cache-entry';
 import { isMortal } from '../grid/cache-entry';
-import type { CacheHandle } from '../grid/cache-manager';
 import { resolveExpiry } from '../model/expiration';
 import { NO_FLAGS, type OpFlags } from '../model/flags';
 import { essence, JAVA_OBJECT, type MediaType, parseMediaType } from '../model/media/media-type';
@@ -15,6 +14,7 @@ import { expiresAt } from '../store/store';
 import { then } from '../util/maybe-promise';
 import type { Clock } from '../util/clock';
 import { storageTypes } from './storage-types';
+import { type CacheView, handleOf } from './cache-view';
 import type { ValueConverter } from './off-loop/value-converter';
 
 export interface WriteRequest {
@@ -55,13 +55,13 @@ export class EntryService {
    * Answered at once unless that write is still in the open batch: then once its commit returns.
    * `flags` are the request's (SKIP_CACHE_LOAD, SKIP_STATISTICS apply to a read).
    */
-  read(h: CacheHandle, key: Buffer, flags: OpFlags, pre: ReadPreconditions, minFresh?: number, target?: MediaType): ReadResult | Promise<ReadResult> {
-    return then(h.data.get(key, flags), (entry) => this.present(h, this.fresh(entry, minFresh), pre, target));
+  read(cache: CacheView, key: Buffer, flags: OpFlags, pre: ReadPreconditions, minFresh?: number, target?: MediaType): ReadResult | Promise<ReadResult> {
+    return then(handleOf(cache).data.get(key, flags), (entry) => this.present(cache, this.fresh(entry, minFresh), pre, target));
   }
 
   /** `GET /caches/{c}/{key}?action=distribution`: whether the key is held, once its last write is durable; touches nothing. */
-  async containsKey(h: CacheHandle, key: Buffer): Promise<boolean> {
-    return (await h.data.peek(key, NO_FLAGS)) !== undefined;
+  async containsKey(cache: CacheView, key: Buffer): Promise<boolean> {
+    return (await handleOf(cache).data.peek(key, NO_FLAGS)) !== undefined;
   }
 
   /** Absolute expiry of an entry, or null when it cannot expire. */
@@ -73,26 +73,26 @@ export class EntryService {
    * PUT: create or replace; 304 when If-None-Match equals the current ETag (nothing written).
    * The entry at once for a cache without persistence, else once its commit has finished.
    */
-  put(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
-    return then(this.toStorage(h, req), ({ value, valueType }) =>
-      then(h.data.put(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS, req.ifNoneMatch), (written) => {
+  put(cache: CacheView, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
+    return then(this.toStorage(cache, req), ({ value, valueType }) =>
+      then(handleOf(cache).data.put(req.key, value, valueType, this.expiry(cache, req), req.flags ?? NO_FLAGS, req.ifNoneMatch), (written) => {
         if (!written) throw new NotModifiedError();
         return written;
       }));
   }
 
   /** POST: store only when absent; 409 `An entry already exists` otherwise, value untouched. */
-  putIfAbsent(h: CacheHandle, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
-    return then(this.toStorage(h, req), ({ value, valueType }) =>
-      then(h.data.putIfAbsent(req.key, value, valueType, this.expiry(h, req), req.flags ?? NO_FLAGS), (written) => {
+  putIfAbsent(cache: CacheView, req: WriteRequest): CacheEntry | Promise<CacheEntry> {
+    return then(this.toStorage(cache, req), ({ value, valueType }) =>
+      then(handleOf(cache).data.putIfAbsent(req.key, value, valueType, this.expiry(cache, req), req.flags ?? NO_FLAGS), (written) => {
         if (!written) throw new EntryExistsError();
         return written;
       }));
   }
 
   /** DELETE: If-None-Match, when sent, must equal the ETag (docs/reference/data-plane.md#deletes). */
-  async remove(h: CacheHandle, key: Buffer, ifNoneMatch: string | undefined, flags: OpFlags = NO_FLAGS): Promise<void> {
-    const outcome = await h.data.remove(key, flags, ifNoneMatch);
+  async remove(cache: CacheView, key: Buffer, ifNoneMatch: string | undefined, flags: OpFlags = NO_FLAGS): Promise<void> {
+    const outcome = await handleOf(cache).data.remove(key, flags, ifNoneMatch);
     if (outcome === 'absent') throw new EntryNotFoundError();
     if (outcome === 'etag-differs') throw new PreconditionFailedError();
   }
@@ -101,8 +101,8 @@ export class EntryService {
    * The key the cache stores for a path segment read in `keyType` (docs/reference/media-types.md#keys, last
    * bullet); 400 ISPN000492 when that type does not convert to the key storage type.
    */
-  storedKey(h: CacheHandle, segment: string, keyType: MediaType): Buffer {
-    return toStoredKey(Buffer.from(segment, 'utf8'), keyType, storageTypes(h).key, this.types);
+  storedKey(cache: CacheView, segment: string, keyType: MediaType): Buffer {
+    return toStoredKey(Buffer.from(segment, 'utf8'), keyType, storageTypes(cache).key, this.types);
   }
 
   /** The entry read, unless there is none or it expires within `minFresh` seconds (Cache-Control: min-fresh). */
@@ -119,7 +119,7 @@ export class EntryService {
    * The entry as `target` (no parsing or copy where the bytes stay as they are: the hot path), its
    * preconditions checked once the body, and so its ETag, is known.
    */
-  private present(h: CacheHandle, entry: CacheEntry, pre: ReadPreconditions, target: MediaType | undefined): ReadResult | Promise<ReadResult> {
+  private present(cache: CacheView, entry: CacheEntry, pre: ReadPreconditions, target: MediaType | undefined): ReadResult | Promise<ReadResult> {
     const lastModified = isMortal(entry) ? entry.created : undefined;
     const answer = (body: Buffer, etag: string): ReadResult => {
       const outcome = evaluateRead(etag, lastModified, pre);
@@ -127,7 +127,7 @@ export class EntryService {
       if (outcome === 'failed') throw new PreconditionFailedError();
       return { entry, lastModified, body, etag };
     };
-    const storage = storageTypes(h).value;
+    const storage = storageTypes(cache).value;
     if (!target || keepsStored(storage, target)) return answer(entry.value, entry.etag);
     return then(this.values.read(entry.value, storedType(storage, entry.valueType), target), (c) => answer(c.body, c.etag));
   }
@@ -137,10 +137,10 @@ export class EntryService {
    * sent, and so does a type the storage keeps byte for byte (remembered for the next write);
    * anything else is decoded, checked and converted (model/media/storage-form.ts), on the worker when large.
    */
-  private toStorage(h: CacheHandle, req: WriteRequest): { value: Buffer; valueType: string | null } | Promise<StorageForm> {
+  private toStorage(cache: CacheView, req: WriteRequest): { value: Buffer; valueType: string | null } | Promise<StorageForm> {
     const ct = req.contentType;
     if (!ct) return { value: req.value, valueType: null };
-    const storage = storageTypes(h).value;
+    const storage = storageTypes(cache).value;
     if (this.storedAsSent.holds(ct, storage)) return { value: req.value, valueType: ct.raw };
     if (keepsBodyAsSent(ct, storage)) {
       this.storedAsSent.remember(ct, storage);
@@ -149,8 +149,8 @@ export class EntryService {
     return this.values.store(req.value, ct, storage);
   }
 
-  private expiry(h: CacheHandle, req: WriteRequest) {
-    const s = h.cache.settings;
+  private expiry(cache: CacheView, req: WriteRequest) {
+    const s = cache.settings;
     return resolveExpiry({ lifespan: s.lifespanMs, maxIdle: s.maxIdleMs }, req.timeToLiveSeconds, req.maxIdleTimeSeconds);
   }
 }

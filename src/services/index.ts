@@ -22,16 +22,16 @@ import type { NodeInfo } from './server/node-info';
 import type { UserService } from './auth/user.service';
 
 export type { CacheEntry } from '../grid/cache-entry';
-export type { CacheHandle } from '../grid/cache-manager';
+export type { CacheView } from './cache-view';
 export type { Subject } from './auth/auth.service';
-export type { CacheStats } from '../grid/cache-stats';
+export type { StatsSnapshot } from '../grid/cache-stats';
 export type { NodeInfo } from './server/node-info';
 
 /**
  * Everything a handler talks to: the process-wide services and those of the container the request
  * reached (the default one or a tenant's). main.ts builds the process-wide part once and
  * `createContainer` (src/container.ts) the rest, once per container. The engine is not among them:
- * handlers reach caches through the services.
+ * handlers hold caches as read-only views (`CacheView`) and act on them through the services.
  */
 export interface Services {
   caches: CacheService;

@@ -1,5 +1,4 @@
 import { CacheNotQueryableError, DeleteThroughGetError, InvalidQueryError, SearchRequestError } from '../errors';
-import type { CacheHandle } from '../grid/cache-manager';
 import type { EntityNames, QueryEngine } from '../grid/query/query-engine';
 import type { QueryResult } from '../grid/query/query-result';
 import { querySettingsOf, type QuerySettings } from '../grid/query/query-settings';
@@ -7,6 +6,7 @@ import { APPLICATION_UNKNOWN, essence, JAVA_OBJECT, PROTOSTREAM } from '../model
 import type { Subject } from './auth/auth.service';
 import { authorize } from './auth/authorization';
 import { storageTypes } from './storage-types';
+import { type CacheView, handleOf } from './cache-view';
 
 export { RawJson, type QueryResult } from '../grid/query/query-result';
 
@@ -33,8 +33,8 @@ const DEFAULT_MAX_RESULTS = 10;
 export const MAX_QUERY_LENGTH = 100_000;
 
 /** What a cache's stored values can be queried as (docs/reference/query.md#queryable-caches), or undefined when not queryable. */
-export function entityNamesOf(h: CacheHandle): EntityNames | undefined {
-  const storage = essence(storageTypes(h).value);
+export function entityNamesOf(cache: CacheView): EntityNames | undefined {
+  const storage = essence(storageTypes(cache).value);
   if (storage === PROTOSTREAM || storage === APPLICATION_UNKNOWN) return 'protobuf';
   if (storage === JAVA_OBJECT) return 'java';
   return undefined;
@@ -44,15 +44,16 @@ export function entityNamesOf(h: CacheHandle): EntityNames | undefined {
 export class QueryService {
   constructor(private readonly engine: QueryEngine) {}
 
-  async search(h: CacheHandle, req: SearchRequest, caller: SearchCaller): Promise<QueryResult> {
+  async search(cache: CacheView, req: SearchRequest, caller: SearchCaller): Promise<QueryResult> {
     if (!req.query) throw new SearchRequestError("Invalid search request, missing 'query' parameter");
+    const h = handleOf(cache);
     const settings = querySettingsOf(h.definition, h.cache.settings);
-    const exec = this.engine.prepare(h.cache, settings, checkLength(req.query), this.namesOf(h));
+    const exec = this.engine.prepare(h.cache, settings, checkLength(req.query), this.namesOf(cache));
     const offset = Math.max(0, req.offset ?? 0);
     const maxResults = maxResultsOf(req.maxResults, settings);
     if (exec.query.kind === 'delete') {
       if (caller.safeMethod) throw new DeleteThroughGetError();
-      authorize(caller.subject, 'BULK_WRITE', h);
+      authorize(caller.subject, 'BULK_WRITE', cache);
       // docs/reference/query.md#delete-through-search: DELETE runs through search only with the cache's default paging
       if (offset !== 0 || maxResults !== settings.defaultMaxResults) {
         throw new InvalidQueryError('ISPN014057: DELETE statements cannot use paging (firstResult/maxResults)');
@@ -63,18 +64,19 @@ export class QueryService {
   }
 
   /** `?action=deleteByQuery` (docs/reference/query.md#delete-by-query): a DELETE statement; the count removed. */
-  async deleteByQuery(h: CacheHandle, query: string | undefined): Promise<QueryResult> {
+  async deleteByQuery(cache: CacheView, query: string | undefined): Promise<QueryResult> {
     if (!query || !/^delete/i.test(query)) {
       throw new SearchRequestError("Invalid delete by query request, missing 'query' parameter or not 'DELETE' statement");
     }
+    const h = handleOf(cache);
     const settings = querySettingsOf(h.definition, h.cache.settings);
-    const exec = this.engine.prepare(h.cache, settings, checkLength(query), this.namesOf(h));
+    const exec = this.engine.prepare(h.cache, settings, checkLength(query), this.namesOf(cache));
     return removedResult(await this.engine.remove(h.cache, exec));
   }
 
-  private namesOf(h: CacheHandle): EntityNames {
-    const names = entityNamesOf(h);
-    if (!names) throw new CacheNotQueryableError(h.cache.name, essence(storageTypes(h).value));
+  private namesOf(cache: CacheView): EntityNames {
+    const names = entityNamesOf(cache);
+    if (!names) throw new CacheNotQueryableError(cache.name, essence(storageTypes(cache).value));
     return names;
   }
 }

@@ -2,6 +2,7 @@ import { NoBackupSitesError, SiteOperationFailedError, UnknownBackupSiteError } 
 import type { CacheHandle, CacheManager } from '../grid/cache-manager';
 import { findChild, findChildren } from '../model/cache-config';
 import type { Store, XSiteRecord } from '../store/store';
+import { type CacheView, viewOf } from './cache-view';
 
 export type SiteStatus = 'online' | 'offline';
 
@@ -59,9 +60,9 @@ export class XSiteService {
   }
 
   /** Every site some cache backs up to, with the caches per status; only the caches `include` accepts. */
-  containerView(include: (h: CacheHandle) => boolean): Map<string, { online: string[]; offline: string[] }> {
+  containerView(include: (cache: CacheView) => boolean): Map<string, { online: string[]; offline: string[] }> {
     const view = new Map<string, { online: string[]; offline: string[] }>();
-    for (const h of this.manager.handles().filter(include)) {
+    for (const h of this.included(include)) {
       for (const s of declaredSites(h)) {
         const state = this.states.get(key(h.cache.name, s.site)) ?? s;
         const entry = view.get(s.site) ?? { online: [], offline: [] };
@@ -73,14 +74,18 @@ export class XSiteService {
   }
 
   /** Applies a status change to every cache `include` accepts that backs up to `site`; returns cache → "ok". */
-  async setContainerStatus(site: string, status: SiteStatus, include: (h: CacheHandle) => boolean): Promise<Record<string, string>> {
+  async setContainerStatus(site: string, status: SiteStatus, include: (cache: CacheView) => boolean): Promise<Record<string, string>> {
     const result: Record<string, string> = {};
-    for (const h of this.manager.handles().filter(include)) {
+    for (const h of this.included(include)) {
       if (!declaredSites(h).some((s) => s.site === site)) continue;
       await this.setStatus(h.cache.name, site, status);
       result[h.cache.name] = 'ok';
     }
     return result;
+  }
+
+  private included(include: (cache: CacheView) => boolean): CacheHandle[] {
+    return this.manager.handles().filter((h) => include(viewOf(h)));
   }
 
   private async save(r: XSiteRecord): Promise<void> {

@@ -58,7 +58,7 @@ describe('stored state: a large cache never stalls the server', function () {
     // 200,000 keys are written through the service: over HTTP that alone takes minutes here
     await admin.createCache('many', { 'local-cache': { encoding: { 'media-type': 'text/plain' } } });
     const s = server.running.services;
-    const h = s.manager.require('many');
+    const h = s.caches.require('many');
     const writes: Array<Promise<unknown>> = [];
     for (let i = 0; i < MANY_KEYS; i++) {
       writes.push(Promise.resolve(s.entries.put(h, { key: s.entries.storedKey(h, `key-${i}`, DEFAULT_KEY_TYPE), value: Buffer.from(`value-${i}`), contentType: undefined })));
@@ -206,7 +206,7 @@ describe('stored state: a large cache never stalls the server', function () {
     before(async () => {
       await large.as('admin').createCache('octets', { 'local-cache': {} });
       const s = large.running.services;
-      const h = s.manager.require('octets');
+      const h = s.caches.require('octets');
       await s.entries.put(h, { key: s.entries.storedKey(h, 'huge', DEFAULT_KEY_TYPE), value: Buffer.alloc(64 * 1000 * 1000, 0xab), contentType: undefined });
     });
 
@@ -233,7 +233,7 @@ describe('stored state: a large cache never stalls the server', function () {
     it('back up a passivating cache of 400 values of 1 MB', async () => {
       await admin.createCache('passivated', PASSIVATING);
       const s = server.running.services;
-      const h = s.manager.require('passivated');
+      const h = s.caches.require('passivated');
       const value = Buffer.alloc(1_000_000, 'x');
       for (let i = 0; i < 400; i++) {
         await s.entries.put(h, { key: s.entries.storedKey(h, `k${i}`, DEFAULT_KEY_TYPE), value: Buffer.concat([Buffer.from(`v${i}`), value]), contentType: undefined });

@@ -22,6 +22,15 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   errors: [],
 };
 
+/**
+ * Modules a layer keeps to itself: `services/cache-view.ts` turns the views handlers hold back into
+ * the engine's handles (docs/architecture.md, "What handlers get"); the other layers see the
+ * `CacheView` type only, through `services/index.ts`.
+ */
+const OWN_MODULES: Record<string, string> = {
+  'services/cache-view.ts': 'services',
+};
+
 const SRC = resolve(__dirname, '../../../src');
 
 function sourceFiles(dir: string): string[] {
@@ -94,6 +103,14 @@ describe('layers: what may import what (docs/architecture.md, Layers)', () => {
     const wrong = [...graph].flatMap(([file, targets]) => targets
       .filter((t) => layerOf(t) !== layerOf(file) && !MAY_IMPORT[layerOf(file)].includes(layerOf(t)))
       .map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`));
+    expect(wrong).to.deep.equal([]);
+  });
+
+  it('imports a layer\'s own modules only from within that layer', () => {
+    const wrong = [...graph].flatMap(([file, targets]) => targets
+      .filter((t) => { const owner = OWN_MODULES[relative(SRC, t)]; return owner !== undefined && owner !== layerOf(file); })
+      .map((t) => `${relative(SRC, file)} → ${relative(SRC, t)}`));
+    expect(Object.keys(OWN_MODULES).filter((m) => !known.has(join(SRC, m)))).to.deep.equal([]);
     expect(wrong).to.deep.equal([]);
   });
 

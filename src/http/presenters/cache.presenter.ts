@@ -1,10 +1,10 @@
-import type { CacheHandle, CacheStats, NodeInfo } from '../../services';
-import type { CacheDistribution, MutableAttributeView } from '../../services/cache.service';
+import type { CacheView, NodeInfo, StatsSnapshot } from '../../services';
+import type { CacheDistribution, CacheStatistics, MutableAttributeView } from '../../services/cache.service';
 import { cacheHealthOf } from '../../services/container.service';
 import { storageTypes } from '../../services/storage-types';
 
 /** Mean read, write and remove times in ms and ns (0 before the first operation), cache and container alike. */
-export function averageTimes(st: CacheStats): Record<string, number> {
+export function averageTimes(st: StatsSnapshot): Record<string, number> {
   const ms = (nanos: number, n: number) => (n ? Math.round(nanos / n / 1e6) : 0);
   const ns = (nanos: number, n: number) => (n ? Math.round(nanos / n) : 0);
   const removes = st.removeHits + st.removeMisses;
@@ -18,14 +18,20 @@ export function averageTimes(st: CacheStats): Record<string, number> {
   };
 }
 
+/** What a cache's stats are made of: its counts, read just before, and its statistics. */
+export interface CacheFigures {
+  size: number;
+  inMemory: number;
+  statistics: CacheStatistics;
+}
+
 /**
  * The stats object of docs/reference/management-plane.md#cache-stats, in the original's field order
  * (`total_number_of_entries` of 14/15 kept after the in-memory count); -1 everywhere when statistics
  * are off. One node holds every entry, so the approximate counts are the exact ones.
  */
-export function presentCacheStats(h: CacheHandle, size: number, inMemory: number, now: number): Record<string, number> {
-  const st = h.cache.stats;
-  const on = h.cache.settings.statistics;
+export function presentCacheStats(cache: CacheView, { size, inMemory, statistics: st }: CacheFigures, now: number): Record<string, number> {
+  const on = cache.settings.statistics;
   const v = (n: number) => (on ? n : -1);
   const averages = Object.fromEntries(Object.entries(averageTimes(st)).map(([k, n]) => [k, v(n)]));
   return {
@@ -38,7 +44,7 @@ export function presentCacheStats(h: CacheHandle, size: number, inMemory: number
     current_number_of_entries_in_memory: v(inMemory),
     total_number_of_entries: v(st.stores),
     off_heap_memory_used: v(0),
-    data_memory_used: v(h.cache.settings.bounded ? h.cache.memoryBytes : 0),
+    data_memory_used: v(st.dataMemoryUsed),
     stores: v(st.stores),
     retrievals: v(st.retrievals),
     hits: v(st.hits),
@@ -52,16 +58,16 @@ export function presentCacheStats(h: CacheHandle, size: number, inMemory: number
 }
 
 /** Both switches must be on: the container's and the cache's own (docs/reference/management-plane.md#cache-rebalancing). */
-function rebalancingOf(h: CacheHandle, containerRebalancing: boolean): Record<string, unknown> {
-  return { rebalancing_enabled: containerRebalancing && h.rebalancing, rebalancing_requested: 0, rebalancing_inflight: 0 };
+function rebalancingOf(cache: CacheView, containerRebalancing: boolean): Record<string, unknown> {
+  return { rebalancing_enabled: containerRebalancing && cache.rebalancing, rebalancing_requested: 0, rebalancing_inflight: 0 };
 }
 
 /** The fields listing and details share, in the original's order (CacheResourceV2.CacheInfo). */
-function presentCacheInfo(h: CacheHandle, status: string): Record<string, unknown> {
-  const s = h.cache.settings;
+function presentCacheInfo(cache: CacheView, status: string): Record<string, unknown> {
+  const s = cache.settings;
   return {
     status,
-    name: h.cache.name,
+    name: cache.name,
     type: s.kind,
     simple_cache: s.simpleCache,
     transactional: s.transactional,
@@ -77,12 +83,12 @@ function presentCacheInfo(h: CacheHandle, status: string): Record<string, unknow
  * GET /caches/{name} (docs/reference/management-plane.md#cache-details); configuration and sizing only for ADMIN callers.
  * `tracing` needs the server's tracing too, which grid does not have: always false here.
  */
-export function presentCacheDetails(h: CacheHandle, size: number, inMemory: number, now: number, admin: boolean, configuration: unknown,
+export function presentCacheDetails(cache: CacheView, figures: CacheFigures, now: number, admin: boolean, configuration: unknown,
   containerRebalancing: boolean): Record<string, unknown> {
-  const s = h.cache.settings;
-  const storage = storageTypes(h);
+  const s = cache.settings;
+  const storage = storageTypes(cache);
   const details: Record<string, unknown> = {
-    ...presentCacheInfo(h, 'RUNNING'),
+    ...presentCacheInfo(cache, 'RUNNING'),
     tracing: false,
     health: null,
     aliases: s.aliases,
@@ -90,12 +96,12 @@ export function presentCacheDetails(h: CacheHandle, size: number, inMemory: numb
     key_storage: storage.key.raw,
     value_storage: storage.value.raw,
     mode: s.cacheMode,
-    stats: presentCacheStats(h, size, inMemory, now),
-    size,
+    stats: presentCacheStats(cache, figures, now),
+    size: figures.size,
     rehash_in_progress: false,
     indexing_in_progress: false,
     queryable: isQueryable(storage.value.raw),
-    ...rebalancingOf(h, containerRebalancing),
+    ...rebalancingOf(cache, containerRebalancing),
   };
   if (admin) {
     details.configuration = configuration;
@@ -117,17 +123,17 @@ function isQueryable(valueStorage: string): boolean {
  * original, `statistics` is always false and `key_storage`, `value_storage`, `mode` always null in
  * a listing; `tracing` is the cache's own switch (on unless the configuration turns it off).
  */
-export function presentCacheListItem(h: CacheHandle, ignored: boolean, containerRebalancing: boolean): Record<string, unknown> {
+export function presentCacheListItem(cache: CacheView, ignored: boolean, containerRebalancing: boolean): Record<string, unknown> {
   return {
-    ...presentCacheInfo(h, ignored ? 'IGNORED' : 'RUNNING'),
-    tracing: h.cache.settings.tracing,
-    health: cacheHealthOf(h),
-    aliases: h.cache.settings.aliases,
+    ...presentCacheInfo(cache, ignored ? 'IGNORED' : 'RUNNING'),
+    tracing: cache.settings.tracing,
+    health: cacheHealthOf(cache),
+    aliases: cache.settings.aliases,
     statistics: false,
     key_storage: null,
     value_storage: null,
     mode: null,
-    ...rebalancingOf(h, containerRebalancing),
+    ...rebalancingOf(cache, containerRebalancing),
   };
 }
 

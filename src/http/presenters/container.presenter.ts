@@ -1,5 +1,5 @@
-import type { CacheStats, NodeInfo, Subject } from '../../services';
-import type { ContainerService } from '../../services/container.service';
+import type { NodeInfo, Subject } from '../../services';
+import type { ContainerService, ContainerStatistics } from '../../services/container.service';
 import { CONFIG_NAMESPACE } from '../../model/cache-config';
 import { escapeXml } from '../xml-escape';
 import { averageTimes } from './cache.presenter';
@@ -11,8 +11,8 @@ export const CLUSTER_NAME = 'cluster';
  * values; caches the caller holds no permission on are neither listed nor counted.
  */
 export function presentContainerInfo(c: ContainerService, node: NodeInfo, version: string, subject: Subject): Record<string, unknown> {
-  const visible = c.visibleHandles(subject);
-  const user = visible.filter((h) => !h.internal);
+  const visible = c.visibleCaches(subject);
+  const user = visible.filter((v) => !v.internal);
   return {
     version,
     name: c.name,
@@ -28,7 +28,7 @@ export function presentContainerInfo(c: ContainerService, node: NodeInfo, versio
     cluster_members: [node.name],
     cluster_members_physical_addresses: [node.address],
     cluster_size: 1,
-    defined_caches: visible.map((h) => ({ name: h.cache.name, started: !c.stopped })),
+    defined_caches: visible.map((v) => ({ name: v.name, started: !c.stopped })),
     local_site: 'local',
     relay_node: false,
     relay_nodes_address: [node.name], // standalone: this node, as cluster_members
@@ -47,19 +47,19 @@ export function presentHealth(c: ContainerService, subject: Subject): Record<str
 }
 
 /** GET /container/stats: the 15.x field list, counted by the engine since the last container reset. */
-export function presentContainerStats(st: CacheStats, entries: number, inMemory: number, dataMemory: number, now: number): Record<string, unknown> {
+export function presentContainerStats(st: ContainerStatistics, now: number): Record<string, unknown> {
   const reads = st.retrievals;
   return {
     statistics_enabled: true,
-    number_of_entries: entries,
+    number_of_entries: st.entries,
     hit_ratio: reads ? st.hits / reads : 0,
     read_write_ratio: st.stores ? reads / st.stores : 0,
     time_since_start: Math.floor((now - st.startedAt) / 1000),
     time_since_reset: Math.floor((now - st.resetAt) / 1000),
-    current_number_of_entries: entries,
-    current_number_of_entries_in_memory: inMemory,
+    current_number_of_entries: st.entries,
+    current_number_of_entries_in_memory: st.entriesInMemory,
     off_heap_memory_used: 0,
-    data_memory_used: dataMemory,
+    data_memory_used: st.dataMemoryUsed,
     stores: st.stores,
     retrievals: reads,
     hits: st.hits,

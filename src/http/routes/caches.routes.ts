@@ -74,7 +74,7 @@ export function cacheRoutes(): RouteSpec[] {
       doc: { summary: 'Entry events as server-sent events, keys in the type Accept names (JSON or text)', query: [QUERY_PARAMS.includeCurrentState], responses: { 200: typed('Event stream', MEDIA.events) } } },
     { method: 'GET', path: c, action: 'health', scope: 'cache', permission: 'MONITOR', handle: (ctx) => sendText(ctx, cacheHealthOf(ctx.state.cache)),
       doc: { summary: 'Health of the cache', responses: { 200: text('HEALTHY, DEGRADED, …') } } },
-    { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability ?? 'AVAILABLE'),
+    { method: 'GET', path: c, action: 'get-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx) => sendText(ctx, ctx.state.cache.availability),
       doc: { summary: 'Availability mode', responses: { 200: text('AVAILABLE or DEGRADED_MODE') } } },
     { method: 'POST', path: c, action: 'set-availability', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => setAvailability(ctx, s),
       doc: { summary: 'Set the availability mode', query: [AVAILABILITY], responses: { ...DONE, 400: 'Missing or unknown availability' } } },
@@ -82,13 +82,13 @@ export function cacheRoutes(): RouteSpec[] {
 }
 
 function listNames(ctx: GridContext, s: Services): void {
-  sendJson(ctx, s.caches.visibleTo(ctx.state.subject, { internal: true }).map((h) => h.cache.name));
+  sendJson(ctx, s.caches.visibleTo(ctx.state.subject, { internal: true }).map((c) => c.name));
 }
 
 /** Streamed: each item carries the cache's aliases, which a configuration may list by the thousand. */
 export function listDetailed(ctx: GridContext, s: Services): void {
   const visible = s.caches.visibleTo(ctx.state.subject, { internal: false });
-  sendJsonArray(ctx, lazyMap(visible, (h) => presentCacheListItem(h, s.container.isIgnored(h.cache.name), s.container.rebalancingEnabled)));
+  sendJsonArray(ctx, lazyMap(visible, (c) => presentCacheListItem(c, s.container.isIgnored(c.name), s.container.rebalancingEnabled)));
 }
 
 function* lazyMap<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
@@ -124,12 +124,13 @@ async function remove(ctx: GridContext, s: Services): Promise<void> {
 }
 
 async function details(ctx: GridContext, s: Services): Promise<void> {
-  const h = ctx.state.cache;
-  const size = await s.caches.size(h);
-  const admin = hasPermission(cacheMask(ctx.state.subject, h), 'ADMIN');
-  const configuration = admin ? JSON.parse(s.caches.configOf(h, 'json', false)) : undefined;
-  const inMemory = await s.caches.memoryEntries(h);
-  sendJson(ctx, presentCacheDetails(h, size, inMemory, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
+  const cache = ctx.state.cache;
+  const size = await s.caches.size(cache);
+  const admin = hasPermission(cacheMask(ctx.state.subject, cache), 'ADMIN');
+  const configuration = admin ? JSON.parse(s.caches.configOf(cache, 'json', false)) : undefined;
+  const inMemory = await s.caches.memoryEntries(cache);
+  const figures = { size, inMemory, statistics: s.caches.statistics(cache) };
+  sendJson(ctx, presentCacheDetails(cache, figures, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
 }
 
 function config(ctx: GridContext, s: Services): void {
@@ -176,16 +177,16 @@ function keys(ctx: GridContext, s: Services): void {
 }
 
 function entries(ctx: GridContext, s: Services): void {
-  const h = ctx.state.cache;
+  const cache = ctx.state.cache;
   const contentNegotiation = isTrue(query(ctx, 'content-negotiation'));
   const opts = { limit: intParam(ctx, 'limit', -1), metadata: isTrue(query(ctx, 'metadata')), contentNegotiation };
   intParam(ctx, 'batch', 1000);
-  const types = s.bulk.entriesMediaTypes(h, contentNegotiation);
+  const types = s.bulk.entriesMediaTypes(cache, contentNegotiation);
   ctx.status = 200;
   setJsonType(ctx);
   ctx.set('key-content-type', types.key);
   ctx.set('value-content-type', types.value);
-  ctx.body = Readable.from(s.bulk.entriesJson(h, opts));
+  ctx.body = Readable.from(s.bulk.entriesJson(cache, opts));
 }
 
 async function clear(ctx: GridContext, s: Services): Promise<void> {
@@ -194,9 +195,10 @@ async function clear(ctx: GridContext, s: Services): Promise<void> {
 }
 
 async function stats(ctx: GridContext, s: Services): Promise<void> {
-  const h = ctx.state.cache;
-  const size = await s.caches.size(h);
-  sendJson(ctx, presentCacheStats(h, size, await s.caches.memoryEntries(h), s.clock.now()));
+  const cache = ctx.state.cache;
+  const size = await s.caches.size(cache);
+  const inMemory = await s.caches.memoryEntries(cache);
+  sendJson(ctx, presentCacheStats(cache, { size, inMemory, statistics: s.caches.statistics(cache) }, s.clock.now()));
 }
 
 /** `?availability=AVAILABLE|DEGRADED_MODE` (case-insensitive); reported by health as DEGRADED. */

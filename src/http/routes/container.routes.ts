@@ -88,13 +88,5 @@ function cacheConfigs(ctx: GridContext, s: Services, templatesOnly: boolean): vo
 }
 
 async function stats(ctx: GridContext, s: Services): Promise<void> {
-  let entries = 0;
-  let inMemory = 0;
-  let dataMemory = 0;
-  for (const h of s.container.handles()) {
-    entries += await s.caches.size(h);
-    inMemory += await s.caches.memoryEntries(h);
-    if (h.cache.settings.bounded) dataMemory += h.cache.memoryBytes;
-  }
-  sendJson(ctx, presentContainerStats(s.container.stats, entries, inMemory, dataMemory, s.clock.now()));
+  sendJson(ctx, presentContainerStats(await s.container.statistics(), s.clock.now()));
 }

@@ -65,11 +65,11 @@ function keyOf(ctx: GridContext, s: Services, defaultType: MediaType): Buffer {
 
 /** GET and HEAD (Koa leaves the body out of HEAD responses); answered at once unless the key's last write is still being committed. */
 function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> | void {
-  const h = ctx.state.cache;
+  const cache = ctx.state.cache;
   const flags = entryFlags(ctx);
   const key = readKey(ctx, s);
-  const { contentType: type, target } = negotiateValueType(headerText(ctx, 'accept'), storageTypes(h).value, h.cache.settings.valueMediaType);
-  const found = s.entries.read(h, key, flags, readPreconditions(ctx), minFreshSeconds(ctx), target);
+  const { contentType: type, target } = negotiateValueType(headerText(ctx, 'accept'), storageTypes(cache).value, cache.settings.valueMediaType);
+  const found = s.entries.read(cache, key, flags, readPreconditions(ctx), minFreshSeconds(ctx), target);
   if (found instanceof Promise) return found.then((r) => answerRead(ctx, s, r, type));
   answerRead(ctx, s, found, type);
 }
@@ -110,12 +110,12 @@ function writeExtendedHeaders(ctx: Context, s: Services): void {
 
 /** PUT and POST: answered once the body is read and, for a persistent cache, once the write is committed. */
 function write(ctx: GridContext, s: Services, readKey: KeyReader, op: 'put' | 'putIfAbsent'): Promise<void> {
-  const h = ctx.state.cache;
+  const cache = ctx.state.cache;
   const flags = entryFlags(ctx);
   const key = readKey(ctx, s);
   const type = contentType(ctx);
   return readBody(ctx, s.bodyLimit).then((value) => {
-    const entry = s.entries[op](h, { key, value, contentType: type, ...requestedExpiry(ctx), ifNoneMatch: headerText(ctx, 'if-none-match'), flags });
+    const entry = s.entries[op](cache, { key, value, contentType: type, ...requestedExpiry(ctx), ifNoneMatch: headerText(ctx, 'if-none-match'), flags });
     if (entry instanceof Promise) return entry.then((e) => written(ctx, e));
     written(ctx, entry);
   });

@@ -49,10 +49,10 @@ async function listKeys(ctx: GridContext, s: Services): Promise<void> {
   // text in the charset Accept names, echoed in Content-Type (docs/reference/data-plane.md#legacy-v1); unknown → 400
   const charsetName = format === 'text' ? accepted?.params.charset : undefined;
   const charset = charsetName === undefined ? undefined : resolveCharset(charsetName);
-  const h = ctx.state.cache;
+  const cache = ctx.state.cache;
   const target = KEY_TARGETS[format];
-  const keys = await s.bulk.keys(h);
-  const text = inChunks(renderKeys(keys, format, (key) => s.bulk.keyAs(h, key, target)));
+  const keys = await s.bulk.keys(cache);
+  const text = inChunks(renderKeys(keys, format, (key) => s.bulk.keyAs(cache, key, target)));
   const chunks = charset === undefined ? text : encoded(text, charset);
   const first = await chunks.next();
   ctx.set('Cache-Control', 'no-cache');

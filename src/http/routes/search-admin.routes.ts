@@ -61,8 +61,8 @@ function updateSchema(ctx: GridContext, s: Services): void {
 
 /** `scope=cluster` is this node's statistics: the server is one node. */
 async function stats(ctx: GridContext, s: Services): Promise<void> {
-  const h = ctx.state.cache;
-  sendJson(ctx, presentSearchStats(s.searchAdmin.queryStatistics(h), await s.searchAdmin.indexStatistics(h)));
+  const cache = ctx.state.cache;
+  sendJson(ctx, presentSearchStats(s.searchAdmin.queryStatistics(cache), await s.searchAdmin.indexStatistics(cache)));
 }
 
 /** 200 with an empty body (docs/reference/query.md#search-admin), 404 when the cache has no statistics. */

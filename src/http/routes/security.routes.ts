@@ -84,7 +84,7 @@ function acl(subject: Subject, s: Services): Record<string, unknown> {
     ],
     global: permissionNames(subject.mask),
     // a cache the caller holds no permission on is not named (CVE-2023-3628/3629 class)
-    caches: Object.fromEntries(s.container.visibleHandles(subject).map((h) => [h.cache.name, permissionNames(cacheMask(subject, h))])),
+    caches: Object.fromEntries(s.container.visibleCaches(subject).map((c) => [c.name, permissionNames(cacheMask(subject, c))])),
   };
 }
 

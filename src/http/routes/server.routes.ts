@@ -53,7 +53,7 @@ export function serverRoutes(): RouteSpec[] {
       doc: { summary: 'A diagnostic report of this node', responses: { 200: typed('tar.gz archive', MEDIA.gzip) } } },
     { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx, s) => nodeReport(ctx, s),
       doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', MEDIA.gzip), 404: 'No such node' } } },
-    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.overview(s.container.handles().filter((h) => !h.internal).length)),
+    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.overview(s.caches.userCacheNames().length)),
       doc: { summary: 'An overview of the server', responses: { 200: json('The overview') } } },
     { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()),
       doc: { summary: 'Names of the connectors', responses: { 200: json('JSON array of names') } } },

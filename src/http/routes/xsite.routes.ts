@@ -1,5 +1,5 @@
 import { InvalidContentError, InvalidStateTransferModeError, MissingArgumentError, MissingArgumentsError, ResourceNotFoundError } from '../../errors';
-import type { CacheHandle, Services } from '../../services';
+import type { CacheView, Services } from '../../services';
 import type { XSiteService } from '../../services/xsite.service';
 import { canAdminister } from '../../services/auth/authorization';
 import { query } from '../params';
@@ -49,7 +49,7 @@ export function xsiteRoutes(): RouteSpec[] {
  */
 export function containerXSiteRoutes(base: string): RouteSpec[] {
   const backups = `${base}/x-site/backups`;
-  const mine = (ctx: GridContext) => (h: CacheHandle) => canAdminister(ctx.state.subject, h);
+  const mine = (ctx: GridContext) => (cache: CacheView) => canAdminister(ctx.state.subject, cache);
   const statusOf = (v: { online: string[]; offline: string[] }) =>
     v.online.length && v.offline.length ? { status: 'mixed', online: v.online, offline: v.offline, mixed: [] }
       : { status: v.offline.length ? 'offline' : 'online' };

@@ -1,8 +1,8 @@
 import { CacheNotFoundError, PermissionDeniedError } from '../../errors';
-import type { CacheHandle } from '../../grid/cache-manager';
 import { hasPermission, type Permission } from '../../model/security/permissions';
 import { ANONYMOUS_ADMIN, type Subject } from './auth.service';
 import { PROTOBUF_METADATA } from '../protobuf-metadata';
+import type { CacheView } from '../cache-view';
 
 /** What a route table row asks of its caller: a permission, or only to be authenticated. */
 export type RoutePermission = Permission | 'AUTHENTICATED';
@@ -12,19 +12,19 @@ export type RoutePermission = Permission | 'AUTHENTICATED';
  * caller's roles that the cache lists grant (all roles when it lists none); others use the global
  * permissions (docs/reference/http.md#authorization). With authentication off nothing is restricted.
  */
-export function cacheMask(subject: Subject, h: CacheHandle): number {
-  const s = h.cache.settings;
+export function cacheMask(subject: Subject, cache: CacheView): number {
+  const s = cache.settings;
   if (!s.secured || subject === ANONYMOUS_ADMIN) return subject.mask;
   return subject.roles.filter((r) => s.roles.length === 0 || s.roles.includes(r)).reduce((m, r) => m | (subject.roleMasks[r] ?? 0), 0);
 }
 
 /** Listings, names and health show only caches the caller holds at least one permission on. */
-export function canAccess(subject: Subject, h: CacheHandle): boolean {
-  return cacheMask(subject, h) !== 0;
+export function canAccess(subject: Subject, cache: CacheView): boolean {
+  return cacheMask(subject, cache) !== 0;
 }
 
-export function canAdminister(subject: Subject, h: CacheHandle): boolean {
-  return hasPermission(cacheMask(subject, h), 'ADMIN');
+export function canAdminister(subject: Subject, cache: CacheView): boolean {
+  return hasPermission(cacheMask(subject, cache), 'ADMIN');
 }
 
 /**
@@ -32,24 +32,24 @@ export function canAdminister(subject: Subject, h: CacheHandle): boolean {
  * are schema changes, so they also need CREATE, as `/rest/v2/schemas` does: whichever path writes
  * a schema, the same permission applies.
  */
-export function permissionsFor(permission: Permission, h: CacheHandle | undefined): Permission[] {
-  const schemaWrite = h?.internal && h.cache.name === PROTOBUF_METADATA && (permission === 'WRITE' || permission === 'BULK_WRITE');
+export function permissionsFor(permission: Permission, cache: CacheView | undefined): Permission[] {
+  const schemaWrite = cache?.internal && cache.name === PROTOBUF_METADATA && (permission === 'WRITE' || permission === 'BULK_WRITE');
   return schemaWrite ? [permission, 'CREATE'] : [permission];
 }
 
 /**
- * Authorizes one request against its route row: with `h` (the existing cache the request names)
+ * Authorizes one request against its route row: with `cache` (the existing cache the request names)
  * the cache's own permissions decide, whatever the operation — create, update, delete, entries,
  * configuration — otherwise the global ones. A cache the caller holds no permission on is, for a
  * row that only asks for authentication (`HEAD /caches/{name}`), as if it did not exist.
  */
-export function authorize(subject: Subject, permission: RoutePermission, h: CacheHandle | undefined): void {
+export function authorize(subject: Subject, permission: RoutePermission, cache: CacheView | undefined): void {
   if (permission === 'AUTHENTICATED') {
-    if (h && !canAccess(subject, h)) throw new CacheNotFoundError(h.cache.name);
+    if (cache && !canAccess(subject, cache)) throw new CacheNotFoundError(cache.name);
     return;
   }
-  const mask = h ? cacheMask(subject, h) : subject.mask;
-  for (const p of permissionsFor(permission, h)) requirePermission(subject, mask, p);
+  const mask = cache ? cacheMask(subject, cache) : subject.mask;
+  for (const p of permissionsFor(permission, cache)) requirePermission(subject, mask, p);
 }
 
 /** 403 ISPN000287 naming the subject and the permission only, never the roles a cache accepts. */

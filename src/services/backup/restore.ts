@@ -4,7 +4,7 @@ import {
 } from '../../model/backup/backup-archive';
 import { convertLegacyKey, mayHoldLegacyKeys } from '../../model/media/legacy-keys';
 import { checkResourceName } from '../../model/resource-name';
-import { storageTypes } from '../storage-types';
+import { storageTypesOf } from '../storage-types';
 import { RESOURCE_TYPES, type ResourceType, type Resources, selectNames } from '../../model/backup/backup-resources';
 import type { CacheDefinition } from '../../model/cache-config';
 import type { ArchiveReader } from './archive-reader';
@@ -99,7 +99,7 @@ async function applyPlan(zip: ArchiveReader, src: BackupSources, plan: RestorePl
     if (!c.data) continue;
     let commits = new Set<Commit>();
     let inBatch = 0;
-    const keyStorage = storageTypes(h).key;
+    const keyStorage = storageTypesOf(h.cache.settings).key;
     const convert = plan.legacyKeys && mayHoldLegacyKeys(keyStorage);
     await forEachRecord(zip, c.data, async (bytes) => {
       const entry = decodeEntry(bytes);

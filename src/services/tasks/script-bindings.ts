@@ -8,7 +8,8 @@ import type { Permission } from '../../model/security/permissions';
 import { NO_FLAGS } from '../../model/flags';
 import type { Subject } from '../auth/auth.service';
 import { cacheMask, canAccess, requirePermission } from '../auth/authorization';
-import { storageTypes } from '../storage-types';
+import { viewOf } from '../cache-view';
+import { storageTypesOf } from '../storage-types';
 
 /**
  * The host side of a script's `cache` and `cacheManager`: String keys and values (UTF-8), the
@@ -43,14 +44,14 @@ export class ScriptBindings {
 
   /** `getCacheNames()`: user caches the caller holds at least one permission on. */
   private cacheNames(): string[] {
-    return this.manager.handles().filter((h) => !h.internal && canAccess(this.subject, h)).map((h) => h.cache.name);
+    return this.manager.handles().map(viewOf).filter((c) => !c.internal && canAccess(this.subject, c)).map((c) => c.name);
   }
 
   private handle(name: string, permission: Permission): CacheHandle {
     const h = this.manager.find(name);
     // a cache the caller holds no permission on is, as in getCacheNames(), not there
-    if (!h || h.internal || !canAccess(this.subject, h)) throw new CacheNotFoundError(name);
-    requirePermission(this.subject, cacheMask(this.subject, h), permission);
+    if (!h || h.internal || !canAccess(this.subject, viewOf(h))) throw new CacheNotFoundError(name);
+    requirePermission(this.subject, cacheMask(this.subject, viewOf(h)), permission);
     return h;
   }
 
@@ -87,12 +88,12 @@ export class ScriptBindings {
 
 /** A script's key is a Java String, converted to the cache's key storage type as a REST key is. */
 function storedKey(h: CacheHandle, key: string): Buffer {
-  return toStoredKey(Buffer.from(key, 'utf8'), LEGACY_KEY_TYPE, storageTypes(h).key, NO_TYPES);
+  return toStoredKey(Buffer.from(key, 'utf8'), LEGACY_KEY_TYPE, storageTypesOf(h.cache.settings).key, NO_TYPES);
 }
 
 /** Script values are strings: Java Strings in a Java-object cache, UTF-8 text elsewhere. */
 function valueTypeOf(h: CacheHandle): string {
-  return essence(storageTypes(h).value) === JAVA_OBJECT ? `${JAVA_OBJECT}; type=java.lang.String` : 'text/plain; charset=UTF-8';
+  return essence(storageTypesOf(h.cache.settings).value) === JAVA_OBJECT ? `${JAVA_OBJECT}; type=java.lang.String` : 'text/plain; charset=UTF-8';
 }
 
 /** The cache's own expiration defaults apply, as for a REST write without expiration headers. */

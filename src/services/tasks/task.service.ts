@@ -6,6 +6,7 @@ import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import { ANONYMOUS_ADMIN, type Subject } from '../auth/auth.service';
 import { cacheMask, canAccess, requirePermission } from '../auth/authorization';
+import { viewOf } from '../cache-view';
 import { ADMIN_TASKS, type AdminLogging, type AdminTask, type CacheAccess } from './task-admin';
 import { ScriptBindings } from './script-bindings';
 import type { SandboxLimits } from './script-limits';
@@ -130,7 +131,7 @@ export class TaskService {
     this.requireRole(req.subject, task.metadata);
     if (req.cacheName !== undefined) {
       const h = this.manager.find(req.cacheName);
-      if (!h || h.internal || !canAccess(req.subject, h)) throw new CacheNotFoundError(req.cacheName);
+      if (!h || h.internal || !canAccess(req.subject, viewOf(h))) throw new CacheNotFoundError(req.cacheName);
     }
     if (task.metadata.mode === 'DISTRIBUTED' && req.cacheName === undefined) throw new DistributedTaskWithoutCacheError(name);
     // a declared parameter not passed would be a ReferenceError (500) inside the script
@@ -153,9 +154,9 @@ export class TaskService {
     return {
       requireAdmin: (name) => {
         const h = this.manager.find(name);
-        if (h) requirePermission(subject, cacheMask(subject, h), 'ADMIN');
+        if (h) requirePermission(subject, cacheMask(subject, viewOf(h)), 'ADMIN');
       },
-      canSee: (h) => canAccess(subject, h),
+      canSee: (h) => canAccess(subject, viewOf(h)),
     };
   }
 
