@@ -2,6 +2,7 @@ import type { Expiry } from '../model/expiration';
 import type { OpFlags } from '../model/flags';
 import type { StoredEntry } from '../store/store';
 import type { Listeners } from '../util/listeners';
+import type { Pages } from '../util/pages';
 import type { EntryEvent } from './entry-events';
 import type { CacheEntry } from './cache-entry';
 
@@ -37,12 +38,13 @@ export interface CacheData {
   size(flags: OpFlags): Promise<number>;
   /** Removes every entry; resolves once that is durable. */
   clear(): Promise<void>;
-  /** Resolves once every write made so far is durable (before `entries` or `keys`). */
-  settled(): Promise<void>;
-  /** Every live entry (listings, event streams, reindexing), which may take many turns to go through. */
-  entries(): Iterable<StoredEntry>;
+  /**
+   * Every live entry, every write acknowledged before the call included (listings, event streams),
+   * a page at a time (src/util/pages.ts): the reader may wait between pages, never within one.
+   */
+  entries(): Pages<StoredEntry>;
   /** Every live key, as `entries` gives them, without reading values where the engine can. */
-  keys(): Iterable<Buffer>;
+  keys(): Pages<Buffer>;
   /** Entry listeners (docs/reference/data-plane.md#entry-events). */
   readonly listeners: Listeners<EntryEvent>;
 }

@@ -2,6 +2,7 @@ import type { Expiry } from '../model/expiration';
 import { SKIP_CACHE_LOAD, type OpFlags } from '../model/flags';
 import type { StoredEntry } from '../store/store';
 import type { Listeners } from '../util/listeners';
+import { onePage, type Pages } from '../util/pages';
 import type { Cache, WriteResult } from './cache';
 import type { EntryEvent } from './entry-events';
 import type { CacheEntry } from './cache-entry';
@@ -57,16 +58,13 @@ export class LocalCacheData implements CacheData {
     await this.cache.clear()?.promise;
   }
 
-  settled(): Promise<void> {
-    return this.cache.settled();
+  /** One page: every write made so far durable first, then the cache's lazy walk (memory in place, the store a page of keys at a time). */
+  entries(): Pages<StoredEntry> {
+    return onePage(this.cache.settled(), () => this.cache.entries());
   }
 
-  entries(): Iterable<StoredEntry> {
-    return this.cache.entries();
-  }
-
-  keys(): Iterable<Buffer> {
-    return this.cache.keys();
+  keys(): Pages<Buffer> {
+    return onePage(this.cache.settled(), () => this.cache.keys());
   }
 }
 

@@ -5,6 +5,7 @@ import type { StoredEntry } from '../store/store';
 import type { RedisEntries, WriteCondition } from '../store/redis/redis-entries';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
+import type { Pages } from '../util/pages';
 import type { CacheData, RemoveOutcome } from './cache-data';
 import type { CacheEntry } from './cache-entry';
 import type { EntryEvent } from './entry-events';
@@ -13,7 +14,7 @@ import type { EntryEvent } from './entry-events';
  * The entries of a cache on a Redis Cluster (docs/scale-out.md, "Entries"): every operation is one
  * script on the master of the key's segment, which checks a condition and makes the write it
  * guards in one step, whichever node of grid sends it. A write resolves once Redis acknowledged it,
- * so `settled()` has nothing to wait for. Redis is this engine's memory, and it has no store
+ * so a listing has nothing to wait for first. Redis is this engine's memory, and it has no store
  * behind it: SKIP_CACHE_LOAD and SKIP_CACHE_STORE change nothing here.
  *
  * Listeners hear the writes made through this object only; entry events across nodes and expiry
@@ -54,28 +55,13 @@ export class RedisCacheData implements CacheData {
     await this.store.clear();
   }
 
-  /** Each write resolved once Redis had acknowledged it: nothing is pending. */
-  settled(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  /** Listings of this engine are asynchronous: `entriesAsync`. */
-  entries(): Iterable<StoredEntry> {
-    throw new Error('the entries of a cache on Redis are listed asynchronously (entriesAsync)');
-  }
-
-  /** Listings of this engine are asynchronous: `keysAsync`. */
-  keys(): Iterable<Buffer> {
-    throw new Error('the keys of a cache on Redis are listed asynchronously (keysAsync)');
-  }
-
   /** Every live entry, segment by segment, a page of bounded size at a time (no idle time refreshed). */
-  entriesAsync(): AsyncIterable<StoredEntry> {
+  entries(): Pages<StoredEntry> {
     return this.store.entries(() => this.clock.now());
   }
 
-  /** Every live key, as `entriesAsync` orders them, without reading values. */
-  keysAsync(): AsyncIterable<Buffer> {
+  /** Every live key, as `entries` orders them, without reading values. */
+  keys(): Pages<Buffer> {
     return this.store.keys(() => this.clock.now());
   }
 

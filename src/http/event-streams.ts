@@ -7,6 +7,7 @@ import { headerText } from './request-headers';
 import { isTrue, query } from './params';
 import type { GridContext } from './route-spec';
 import { type EventStream, openEventStream } from './sse';
+import { formatPages, type Pages, pagesOf } from '../util/pages';
 import { inSlices } from '../util/slices';
 
 const CONFIG_FORMATS = { 'application/yaml': 'yaml', 'application/json': 'json', 'application/xml': 'xml' } as const;
@@ -31,7 +32,7 @@ const MAX_HELD_EVENTS = 10_000;
  * Sends the current state in slices (it grows with stored state), holding live events back until
  * it is out, so the client sees the state first and then every change.
  */
-async function withCurrentState(stream: EventStream, current: Iterable<[string, string]> | undefined, subscribe: (deliver: (event: string, data: string) => void) => () => void): Promise<void> {
+async function withCurrentState(stream: EventStream, current: Iterable<[string, string]> | Pages<[string, string]> | undefined, subscribe: (deliver: (event: string, data: string) => void) => () => void): Promise<void> {
   let held: Array<[string, string]> | undefined = current ? [] : undefined;
   stream.onClose(subscribe((event, data) => {
     if (!held) return stream.send(event, data);
@@ -41,16 +42,21 @@ async function withCurrentState(stream: EventStream, current: Iterable<[string, 
   if (!current) return;
   let open = true;
   stream.onClose(() => { open = false; });
-  await inSlices(whileOpen(current, () => open), ([event, data]) => stream.send(event, data));
+  await inSlices(whileOpen(pagesOf(current), () => open), ([event, data]) => stream.send(event, data));
   for (const [event, data] of held!) stream.send(event, data);
   held = undefined;
 }
 
-/** The items of `items` while `open()` holds: a dropped stream stops reading the cache at once. */
-function* whileOpen<T>(items: Iterable<T>, open: () => boolean): Generator<T> {
-  for (const item of items) {
+/** The items of `pages` while `open()` holds: a dropped stream stops reading the cache at once. */
+async function* whileOpen<T>(pages: Pages<T>, open: () => boolean): Pages<T> {
+  for await (const page of pages) {
     if (!open()) return;
-    yield item;
+    yield (function* () {
+      for (const item of page) {
+        if (!open()) return;
+        yield item;
+      }
+    })();
   }
 }
 
@@ -88,13 +94,13 @@ export function listenConfig(ctx: GridContext, s: Services): void {
 export async function listenEntries(ctx: GridContext, s: Services): Promise<void> {
   const target = KEY_TARGETS[negotiateAmong(headerText(ctx, 'accept'), KEY_FORMATS)];
   const cache = ctx.state.cache;
-  const keys = await s.bulk.keys(cache);
   const keyOf = (key: Buffer): string => s.bulk.keyString(cache, key, target);
+  // every write acknowledged before this request is in the current state
+  const current = isTrue(query(ctx, 'includeCurrentState'))
+    ? formatPages(s.bulk.keys(cache), -1, (key): Array<[string, string]> => [['cache-entry-created', keyOf(key)]])
+    : undefined;
   const stream = openContainerStream(ctx, s);
-  function* current(): Generator<[string, string]> {
-    for (const key of keys) yield ['cache-entry-created', keyOf(key)];
-  }
-  void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined,
+  void withCurrentState(stream, current,
     (deliver) => s.caches.onEntryEvent(cache, (e) => deliver(e.type, keyOf(e.key))))
     .catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
 }

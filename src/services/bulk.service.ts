@@ -5,6 +5,7 @@ import { listingJson, listingPieces, type Representation } from '../model/media/
 import type { ProtobufTypes } from '../model/protobuf/protostream-json';
 import { isConvertible } from '../model/media/transcoding';
 import { expiresAt, type StoredEntry } from '../store/store';
+import { between, formatPages, type Pages } from '../util/pages';
 import { inChunks } from '../util/slices';
 import { storageTypes } from './storage-types';
 import { type CacheView, handleOf } from './cache-view';
@@ -26,14 +27,12 @@ export class BulkService {
 
   /** `?action=keys`: a JSON array of the keys as text (the key storage type converted to text/plain). */
   async *keysJson(cache: CacheView, limit: number): AsyncGenerator<string> {
-    await handleOf(cache).data.settled();
     const storage = storageTypes(cache).key;
-    yield* inChunks(listing(take(keysOf(cache), limit), (key, first) => [(first ? '' : ',') + JSON.stringify(this.keyText(key, storage))]));
+    yield* inChunks(jsonArray(keysOf(cache), limit, (key, first) => [(first ? '' : ',') + JSON.stringify(this.keyText(key, storage))]));
   }
 
-  /** Every live key, once the cache's writes so far are durable (the v1 key listing renders them). */
-  async keys(cache: CacheView): Promise<Iterable<Buffer>> {
-    await handleOf(cache).data.settled();
+  /** Every live key, every write acknowledged before the call included, a page at a time (the v1 key listing, event streams). */
+  keys(cache: CacheView): Pages<Buffer> {
     return keysOf(cache);
   }
 
@@ -63,7 +62,6 @@ export class BulkService {
 
   /** `?action=entries`: a JSON array of `{key, value[, metadata…]}`; large values are written in pieces. */
   async *entriesJson(cache: CacheView, opts: EntriesOptions): AsyncGenerator<string> {
-    await handleOf(cache).data.settled();
     const { key: keyRep, value: valueRep } = this.representations(cache, opts.contentNegotiation);
     const t = storageTypes(cache);
     const keyProto = essence(t.key) === PROTOSTREAM ? this.types : undefined;
@@ -71,7 +69,7 @@ export class BulkService {
     const keyJava = essence(t.key) === JAVA_OBJECT;
     const keyText = (key: Buffer) => this.keyText(key, t.key);
     const values = this.values;
-    yield* inChunks(listing(take(entriesOf(cache), opts.limit), function* (e, first) {
+    yield* inChunks(jsonArray(entriesOf(cache), opts.limit, function* (e, first) {
       const key = keyJava && keyRep === 'text' ? JSON.stringify(keyText(e.key)) : listingJson(e.key, keyRep, keyProto);
       yield `${first ? '' : ','}{"key":${key},"value":`;
       // protostream as a whole (on the worker when large), any other value a piece at a time: inChunks may pause between them
@@ -98,34 +96,18 @@ export class BulkService {
 }
 
 /** The live entries a listing shows. */
-function entriesOf(cache: CacheView): Iterable<StoredEntry> {
+function entriesOf(cache: CacheView): Pages<StoredEntry> {
   return handleOf(cache).data.entries();
 }
 
 /** The live keys a listing shows, read without their values where the engine can. */
-function keysOf(cache: CacheView): Iterable<Buffer> {
+function keysOf(cache: CacheView): Pages<Buffer> {
   return handleOf(cache).data.keys();
 }
 
-/** The first `limit` items (all when negative). */
-function* take<T>(items: Iterable<T>, limit: number): Generator<T> {
-  if (limit === 0) return;
-  let n = 0;
-  for (const item of items) {
-    yield item;
-    if (++n === limit) return;
-  }
-}
-
-/** A JSON array of the items, each written as the parts `format` gives. */
-function* listing<T, P>(items: Iterable<T>, format: (item: T, first: boolean) => Iterable<P>): Generator<P | string> {
-  yield '[';
-  let first = true;
-  for (const item of items) {
-    yield* format(item, first);
-    first = false;
-  }
-  yield ']';
+/** A JSON array of the first `limit` items (all when negative), each written as the parts `format` gives. */
+function jsonArray<T, P>(items: Pages<T>, limit: number, format: (item: T, first: boolean) => Iterable<P>): Pages<P | string> {
+  return between<P | string>(['['], formatPages(items, limit, format), [']']);
 }
 
 /**

@@ -6,6 +6,7 @@ import { etagOf } from '../model/etag';
 import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media/media-type';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
+import { onePage, type Pages } from '../util/pages';
 import type { SchemaService } from './schema.service';
 import type { ValueConverter } from './off-loop/value-converter';
 
@@ -86,16 +87,12 @@ export class ProtobufMetadataCache implements CacheData {
     for (const s of this.schemas.list()) await this.schemas.remove(s.name);
   }
 
-  settled(): Promise<void> {
-    return Promise.resolve();
+  entries(): Pages<CacheEntry> {
+    return onePage(Promise.resolve(), () => this.keyNames().map((name) => this.entry(this.names.keyOf(name), this.textOf(name)!)));
   }
 
-  entries(): CacheEntry[] {
-    return this.keyNames().map((name) => this.entry(this.names.keyOf(name), this.textOf(name)!));
-  }
-
-  keys(): Buffer[] {
-    return this.keyNames().map((name) => this.names.keyOf(name));
+  keys(): Pages<Buffer> {
+    return onePage(Promise.resolve(), () => this.keyNames().map((name) => this.names.keyOf(name)));
   }
 
   /** The value as the Java String a schema file must be; ISPN028009/028008 for another key or value. */

@@ -8,6 +8,7 @@ import { headerText } from '../request-headers';
 import { sendStatus } from '../respond';
 import { MEDIA, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
+import { between, formatPages, type Pages } from '../../util/pages';
 import { inChunks } from '../../util/slices';
 import { escapeXml } from '../xml-escape';
 
@@ -51,7 +52,7 @@ async function listKeys(ctx: GridContext, s: Services): Promise<void> {
   const charset = charsetName === undefined ? undefined : resolveCharset(charsetName);
   const cache = ctx.state.cache;
   const target = KEY_TARGETS[format];
-  const keys = await s.bulk.keys(cache);
+  const keys = s.bulk.keys(cache);
   const text = inChunks(renderKeys(keys, format, (key) => s.bulk.keyAs(cache, key, target)));
   const chunks = charset === undefined ? text : encoded(text, charset);
   const first = await chunks.next();
@@ -63,19 +64,15 @@ async function listKeys(ctx: GridContext, s: Services): Promise<void> {
 }
 
 /** The original's renderings, a key at a time: lines of text or hex, XML elements, and the non-JSON `keys=[a,b]`. */
-function* renderKeys(keys: Iterable<Buffer>, format: KeyFormat, convert: (key: Buffer) => Buffer): Generator<string> {
-  if (format === 'json') yield 'keys=[';
-  if (format === 'xml') yield '<?xml version="1.0" encoding="UTF-8"?><keys>';
-  let first = true;
-  for (const stored of keys) {
+function renderKeys(keys: Pages<Buffer>, format: KeyFormat, convert: (key: Buffer) => Buffer): Pages<string> {
+  const open = format === 'json' ? ['keys=['] : format === 'xml' ? ['<?xml version="1.0" encoding="UTF-8"?><keys>'] : [];
+  const close = format === 'json' ? [']'] : format === 'xml' ? ['</keys>'] : [];
+  return between(open, formatPages(keys, -1, (stored, first) => {
     const key = convert(stored);
+    if (format === 'xml') return [`<key>${escapeXml(key.toString('utf8'))}</key>`];
     const separator = first ? '' : format === 'json' ? ',' : '\n';
-    first = false;
-    if (format === 'xml') yield `<key>${escapeXml(key.toString('utf8'))}</key>`;
-    else yield separator + (format === 'hex' ? encodeHex(key) : key.toString('utf8'));
-  }
-  if (format === 'json') yield ']';
-  if (format === 'xml') yield '</keys>';
+    return [separator + (format === 'hex' ? encodeHex(key) : key.toString('utf8'))];
+  }), close);
 }
 
 /** Chunks of text in `charset`; a byte order mark, what it writes for no text, leads the first chunk only. */

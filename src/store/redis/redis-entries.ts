@@ -2,6 +2,7 @@ import type { Cluster } from 'ioredis';
 import type { StoredEntry } from '../../model/stored-entry';
 import { entryKeyOf, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
 import { CLEAR_PAGE, ENTRIES_PAGE, KEYS_PAGE, PUT, READ, REMOVE, SIZE } from './entry-scripts';
+import type { Pages } from '../../util/pages';
 import { inParallel, walkPages, type Page } from './segment-walk';
 
 /** An entry with its ETag, as a write stores it and a read finds it. */
@@ -125,12 +126,12 @@ export class RedisEntries {
   }
 
   /** Every live key, segment by segment (byte order within one), a bounded page at a time. */
-  keys(clock: () => number): AsyncIterable<Buffer> {
+  keys(clock: () => number): Pages<Buffer> {
     return walkPages(SEGMENTS, this.paging.window, (s, after) => this.keyPage(s, after, clock(), this.paging.keys));
   }
 
   /** Every live entry, as `keys` orders them, a page of bounded size at a time; no idle time is refreshed. */
-  entries(clock: () => number): AsyncIterable<StoredEntry> {
+  entries(clock: () => number): Pages<StoredEntry> {
     return walkPages(SEGMENTS, this.paging.window, (s, after) => this.entryPage(s, after, clock(), this.paging.keys, this.paging.bytes));
   }
 

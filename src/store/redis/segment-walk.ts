@@ -5,13 +5,13 @@ export interface Page<T> {
 }
 
 /**
- * Every item of segments 0 … count-1, in segment order, one page at a time: up to `window`
+ * The pages of segments 0 … count-1, in segment order: up to `window`
  * segments have their next page asked for ahead of the one being read, so a walk holds at most
  * `window` + 1 pages however big the cache is, and waits on the network only when the page it reaches has not arrived yet.
  * A page fetched ahead that fails is reported when the walk reaches it; a walk left early leaves
  * nothing unhandled.
  */
-export async function* walkPages<T>(count: number, window: number, fetch: (segment: number, after: Buffer | undefined) => Promise<Page<T>>): AsyncGenerator<T> {
+export async function* walkPages<T>(count: number, window: number, fetch: (segment: number, after: Buffer | undefined) => Promise<Page<T>>): AsyncGenerator<T[]> {
   const ahead: Array<{ segment: number; page: Promise<Page<T>> }> = [];
   const ask = (segment: number, after: Buffer | undefined) => {
     const page = fetch(segment, after);
@@ -29,7 +29,7 @@ export async function* walkPages<T>(count: number, window: number, fetch: (segme
       ahead.shift();
       if (started < count) ahead.push(ask(started++, undefined));
     }
-    yield* items;
+    if (items.length > 0) yield items;
   }
 }
 

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import type { Pages } from '../../../src/util/pages';
+import { itemsOf } from '../../support/pages';
 import type { Cluster } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { etagOf } from '../../../src/model/etag';
@@ -21,9 +23,9 @@ function record(key: Buffer | string, value: Buffer | string, now: number, expir
   return { key: Buffer.from(key), value: v, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan ?? -1, maxIdle: expiry.maxIdle ?? -1, etag: etagOf(v) };
 }
 
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+async function collect<T>(pages: Pages<T>): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of items) out.push(item);
+  for await (const item of itemsOf(pages)) out.push(item);
   return out;
 }
 
@@ -310,7 +312,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
       expect(keys).to.have.length(N);
       expect(new Set(keys.map((k) => k.toString()))).to.have.property('size', N);
       let count = 0;
-      for await (const e of entries.entries(later)) {
+      for await (const e of itemsOf(entries.entries(later))) {
         const i = Number(e.key.toString().slice('key-'.length));
         expect(e.value.length).to.equal(VALUE_BYTES);
         expect(e.value[0]).to.equal(i % 251);
@@ -337,7 +339,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
       const keys = await collect(small.keys(() => now));
       expect(keys).to.have.length(N + 100);
       let count = 0;
-      for await (const _ of small.entries(() => now)) count++;
+      for await (const _ of itemsOf(small.entries(() => now))) count++;
       expect(count).to.equal(N + 100);
       expect(await small.count(now)).to.equal(N + 100);
     });

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { itemsOf } from '../../../support/pages';
 import { inParallel, type Page, walkPages } from '../../../../src/store/redis/segment-walk';
 
 // How whole-cache operations of the redis engine walk a cache's segments (docs/scale-out.md,
@@ -23,7 +24,7 @@ describe('walkPages', () => {
     const sizes = [5, 0, 1, 12, 3, 0, 7];
     const { fetch } = segments(sizes, 2);
     const seen: string[] = [];
-    for await (const item of walkPages(sizes.length, 3, fetch)) seen.push(item);
+    for await (const item of itemsOf(walkPages(sizes.length, 3, fetch))) seen.push(item);
     expect(seen).to.deep.equal(sizes.flatMap((n, s) => Array.from({ length: n }, (_, i) => `${s}:${i}`)));
   });
 
@@ -32,7 +33,7 @@ describe('walkPages', () => {
     const { stats, fetch } = segments(sizes, 2);
     let pagesStarted = 0;
     let most = 0;
-    for await (const item of walkPages(sizes.length, 4, fetch)) {
+    for await (const item of itemsOf(walkPages(sizes.length, 4, fetch))) {
       if (Number(item.split(':')[1]) % 2 === 0) pagesStarted++; // each page starts at an even item
       most = Math.max(most, stats.asked - (pagesStarted - 1));
       await new Promise((resolve) => setImmediate(resolve)); // a slow reader: pages ahead have time to arrive
@@ -50,7 +51,7 @@ describe('walkPages', () => {
     const seen: string[] = [];
     let error: Error | undefined;
     try {
-      for await (const item of walkPages(5, 4, failing)) seen.push(item);
+      for await (const item of itemsOf(walkPages(5, 4, failing))) seen.push(item);
     } catch (err) {
       error = err as Error;
     }
@@ -61,7 +62,7 @@ describe('walkPages', () => {
     const listener = (reason: unknown) => unhandled.push(reason);
     process.on('unhandledRejection', listener);
     try {
-      for await (const item of walkPages(5, 4, failing)) if (item === '0') break; // segment 2 fails after the walk ended
+      for await (const item of itemsOf(walkPages(5, 4, failing))) if (item === '0') break; // segment 2 fails after the walk ended
       await new Promise((resolve) => setTimeout(resolve, 20));
     } finally {
       process.off('unhandledRejection', listener);
