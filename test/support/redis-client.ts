@@ -18,6 +18,20 @@ export async function clusterClient(redis: ThrowawayCluster, overrides: ClusterO
   return client;
 }
 
+/** Two clients of a throwaway cluster (two grid nodes, say), opened before the describe's tests and quit after them. */
+export function useClusterClients(redis: ThrowawayCluster): { client: Cluster; other: Cluster } {
+  const clients = {} as { client: Cluster; other: Cluster };
+  before(async () => {
+    clients.client = await clusterClient(redis);
+    clients.other = await clusterClient(redis);
+  });
+  after(async () => {
+    await clients.client?.quit();
+    await clients.other?.quit();
+  });
+  return clients;
+}
+
 /** `host:port` of each master, as the client sees the cluster now. */
 export function masterAddresses(client: Cluster): string[] {
   return client.nodes('master').map((n) => `${n.options.host}:${n.options.port}`);

@@ -11,7 +11,7 @@ import { DEFAULT_PAGING, RedisEntries } from '../../../src/store/redis/redis-ent
 import { ManualClock, systemClock, type Clock } from '../../../src/util/clock';
 import { collectGarbage } from '../../support/gc';
 import { eventually } from '../../support/poll';
-import { clusterClient, killNode, masterOfSlot } from '../../support/redis-client';
+import { useClusterClients, killNode, masterOfSlot } from '../../support/redis-client';
 import { throwawayCluster } from '../../support/redis-cluster';
 
 // The entry seam (src/grid/cache-data.ts) on a real 3+3 Redis Cluster: what the services will see
@@ -23,23 +23,13 @@ let caches = 0;
 describe('RedisCacheData: the entry seam on Redis Cluster', function () {
   this.timeout(60_000);
   const redis = throwawayCluster();
-  let client: Cluster;
-  let other: Cluster;
-
-  before(async () => {
-    client = await clusterClient(redis);
-    other = await clusterClient(redis);
-  });
-  after(async () => {
-    await client?.quit();
-    await other?.quit();
-  });
+  const clients = useClusterClients(redis);
 
   const dataOn = (c: Cluster, clock: Clock = systemClock, id = `d${++caches}`) => new RedisCacheData(new RedisEntries(c, id), clock);
 
   describe('get, peek, put, remove', () => {
     it('round-trips binary keys and values, an empty value and 1 MB, with their ETag', async () => {
-      const data = dataOn(client);
+      const data = dataOn(clients.client);
       const cases: Array<[Buffer, Buffer]> = [
         [Buffer.from([0, 1, 0xfe, 0xff]), Buffer.from([0xff, 0, 0x80])], [Buffer.from('empty'), Buffer.alloc(0)],
         [randomBytes(32), randomBytes(1024 * 1024)],
@@ -61,8 +51,8 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
 
     it('resolves a write once Redis acknowledged it: another client reads and lists it at once', async () => {
       const id = `d${++caches}`;
-      const a = dataOn(client, systemClock, id);
-      const b = dataOn(other, systemClock, id);
+      const a = dataOn(clients.client, systemClock, id);
+      const b = dataOn(clients.other, systemClock, id);
       await a.put(Buffer.from('k'), Buffer.from('v'), null, IMMORTAL, NO_FLAGS);
       expect((await b.get(Buffer.from('k'), NO_FLAGS))?.value.toString()).to.equal('v');
       const listed: string[] = [];
@@ -74,18 +64,18 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
   describe('expiry', () => {
     it('lets Redis itself expire an entry at the end of its lifespan', async () => {
       const id = `d${++caches}`;
-      const data = dataOn(client, systemClock, id);
+      const data = dataOn(clients.client, systemClock, id);
       const key = Buffer.from('brief');
       await data.put(key, Buffer.from('v'), null, { lifespan: 200, maxIdle: -1 }, NO_FLAGS);
       const redisKey = entryKeyOf(segmentKeysOf(id)[segmentOf(key)], key);
-      await eventually(async () => (await client.exists(redisKey)) === 0, 10_000, 'Redis to expire the entry');
+      await eventually(async () => (await clients.client.exists(redisKey)) === 0, 10_000, 'Redis to expire the entry');
       expect(await data.get(key, NO_FLAGS)).to.equal(undefined);
       expect(await data.size(NO_FLAGS)).to.equal(0);
     });
 
     it('refreshes max-idle on get and not on peek (a clock the test moves)', async () => {
       const clock = new ManualClock();
-      const data = dataOn(client, clock);
+      const data = dataOn(clients.client, clock);
       const key = Buffer.from('idle');
       await data.put(key, Buffer.from('v'), null, { lifespan: -1, maxIdle: 100_000 }, NO_FLAGS);
       clock.advance(60_000);
@@ -105,7 +95,7 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
 
   describe('conditional writes', () => {
     it('puts unless the ETag matches, and removes only the ETag given', async () => {
-      const data = dataOn(client);
+      const data = dataOn(clients.client);
       const key = Buffer.from('k');
       const first = (await data.put(key, Buffer.from('first'), null, IMMORTAL, NO_FLAGS))!;
       expect(await data.put(key, Buffer.from('second'), null, IMMORTAL, NO_FLAGS, first.etag)).to.equal(undefined);
@@ -118,7 +108,7 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
 
     it('lets exactly one put-if-absent win per key when two nodes race for many keys', async () => {
       const id = `d${++caches}`;
-      const nodes = [dataOn(client, systemClock, id), dataOn(other, systemClock, id)];
+      const nodes = [dataOn(clients.client, systemClock, id), dataOn(clients.other, systemClock, id)];
       const keys = 200;
       const attempts = 6;
       const tries = await Promise.all(Array.from({ length: keys * attempts }, async (_, n) => {
@@ -138,7 +128,7 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
 
   describe('listeners', () => {
     it('hear the writes made through this node: created, modified, removed; none with SKIP_LISTENER_NOTIFICATION', async () => {
-      const data = dataOn(client);
+      const data = dataOn(clients.client);
       const heard: EntryEvent[] = [];
       const stop = data.listeners.add((e) => heard.push(e));
       const key = Buffer.from('k');
@@ -159,7 +149,7 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
   describe('size, keys, entries and clear of 20,000 entries', () => {
     const N = 20_000;
     const VALUE_BYTES = 4096;
-    const data = () => dataOn(client, systemClock, 'big');
+    const data = () => dataOn(clients.client, systemClock, 'big');
 
     before(async function () {
       this.timeout(180_000);
@@ -218,11 +208,11 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
     it('recovers by itself once its replica took over: writes succeed again, and every write acknowledged since is readable', async function () {
       this.timeout(90_000);
       const id = 'failover';
-      const data = dataOn(client, systemClock, id);
+      const data = dataOn(clients.client, systemClock, id);
       const slotOf = new Map<number, number>();
-      for (let s = 0; s < SEGMENTS; s++) slotOf.set(s, await client.cluster('KEYSLOT', segmentKeysOf(id)[s].keys) as number);
-      const victim = masterOfSlot(client, slotOf.get(0)!);
-      const victimSegments = new Set([...slotOf].filter(([, slot]) => masterOfSlot(client, slot) === victim).map(([s]) => s));
+      for (let s = 0; s < SEGMENTS; s++) slotOf.set(s, await clients.client.cluster('KEYSLOT', segmentKeysOf(id)[s].keys) as number);
+      const victim = masterOfSlot(clients.client, slotOf.get(0)!);
+      const victimSegments = new Set([...slotOf].filter(([, slot]) => masterOfSlot(clients.client, slot) === victim).map(([s]) => s));
       const onVictim = (key: Buffer) => victimSegments.has(segmentOf(key));
       const victimKey = Array.from({ length: 1000 }, (_, i) => Buffer.from(`probe-${i}`)).find(onVictim)!;
 
@@ -264,7 +254,7 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
         stop = true;
         await Promise.all(writers);
 
-        const reader = dataOn(other, systemClock, id);
+        const reader = dataOn(clients.other, systemClock, id);
         const lost: string[] = [];
         for (const [key, a] of acked) {
           const read = await reader.get(Buffer.from(key), NO_FLAGS);

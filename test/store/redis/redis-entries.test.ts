@@ -7,7 +7,7 @@ import { etagOf } from '../../../src/model/etag';
 import { entryKeyOf, segmentKeysOf, segmentOf } from '../../../src/store/redis/entry-layout';
 import { type EntryRecord, type Paging, RedisEntries } from '../../../src/store/redis/redis-entries';
 import { eventually } from '../../support/poll';
-import { clusterClient, masterAddresses, masterOfSlot } from '../../support/redis-client';
+import { useClusterClients, masterAddresses, masterOfSlot } from '../../support/redis-client';
 import { throwawayCluster } from '../../support/redis-cluster';
 
 // The entries of a cache on a real 3+3 Redis Cluster (docs/scale-out.md, "Entries").
@@ -45,17 +45,7 @@ async function entryKeysOn(client: Cluster, address: string, cacheId: string): P
 describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
   this.timeout(60_000);
   const redis = throwawayCluster();
-  let client: Cluster;
-  let other: Cluster;
-
-  before(async () => {
-    client = await clusterClient(redis);
-    other = await clusterClient(redis);
-  });
-  after(async () => {
-    await client?.quit();
-    await other?.quit();
-  });
+  const clients = useClusterClients(redis);
 
   describe('layout', () => {
     it('hashes a key to its segment with 32-bit FNV-1a mod 256, the same on every node and run', () => {
@@ -66,26 +56,26 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
 
     it('puts each segment in a slot of its own and spreads a cache\'s 256 segments over every master', async () => {
       const segments = segmentKeysOf('c42');
-      const slots = await Promise.all(segments.map((s) => client.cluster('KEYSLOT', s.keys) as Promise<number>));
+      const slots = await Promise.all(segments.map((s) => clients.client.cluster('KEYSLOT', s.keys) as Promise<number>));
       for (const [i, s] of segments.entries()) {
-        expect(await client.cluster('KEYSLOT', s.expiries)).to.equal(slots[i]);
-        expect(await client.cluster('KEYSLOT', entryKeyOf(s, randomBytes(8)))).to.equal(slots[i]);
+        expect(await clients.client.cluster('KEYSLOT', s.expiries)).to.equal(slots[i]);
+        expect(await clients.client.cluster('KEYSLOT', entryKeyOf(s, randomBytes(8)))).to.equal(slots[i]);
       }
       const perMaster = new Map<string, number>();
-      for (const slot of slots) perMaster.set(masterOfSlot(client, slot), (perMaster.get(masterOfSlot(client, slot)) ?? 0) + 1);
-      expect([...perMaster.keys()].sort()).to.deep.equal(masterAddresses(client).sort());
+      for (const slot of slots) perMaster.set(masterOfSlot(clients.client, slot), (perMaster.get(masterOfSlot(clients.client, slot)) ?? 0) + 1);
+      expect([...perMaster.keys()].sort()).to.deep.equal(masterAddresses(clients.client).sort());
       console.log(`      segments per master: ${[...perMaster.values()].join(', ')}`);
     });
 
     it('refuses a cache id that would break the hash tag', () => {
-      expect(() => new RedisEntries(client, 'a}b')).to.throw(/no braces/);
-      expect(() => new RedisEntries(client, '')).to.throw(/at least one character/);
+      expect(() => new RedisEntries(clients.client, 'a}b')).to.throw(/no braces/);
+      expect(() => new RedisEntries(clients.client, '')).to.throw(/at least one character/);
     });
   });
 
   describe('one entry', () => {
     it('reads back binary keys and values as written: every byte value, an empty value, 1 MB, braces in the key', async () => {
-      const { entries } = newCache(client);
+      const { entries } = newCache(clients.client);
       const now = Date.now();
       const everyByte = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
       const cases: Array<[Buffer, Buffer]> = [
@@ -103,17 +93,17 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
 
     it('keeps a null media type as null and replaces an entry whole (type, times, expiry)', async () => {
-      const { id, entries } = newCache(client);
+      const { id, entries } = newCache(clients.client);
       const now = Date.now();
       expect(await entries.write(record('k', 'one', now, { lifespan: 60_000 }, 'text/plain'), now)).to.equal('created');
       expect(await entries.write(record('k', 'two', now + 1, {}, null), now + 1)).to.equal('replaced');
       expect(await entries.read(Buffer.from('k'), now + 1, false)).to.deep.equal(record('k', 'two', now + 1));
       const segment = segmentKeysOf(id)[segmentOf(Buffer.from('k'))];
-      expect(await client.pttl(entryKeyOf(segment, Buffer.from('k')))).to.equal(-1); // the old lifespan went with the old entry
+      expect(await clients.client.pttl(entryKeyOf(segment, Buffer.from('k')))).to.equal(-1); // the old lifespan went with the old entry
     });
 
     it('removes an entry: removed, then absent', async () => {
-      const { entries } = newCache(client);
+      const { entries } = newCache(clients.client);
       const now = Date.now();
       await entries.write(record('k', 'v', now), now);
       expect(await entries.remove(Buffer.from('k'), now)).to.equal('removed');
@@ -123,22 +113,22 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
   });
 
   describe('expiry', () => {
-    const expiryOf = async (id: string, key: string) => client.pexpiretime(entryKeyOf(segmentKeysOf(id)[segmentOf(Buffer.from(key))], Buffer.from(key)));
+    const expiryOf = async (id: string, key: string) => clients.client.pexpiretime(entryKeyOf(segmentKeysOf(id)[segmentOf(Buffer.from(key))], Buffer.from(key)));
 
     it('gives an entry with a lifespan its absolute expiry in Redis, which removes it by itself', async () => {
-      const { id, entries } = newCache(client);
+      const { id, entries } = newCache(clients.client);
       const now = Date.now();
       await entries.write(record('short', 'v', now, { lifespan: 200 }), now);
       await entries.write(record('long', 'v', now, { lifespan: 600_000, maxIdle: 300_000 }), now);
       expect(await expiryOf(id, 'short')).to.equal(now + 200);
       expect(await expiryOf(id, 'long')).to.equal(now + 300_000); // min(created + lifespan, lastUsed + maxIdle)
       const segment = segmentKeysOf(id)[segmentOf(Buffer.from('short'))];
-      await eventually(async () => (await client.exists(entryKeyOf(segment, Buffer.from('short')))) === 0, 10_000, 'Redis to expire the entry');
+      await eventually(async () => (await clients.client.exists(entryKeyOf(segment, Buffer.from('short')))) === 0, 10_000, 'Redis to expire the entry');
       expect(await entries.read(Buffer.from('short'), Date.now(), true)).to.equal(undefined);
     });
 
     it('refreshes max-idle on a read, in the entry and in Redis, and not on a peek', async () => {
-      const { id, entries } = newCache(client);
+      const { id, entries } = newCache(clients.client);
       const t0 = Date.now();
       const key = Buffer.from('idle');
       await entries.write(record(key, 'v', t0, { maxIdle: 100_000 }), t0);
@@ -159,7 +149,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
 
     it('caps a refreshed max-idle at the lifespan', async () => {
-      const { id, entries } = newCache(client);
+      const { id, entries } = newCache(clients.client);
       const t0 = Date.now();
       await entries.write(record('k', 'v', t0, { lifespan: 120_000, maxIdle: 100_000 }), t0);
       await entries.read(Buffer.from('k'), t0 + 60_000, true);
@@ -169,11 +159,11 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
 
     it('lets Redis remove an entry whose idle time ran out (real time)', async () => {
-      const { id, entries } = newCache(client);
+      const { id, entries } = newCache(clients.client);
       const now = Date.now();
       await entries.write(record('k', 'v', now, { maxIdle: 150 }), now);
       const segment = segmentKeysOf(id)[segmentOf(Buffer.from('k'))];
-      await eventually(async () => (await client.exists(entryKeyOf(segment, Buffer.from('k')))) === 0, 10_000, 'Redis to expire the idle entry');
+      await eventually(async () => (await clients.client.exists(entryKeyOf(segment, Buffer.from('k')))) === 0, 10_000, 'Redis to expire the idle entry');
       expect(await entries.count(Date.now())).to.equal(0);
       expect(await collect(entries.keys(() => Date.now()))).to.deep.equal([]);
     });
@@ -187,7 +177,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     };
 
     it('skips them in size and listings, and the segment\'s next write removes 16 of them with their entries', async () => {
-      const { id, entries } = newCache(client);
+      const { id, entries } = newCache(clients.client);
       const segment = segmentKeysOf(id)[7];
       const now = Date.now();
       const mortal = keysOfSegment(7, 20, 'm');
@@ -196,24 +186,24 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
       expect(await entries.count(later)).to.equal(0);
       expect(await collect(entries.keys(() => later))).to.deep.equal([]);
       expect(await collect(entries.entries(() => later))).to.deep.equal([]);
-      expect(await client.zcard(segment.keys)).to.equal(20);
+      expect(await clients.client.zcard(segment.keys)).to.equal(20);
 
       const [fresh] = keysOfSegment(7, 1, 'fresh');
       await entries.write(record(fresh, 'v', later), later);
-      expect(await client.zcard(segment.keys)).to.equal(20 - 16 + 1);
-      expect(await client.zcard(segment.expiries)).to.equal(4);
-      const held = await Promise.all(mortal.map((k) => client.exists(entryKeyOf(segment, k))));
+      expect(await clients.client.zcard(segment.keys)).to.equal(20 - 16 + 1);
+      expect(await clients.client.zcard(segment.expiries)).to.equal(4);
+      const held = await Promise.all(mortal.map((k) => clients.client.exists(entryKeyOf(segment, k))));
       expect(held.filter((n) => n === 1)).to.have.length(4);
       expect(await entries.count(later)).to.equal(1);
     });
 
     it('lists no key whose entry is gone from Redis while its index still names it', async () => {
-      const { id, entries } = newCache(client);
+      const { id, entries } = newCache(clients.client);
       const now = Date.now();
       const [kept, dropped] = keysOfSegment(3, 2, 'k');
       await entries.write(record(kept, 'v', now), now);
       await entries.write(record(dropped, 'v', now), now);
-      await client.del(entryKeyOf(segmentKeysOf(id)[3], dropped)); // as an eviction would: behind grid's back
+      await clients.client.del(entryKeyOf(segmentKeysOf(id)[3], dropped)); // as an eviction would: behind grid's back
       expect((await collect(entries.keys(() => now))).map(String)).to.deep.equal([kept.toString()]);
       expect((await collect(entries.entries(() => now))).map((e) => e.key.toString())).to.deep.equal([kept.toString()]);
     });
@@ -221,7 +211,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
 
   describe('conditional writes', () => {
     it('puts unless the live entry has the ETag given', async () => {
-      const { entries } = newCache(client);
+      const { entries } = newCache(clients.client);
       const now = Date.now();
       const first = record('k', 'first', now);
       await entries.write(first, now);
@@ -233,7 +223,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
 
     it('puts if absent only when there is no live entry (an expired one counts as absent)', async () => {
-      const { entries } = newCache(client);
+      const { entries } = newCache(clients.client);
       const now = Date.now();
       expect(await entries.write(record('k', 'first', now, { lifespan: 60_000 }), now, { absent: true })).to.equal('created');
       expect(await entries.write(record('k', 'second', now), now, { absent: true })).to.equal('kept');
@@ -244,7 +234,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
 
     it('removes only the entry whose ETag is given', async () => {
-      const { entries } = newCache(client);
+      const { entries } = newCache(clients.client);
       const now = Date.now();
       const e = record('k', 'v', now);
       await entries.write(e, now);
@@ -256,7 +246,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
 
     it('lets exactly one of many concurrent put-if-absent win, per key, from two separate clients', async () => {
       const id = `race${++cacheIds}`;
-      const sides = [new RedisEntries(client, id), new RedisEntries(other, id)];
+      const sides = [new RedisEntries(clients.client, id), new RedisEntries(clients.other, id)];
       const keys = 300;
       const attempts = 8;
       const now = Date.now();
@@ -283,7 +273,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
 
     before(async function () {
       this.timeout(120_000);
-      ({ id, entries } = newCache(client));
+      ({ id, entries } = newCache(clients.client));
       now = Date.now();
       const value = (i: number) => Buffer.alloc(VALUE_BYTES, i % 251);
       for (let i = 0; i < N; i += 256) {
@@ -294,7 +284,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
 
     it('spreads the entries over every master', async () => {
-      const counts = await Promise.all(masterAddresses(client).map((a) => entryKeysOn(client, a, id)));
+      const counts = await Promise.all(masterAddresses(clients.client).map((a) => entryKeysOn(clients.client, a, id)));
       console.log(`      entries per master: ${counts.join(', ')}`);
       expect(counts).to.have.length(3);
       for (const c of counts) expect(c).to.be.greaterThan(0);
@@ -335,7 +325,7 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
 
     it('walks with small pages and a small window to the same keys', async () => {
-      const small = new RedisEntries(client, id, { keys: 7, bytes: 3 * VALUE_BYTES, window: 2, parallel: 3 });
+      const small = new RedisEntries(clients.client, id, { keys: 7, bytes: 3 * VALUE_BYTES, window: 2, parallel: 3 });
       const keys = await collect(small.keys(() => now));
       expect(keys).to.have.length(N + 100);
       let count = 0;
@@ -349,9 +339,9 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
       expect(await entries.clear()).to.equal(N + 100);
       expect(await entries.count(now)).to.equal(0);
       expect(await collect(entries.keys(() => now))).to.deep.equal([]);
-      const left = await Promise.all(masterAddresses(client).map((a) => entryKeysOn(client, a, id)));
+      const left = await Promise.all(masterAddresses(clients.client).map((a) => entryKeysOn(clients.client, a, id)));
       expect(left).to.deep.equal([0, 0, 0]);
-      const indexes = await Promise.all(segmentKeysOf(id).map((s) => client.exists(s.keys, s.expiries)));
+      const indexes = await Promise.all(segmentKeysOf(id).map((s) => clients.client.exists(s.keys, s.expiries)));
       expect(indexes.every((n) => n === 0)).to.equal(true);
     });
   });
