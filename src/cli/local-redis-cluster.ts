@@ -64,7 +64,7 @@ export interface StartOutcome {
 /**
  * Starts the cluster in `dir`: the nodes that do not run (on their directories, so a stopped
  * cluster comes back with its data), then — the first time — `redis-cli --cluster create` with one
- * replica per master; returns once every node says `cluster_state:ok`. Already running: nothing
+ * replica per master; returns once every node says `cluster_state:ok` and every master has a replica attached. Already running: nothing
  * is started. `nodes` is the layout of a new cluster (default: from port 7000); an existing one
  * keeps its own.
  */
@@ -110,17 +110,37 @@ async function createCluster(cluster: LocalCluster): Promise<void> {
 async function waitUntilReady(cluster: LocalCluster): Promise<void> {
   let last = '';
   for (const end = Date.now() + READY_TIMEOUT_MS; Date.now() < end; await sleep(100)) {
-    const states = await Promise.all(cluster.nodes.map((n) => clusterInfo(n.port, cluster.password).then((i) => i.cluster_state, (e: Error) => e.message)));
+    const states = await Promise.all(cluster.nodes.map((n) => nodeReadiness(n.port, cluster.password)));
     if (states.every((s) => s === 'ok')) return;
     last = states.map((s, i) => `${address(cluster.nodes[i].port)} ${s}`).join(', ');
   }
   throw new CommandFailure(`the cluster in ${cluster.dir} is not ready after ${READY_TIMEOUT_MS / 1000} s (${last}); its nodes log to node-PORT/redis.log`);
 }
 
+/**
+ * `ok` once the node sees the cluster ok and, for a master, a replica attached to it — replicas
+ * attach a moment after `cluster_state:ok`, and a cluster said to be ready must be able to confirm
+ * writes on a replica (`--durability power`); otherwise what is still missing.
+ */
+async function nodeReadiness(port: number, password?: string): Promise<string> {
+  try {
+    const { cluster_state: state } = await clusterInfo(port, password);
+    if (state !== 'ok') return state ?? 'no cluster_state';
+    const replication = fields(await redisCli(port, ['INFO', 'replication'], password));
+    return replication.role === 'master' && Number(replication.connected_slaves ?? 0) < 1 ? 'master without a replica yet' : 'ok';
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/** The `name:value` lines of an INFO or CLUSTER INFO answer. */
+function fields(text: string): Record<string, string> {
+  return Object.fromEntries(text.split(/\r?\n/).map((l) => l.split(':')).filter((kv) => kv.length === 2));
+}
+
 /** `CLUSTER INFO` of one node as its fields. */
 export async function clusterInfo(port: number, password?: string): Promise<Record<string, string>> {
-  const text = await redisCli(port, ['CLUSTER', 'INFO'], password);
-  return Object.fromEntries(text.split(/\r?\n/).map((l) => l.split(':')).filter((kv) => kv.length === 2));
+  return fields(await redisCli(port, ['CLUSTER', 'INFO'], password));
 }
 
 /** Stops every running node of the cluster in `dir` by its own PID; returns how many ran. */
