@@ -138,7 +138,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   let closing: Promise<void> | undefined;
   close = () => (closing ??= (async () => {
     for (const c of containers) c.interrupt();
-    services.server.closing.emit();
+    services.server.startClosing();
     await listeners.close();
     await release();
     logs.get('grid').info('server stopped');

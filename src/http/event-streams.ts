@@ -20,7 +20,7 @@ const KEY_TARGETS = { json: parseMediaType(JSON_TYPE), text: parseMediaType(TEXT
  * was being opened, after the route's own check.
  */
 function openContainerStream(ctx: GridContext, s: Services): EventStream {
-  const stream = openEventStream(ctx, [s.server.closing, s.container.stopping]);
+  const stream = openEventStream(ctx, [(fn) => s.server.onClosing(fn), (fn) => s.container.onStopping(fn)]);
   if (s.container.stopped) stream.close();
   return stream;
 }

@@ -1,5 +1,4 @@
 import { PassThrough } from 'node:stream';
-import type { Listeners } from '../util/listeners';
 import type { GridContext } from './route-spec';
 
 const KEEP_ALIVE_MS = 30_000;
@@ -32,7 +31,7 @@ export function dataLines(data: string): string[] {
  * it is dropped, or when one of `endings` is told: the server closing, the stream's container
  * shutting down.
  */
-export function openEventStream(ctx: GridContext, endings: ReadonlyArray<Listeners<void>>): EventStream {
+export function openEventStream(ctx: GridContext, endings: ReadonlyArray<(close: () => void) => () => void>): EventStream {
   // refused (429/503 with the reason) before anything is sent when the user or server is at its cap
   const release = ctx.state.guards.openStream({ tenant: ctx.state.tenant, user: ctx.state.subject.name });
   const stream = new PassThrough();
@@ -49,7 +48,7 @@ export function openEventStream(ctx: GridContext, endings: ReadonlyArray<Listene
   keepAlive.unref();
   ctx.req.once('close', close);
   ctx.res.once('close', close);
-  for (const ending of endings) closers.push(ending.add(close));
+  for (const ending of endings) closers.push(ending(close));
   ctx.status = 200;
   ctx.set('Content-Type', 'text/event-stream');
   ctx.set('Cache-Control', 'no-cache');

@@ -2,7 +2,6 @@ import { CacheAbsentError } from '../errors';
 import type { CacheManager, ConfigEvent } from '../grid/cache-manager';
 import type { StatsSnapshot } from '../grid/cache-stats';
 import { NO_FLAGS } from '../model/flags';
-import type { Listeners } from '../util/listeners';
 import { type CacheDefinition, formatCacheConfig } from '../model/cache-config';
 import type { Clock } from '../util/clock';
 import type { Subject } from './auth/auth.service';
@@ -59,9 +58,9 @@ export class ContainerService {
     return this.manager.events.add(listener);
   }
 
-  /** Fires when the container shuts down (`?action=shutdown`). */
-  get stopping(): Listeners<void> {
-    return this.manager.stopping;
+  /** Calls `fn` when the container shuts down (`?action=shutdown`), until the returned function is called. */
+  onStopping(fn: () => void): () => void {
+    return this.manager.stopping.add(fn);
   }
 
   /** The health of each cache the caller may see: DEGRADED in degraded availability; a single node never rebalances. */

@@ -24,7 +24,7 @@ export interface ServerSettings {
 export class ServerService {
   readonly runtime = new RuntimeInfo();
   /** Told when the server starts closing, so long-lived streams end instead of holding shutdown up. */
-  readonly closing = new Listeners<void>();
+  private readonly closing = new Listeners<void>();
 
   constructor(
     private readonly settings: ServerSettings,
@@ -37,6 +37,15 @@ export class ServerService {
   /** `<brand> '<codename>' <version>`, the shape of the original's version string. */
   versionString(): string {
     return `grid 'Foundation' ${this.version}`;
+  }
+  /** Calls `fn` when the server starts closing, until the returned function is called. */
+  onClosing(fn: () => void): () => void {
+    return this.closing.add(fn);
+  }
+
+  /** The server starts closing: every `onClosing` listener is told (the process's close path). */
+  startClosing(): void {
+    this.closing.emit();
   }
 
   /** The diagnostic archive of `GET /server/report`. */
