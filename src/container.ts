@@ -94,6 +94,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const indexing = new Indexing(store, types, log('grid.query'));
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
+    configEventLog: config.limits.configEventLog,
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
   const queryEngine = new QueryEngine(types, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });

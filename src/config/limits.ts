@@ -34,6 +34,8 @@ export interface Limits {
   listenersPerUser: number;
   /** Open event streams of the whole server. */
   listeners: number;
+  /** Configuration events each container keeps, so that an event stream can be resumed (`Last-Event-ID`). */
+  configEventLog: number;
   /** Bytes of request bodies held in memory at once, all requests together (a body is read whole before it is used). */
   requestBodyMemory: number;
   /** Milliseconds a client has to send the request line and headers (slowloris). */
@@ -70,6 +72,7 @@ export const DEFAULT_LIMITS: Readonly<Limits> = {
   connectionsPerUser: 1024,
   listenersPerUser: 32,
   listeners: 256,
+  configEventLog: 10_000,
   requestBodyMemory: 256 * 1024 * 1024,
   headersTimeout: 20_000,
   requestTimeout: 120_000,

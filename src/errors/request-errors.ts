@@ -1,3 +1,4 @@
+import { excerpt } from './client-text';
 import { defineError } from './define-error';
 
 /** Routing and request-shape errors (docs/reference/http.md#routing, docs/reference/errors.md#status-mapping). */
@@ -126,3 +127,11 @@ export class InvalidNameError extends defineError({
 
 /** Anything that is not a GridError: a bug, logged with its stack; the client learns nothing of it. */
 export class InternalServerError extends defineError({ code: 'INTERNAL', status: 500, text: () => 'Internal server error' }) {}
+
+/** A `Last-Event-ID` header (or `lastEventId` parameter) that is no event id (docs/reference/management-plane.md#config-events). */
+export class InvalidLastEventIdError extends defineError({
+  code: 'INVALID_LAST_EVENT_ID', status: 400,
+  text: (name: string, id: string) =>
+    `${name} '${excerpt(id)}' is not an event id (such as '42'): send the id of the last event received, or none to start afresh`,
+  summary: "`Last-Event-ID '…' is not an event id (such as '42'): send the id of the last event received, or none to start afresh`; `lastEventId '…' …` for the parameter",
+}) {}

@@ -5,15 +5,17 @@ import {
   toCacheSettings, toTemplateKind, withAliases,
 } from '../model/cache-config';
 import { IncompatibleConfigurationError, InvalidConfigurationError } from '../errors';
+import { DEFAULT_LIMITS } from '../config/limits';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Logger } from '../util/logger';
-import type { Store } from '../store/store';
+import type { Store, WriteOp } from '../store/store';
 import { Cache } from './cache';
 import type { CacheData } from './cache-data';
 import { LocalCacheData } from './local-cache-data';
 import { CacheAliases } from './cache-aliases';
 import { CacheStats } from './cache-stats';
+import { ConfigEventLog } from './config-event-log';
 
 /** Internal caches the original lists and serves (docs/reference/management-plane.md#cache-names). */
 export const INTERNAL_CACHES = ['___protobuf_metadata', '___script_cache'] as const;
@@ -30,6 +32,8 @@ export interface CacheManagerDeps {
   reservedNames?: ReadonlySet<string>;
   /** The server's `expiration-interval` (ms): how often the reaper visits caches that set no `expiration.interval`. */
   expirationIntervalMs?: number;
+  /** How many configuration events the container keeps for streams to resume from (the `config-event-log` limit). */
+  configEventLog?: number;
   /** Attaches query indexes to indexed caches (src/grid/query/indexing.ts). */
   indexing?: {
     attach(cache: Cache, definition: CacheDefinition): void;
@@ -72,13 +76,6 @@ export type ContainerStatus = 'RUNNING' | 'STOPPING';
 /** A cache's partition availability (`?action=get-availability`, health DEGRADED). */
 export type Availability = 'AVAILABLE' | 'DEGRADED_MODE';
 
-/** A change of the container's configuration (docs/reference/management-plane.md#config-events); removals carry no definition. */
-export interface ConfigEvent {
-  type: 'create-cache' | 'update-cache' | 'remove-cache' | 'create-template' | 'update-template' | 'remove-template';
-  name: string;
-  definition?: CacheDefinition;
-}
-
 /**
  * The container: caches and templates, their definitions and lifecycle. Definitions persist
  * through the store (unless VOLATILE); entries of persistent caches are never loaded at start.
@@ -88,8 +85,8 @@ export class CacheManager {
   /** Container-level statistics: every cache reports to them too (`/container/stats`). */
   readonly stats: CacheStats;
   status: ContainerStatus = 'RUNNING';
-  /** Told of every committed create, update and removal of a cache or template. */
-  readonly events = new Listeners<ConfigEvent>();
+  /** Every committed create, update and removal of a cache or template: told to listeners, and kept. */
+  readonly events: ConfigEventLog;
   /** Told once, when `?action=shutdown` stops the container: its event streams end then. */
   readonly stopping = new Listeners<void>();
   rebalancingEnabled = true;
@@ -108,6 +105,7 @@ export class CacheManager {
     this.startedAt = deps.clock.now();
     this.stats = new CacheStats(this.startedAt);
     this.nextId = deps.store.definitions.maxCacheId() + 1;
+    this.events = new ConfigEventLog(deps.store, deps.clock, deps.configEventLog ?? DEFAULT_LIMITS.configEventLog);
     for (const name of INTERNAL_CACHES) {
       const definition = parseCacheConfig('{"local-cache":{"encoding":{"media-type":"application/x-java-object"}}}', 'json');
       const h = this.handle(-this.caches.size - 1, name, definition, { internal: true, volatile: true });
@@ -120,6 +118,11 @@ export class CacheManager {
       this.caches.set(r.name, h);
       this.aliases.set(r.name, h.cache.settings.aliases);
       this.scheduleReaper(h);
+    }
+    // a resumed event stream hears that the previous run's volatile caches are gone
+    for (const change of this.events.vanishedVolatileCaches()) {
+      this.events.record([], change).then((e) => this.events.tell(e),
+        (err: unknown) => deps.log.warn({ err, cache: change.name }, 'the end of a volatile cache of the previous run could not be logged'));
     }
     deps.log.info({ caches: this.caches.size - INTERNAL_CACHES.length, templates: this.templates.size }, 'container started');
   }
@@ -178,13 +181,12 @@ export class CacheManager {
       const h = this.handle(id, name, definition, { internal: false, volatile: opts.volatile }, settings);
       this.caches.set(name, h);
       this.aliases.set(name, settings.aliases);
-      if (!opts.volatile) {
-        await this.deps.store.write({ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise
-          .catch((err: unknown) => { this.caches.delete(name); this.aliases.drop(name); throw err; });
-      }
+      const ops: WriteOp[] = opts.volatile ? [] : [{ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }];
+      const event = await this.events.record(ops, { type: 'create-cache', name, definition, settings, volatile: opts.volatile })
+        .catch((err: unknown) => { this.caches.delete(name); this.aliases.drop(name); throw err; });
       this.scheduleReaper(h);
       this.deps.log.info({ cache: name, kind: settings.kind, persistent: settings.persistent, volatile: opts.volatile }, 'cache created');
-      this.events.emit({ type: 'create-cache', name, definition });
+      this.events.tell(event);
       return h;
     });
   }
@@ -199,19 +201,26 @@ export class CacheManager {
     if (this.caches.has(name)) throw new CacheExistsError(name);
     const definition = { ...given, root: { ...given.root, name: toTemplateKind(given.root.name) } };
     this.settingsOf(definition);
-    await this.deps.store.write({ kind: 'template.upsert', record: { name, config: serialize(definition), createdAt: this.deps.clock.now() } }).promise;
-    const existed = this.templates.has(name);
-    this.templates.set(name, definition);
-    this.deps.log.info({ template: name }, 'template defined');
-    this.events.emit({ type: existed ? 'update-template' : 'create-template', name, definition });
+    return this.serially(async () => {
+      if (this.caches.has(name)) throw new CacheExistsError(name); // created meanwhile
+      const type = this.templates.has(name) ? 'update-template' : 'create-template';
+      const event = await this.events.record([{ kind: 'template.upsert', record: { name, config: serialize(definition), createdAt: this.deps.clock.now() } }],
+        { type, name, definition });
+      this.templates.set(name, definition);
+      this.deps.log.info({ template: name }, 'template defined');
+      this.events.tell(event);
+    });
   }
 
-  async removeTemplate(name: string): Promise<boolean> {
-    if (!this.templates.delete(name)) return false;
-    await this.deps.store.write({ kind: 'template.delete', name }).promise;
-    this.deps.log.info({ template: name }, 'template removed');
-    this.events.emit({ type: 'remove-template', name });
-    return true;
+  removeTemplate(name: string): Promise<boolean> {
+    return this.serially(async () => {
+      if (!this.templates.has(name)) return false;
+      const event = await this.events.record([{ kind: 'template.delete', name }], { type: 'remove-template', name });
+      this.templates.delete(name);
+      this.deps.log.info({ template: name }, 'template removed');
+      this.events.tell(event);
+      return true;
+    });
   }
 
   /** User-defined templates with their definitions, sorted by name. */
@@ -300,9 +309,11 @@ export class CacheManager {
       this.aliases.drop(name);
       this.stopReaper(h);
       this.deps.indexing?.detach(h.cache);
-      if (h.cache.id > 0) await this.deps.store.write({ kind: 'cache.delete', id: h.cache.id }).promise;
+      // the event keeps the definition: who may hear of the removal depends on it
+      const event = await this.events.record(h.cache.id > 0 ? [{ kind: 'cache.delete', id: h.cache.id }] : [],
+        { type: 'remove-cache', name, definition: h.definition, settings: h.cache.settings, volatile: h.volatile });
       this.deps.log.info({ cache: name }, 'cache removed');
-      this.events.emit({ type: 'remove-cache', name });
+      this.events.tell(event);
       return true;
     });
   }
@@ -353,18 +364,19 @@ export class CacheManager {
       this.checkNotReserved(settings.aliases);
       return { h, name, definition, settings };
     });
-    const commits = planned.filter((p) => !p.h.volatile)
-      .map((p) => this.deps.store.write({ kind: 'cache.updateConfig', name: p.name, config: serialize(p.definition) }));
-    await Promise.all(commits.map((c) => c.promise));
-    for (const { h, name, definition, settings } of planned) {
+    // one turn, one transaction: every definition and its event
+    const events = await Promise.all(planned.map(({ h, name, definition, settings }) => this.events.record(
+      h.volatile ? [] : [{ kind: 'cache.updateConfig', name, config: serialize(definition) }],
+      { type: 'update-cache', name, definition, settings, volatile: h.volatile })));
+    planned.forEach(({ h, name, definition, settings }, i) => {
       h.definition = definition;
       h.cache.reconfigure(settings);
       this.scheduleReaper(h);
       this.deps.indexing?.attach(h.cache, definition);
       this.aliases.set(name, settings.aliases);
       this.deps.log.info({ cache: name }, 'cache updated');
-      this.events.emit({ type: 'update-cache', name, definition });
-    }
+      this.events.tell(events[i]);
+    });
   }
 
   /** Runs definition changes one at a time, in call order; a failure does not stop the next. */

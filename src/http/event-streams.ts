@@ -1,93 +1,76 @@
-import { formatCacheDocument } from '../model/cache-config';
 import { JSON_TYPE, parseMediaType, TEXT_PLAIN } from '../model/media/media-type';
-import type { Services } from '../services';
-import { canAdminister } from '../services/auth/authorization';
+import type { EventId } from '../model/event-id';
+import type { EntryEvent, Services } from '../services';
 import { negotiateAmong } from './negotiate';
 import { headerText } from './request-headers';
 import { isTrue, query } from './params';
 import type { GridContext } from './route-spec';
 import { type EventStream, openEventStream } from './sse';
-import { formatPages, type Pages, pagesOf } from '../util/pages';
-import { inSlices } from '../util/slices';
+import { formatPages, type Pages } from '../util/pages';
+import { SLICE_MS } from '../util/slices';
 
-const CONFIG_FORMATS = { 'application/yaml': 'yaml', 'application/json': 'json', 'application/xml': 'xml' } as const;
 const KEY_FORMATS = { 'application/json': 'json', 'text/plain': 'text' } as const;
 const KEY_TARGETS = { json: parseMediaType(JSON_TYPE), text: parseMediaType(TEXT_PLAIN) } as const;
+
+/** What a stream sends: an event (with its id, on a stream that has ids), or an id alone. */
+export type Frame = { event: string; data: string; id?: EventId } | { id: EventId };
 
 /**
  * A stream of the request's container: it ends when the server closes or the container shuts
  * down (`?action=shutdown`), whichever comes first — also when the shutdown came while the stream
  * was being opened, after the route's own check.
  */
-function openContainerStream(ctx: GridContext, s: Services): EventStream {
+export function openContainerStream(ctx: GridContext, s: Services): EventStream {
   const stream = openEventStream(ctx, [(fn) => s.server.onClosing(fn), (fn) => s.container.onStopping(fn)]);
   if (s.container.stopped) stream.close();
   return stream;
 }
 
-/** Live events that arrive while the current state is still being sent; a stream past this is dropped. */
+/** Live events that arrive while the backlog is still being sent; a stream past this is dropped. */
 const MAX_HELD_EVENTS = 10_000;
 
 /**
- * Sends the current state in slices (it grows with stored state), holding live events back until
- * it is out, so the client sees the state first and then every change.
+ * Sends `backlog` — the current state, or what a resuming client missed — holding live events
+ * back until it is out, so the client sees it first and then every change. The backlog covers
+ * what was told before `subscribe` ran, the live events what is told after: none comes twice.
+ * Frames are made as they are sent, at the client's pace (the next one waits while the stream's
+ * buffer is full), and the event loop gets a turn every slice; held events are turned into frames
+ * only when they are sent. An undefined frame stands for an item this client may not see: it
+ * costs time too.
  */
-async function withCurrentState(stream: EventStream, current: Iterable<[string, string]> | Pages<[string, string]> | undefined, subscribe: (deliver: (event: string, data: string) => void) => () => void): Promise<void> {
-  let held: Array<[string, string]> | undefined = current ? [] : undefined;
-  stream.onClose(subscribe((event, data) => {
-    if (!held) return stream.send(event, data);
+export async function withBacklog<E>(stream: EventStream, backlog: Pages<Frame | undefined> | undefined,
+  subscribe: (deliver: (e: E) => void) => () => void, frameOf: (e: E) => Frame | undefined): Promise<void> {
+  let held: E[] | undefined = backlog ? [] : undefined;
+  stream.onClose(subscribe((e) => {
+    if (!held) return sendFrame(stream, frameOf(e));
     if (held.length >= MAX_HELD_EVENTS) return stream.close();
-    held.push([event, data]);
+    held.push(e);
   }));
-  if (!current) return;
+  if (!backlog) return;
   let open = true;
   stream.onClose(() => { open = false; });
-  await inSlices(whileOpen(pagesOf(current), () => open), ([event, data]) => stream.send(event, data));
-  for (const [event, data] of held!) stream.send(event, data);
+  let sliceStart = performance.now();
+  for await (const page of backlog) {
+    for (const frame of page) {
+      // a dropped stream stops reading the backlog at once
+      if (!open) return;
+      sendFrame(stream, frame);
+      await stream.drained();
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+    if (!open) return;
+  }
+  for (const e of held!) sendFrame(stream, frameOf(e));
   held = undefined;
 }
 
-/** The items of `pages` while `open()` holds: a dropped stream stops reading the cache at once. */
-async function* whileOpen<T>(pages: Pages<T>, open: () => boolean): Pages<T> {
-  for await (const page of pages) {
-    if (!open()) return;
-    yield (function* () {
-      for (const item of page) {
-        if (!open()) return;
-        yield item;
-      }
-    })();
-  }
-}
-
-/**
- * Configuration changes of the container (docs/reference/management-plane.md#config-events), YAML unless Accept asks otherwise.
- * A cache's configuration reaches only a listener with ADMIN on that cache (its own roles when
- * secured), and its removal only a listener that could see it.
- */
-export function listenConfig(ctx: GridContext, s: Services): void {
-  const format = negotiateAmong(headerText(ctx, 'accept'), CONFIG_FORMATS);
-  const pretty = isTrue(query(ctx, 'pretty'));
-  const subject = ctx.state.subject;
-  const stream = openContainerStream(ctx, s);
-  const shown = new Set(s.container.caches().filter((c) => canAdminister(subject, c)).map((c) => c.name));
-  function* current(): Generator<[string, string]> {
-    for (const c of s.container.caches()) {
-      if (shown.has(c.name)) yield ['create-cache', s.caches.documentOf(c, format, pretty)];
-    }
-    for (const [name, def] of s.container.templateDefinitions()) yield ['create-template', formatCacheDocument(def, name, format, pretty)];
-  }
-  // not awaited: the response (headers, then events) starts while the current state is sent
-  void withCurrentState(stream, isTrue(query(ctx, 'includeCurrentState')) ? current() : undefined, (deliver) => s.container.onConfigEvent((e) => {
-    if (e.type === 'create-cache' || e.type === 'update-cache') {
-      const c = s.caches.find(e.name);
-      if (!c || !canAdminister(subject, c)) return void shown.delete(e.name);
-      shown.add(e.name);
-    } else if (e.type === 'remove-cache' && !shown.delete(e.name)) {
-      return;
-    }
-    deliver(e.type, e.definition ? formatCacheDocument(e.definition, e.name, format, pretty) : e.name);
-  })).catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
+function sendFrame(stream: EventStream, frame: Frame | undefined): void {
+  if (!frame) return;
+  if ('event' in frame) stream.send(frame.event, frame.data, frame.id);
+  else stream.sendId(frame.id);
 }
 
 /** Entry events of one cache (docs/reference/data-plane.md#entry-events), the key converted to the negotiated type. */
@@ -97,10 +80,9 @@ export async function listenEntries(ctx: GridContext, s: Services): Promise<void
   const keyOf = (key: Buffer): string => s.bulk.keyString(cache, key, target);
   // every write acknowledged before this request is in the current state
   const current = isTrue(query(ctx, 'includeCurrentState'))
-    ? formatPages(s.bulk.keys(cache), -1, (key): Array<[string, string]> => [['cache-entry-created', keyOf(key)]])
+    ? formatPages(s.bulk.keys(cache), -1, (key): Frame[] => [{ event: 'cache-entry-created', data: keyOf(key) }])
     : undefined;
   const stream = openContainerStream(ctx, s);
-  void withCurrentState(stream, current,
-    (deliver) => s.caches.onEntryEvent(cache, (e) => deliver(e.type, keyOf(e.key))))
+  void withBacklog<EntryEvent>(stream, current, (deliver) => s.caches.onEntryEvent(cache, deliver), (e) => ({ event: e.type, data: keyOf(e.key) }))
     .catch((err: unknown) => { ctx.state.log.warn({ err }, 'event stream failed'); stream.close(); });
 }

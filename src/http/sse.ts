@@ -6,7 +6,12 @@ const KEEP_ALIVE_MS = 30_000;
 const MAX_BACKLOG = 1024 * 1024;
 
 export interface EventStream {
-  send(event: string, data: string): void;
+  /** An event; with `id`, the place a client resumes after (`Last-Event-ID`). */
+  send(event: string, data: string, id?: string): void;
+  /** An `id:` alone: it moves the client's last event id without an event (browsers dispatch none). */
+  sendId(id: string): void;
+  /** Resolves once the client has read what was sent (the stream's buffer is below its mark), or the stream is closed. */
+  drained(): Promise<void>;
   close(): void;
   /** Runs when the client goes away or the stream is dropped. */
   onClose(fn: () => void): void;
@@ -25,8 +30,9 @@ export function dataLines(data: string): string[] {
 }
 
 /**
- * Server-sent events (docs/reference/http.md#server-sent-events): `event:` then one `data:` line per line of the
- * payload (`dataLines`) and a blank line; comment lines keep idle connections open. The stream
+ * Server-sent events (docs/reference/http.md#server-sent-events): `event:`, `id:` when the stream
+ * has ids, then one `data:` line per line of the payload (`dataLines`) and a blank line; comment
+ * lines keep idle connections open. The stream
  * ends (cleanly, so the client sees the end rather than a reset) when its client goes away, when
  * it is dropped, or when one of `endings` is told: the server closing, the stream's container
  * shutting down.
@@ -36,14 +42,20 @@ export function openEventStream(ctx: GridContext, endings: ReadonlyArray<(close:
   const release = ctx.state.guards.openStream({ tenant: ctx.state.tenant, user: ctx.state.subject.name });
   const stream = new PassThrough();
   const closers: Array<() => void> = [release];
+  const drainWaiters = new Set<() => void>();
   let closed = false;
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(keepAlive);
     for (const fn of closers) fn();
+    for (const fn of drainWaiters) fn();
     stream.end();
   };
+  stream.on('drain', () => {
+    for (const fn of drainWaiters) fn();
+    drainWaiters.clear();
+  });
   const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
   keepAlive.unref();
   ctx.req.once('close', close);
@@ -56,10 +68,17 @@ export function openEventStream(ctx: GridContext, endings: ReadonlyArray<(close:
   ctx.body = stream;
   stream.write(':\n\n'); // a comment, so the status and headers leave at once
   return {
-    send(event, data) {
+    send(event, data, id) {
       if (closed) return;
       if (stream.writableLength > MAX_BACKLOG) return close();
-      stream.write(`event: ${event}\n${dataLines(data).map((l) => `data: ${l}\n`).join('')}\n`);
+      stream.write(`event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}${dataLines(data).map((l) => `data: ${l}\n`).join('')}\n`);
+    },
+    sendId(id) {
+      if (!closed) stream.write(`id: ${id}\n\n`);
+    },
+    drained() {
+      if (closed || !stream.writableNeedDrain) return Promise.resolve();
+      return new Promise((resolve) => drainWaiters.add(resolve));
     },
     close,
     onClose(fn) {

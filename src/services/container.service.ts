@@ -1,8 +1,10 @@
 import { CacheAbsentError } from '../errors';
-import type { CacheManager, ConfigEvent } from '../grid/cache-manager';
+import type { CacheManager } from '../grid/cache-manager';
+import type { ConfigChange, ConfigEvent, ConfigEventPage } from '../grid/config-event-log';
 import type { StatsSnapshot } from '../grid/cache-stats';
 import { NO_FLAGS } from '../model/flags';
 import { type CacheDefinition, formatCacheConfig } from '../model/cache-config';
+import { compareEventIds, type EventId } from '../model/event-id';
 import type { Clock } from '../util/clock';
 import type { Subject } from './auth/auth.service';
 import { canAccess } from './auth/authorization';
@@ -53,9 +55,32 @@ export class ContainerService {
     return this.manager.templateDefinitions();
   }
 
-  /** Hears every change of the container's configuration (caches and templates); returns the way to stop. */
+  /** Hears every change of the container's configuration (caches and templates) from now on; returns the way to stop. */
   onConfigEvent(listener: (e: ConfigEvent) => void): () => void {
     return this.manager.events.add(listener);
+  }
+
+  /** The newest configuration event told: a listener subscribing now hears every one after it. */
+  get newestConfigEvent(): EventId {
+    return this.manager.events.newest;
+  }
+
+  /**
+   * A page of the configuration events after `after` and up to `upTo`, oldest first (empty past
+   * the last); undefined when the log cannot give them all: `after` comes after `upTo` (an id this
+   * container never told), or events after it have been deleted as too old.
+   */
+  configEventsAfter(after: EventId, upTo: EventId): Promise<ConfigEventPage | undefined> {
+    if (compareEventIds(after, upTo) > 0) return Promise.resolve(undefined);
+    return this.manager.events.page(after, upTo);
+  }
+
+  /** The configuration as it is, as the changes that would make it: every cache (internal ones included), then every template. */
+  configState(): ConfigChange[] {
+    const state: ConfigChange[] = this.manager.handles()
+      .map((h) => ({ type: 'create-cache', name: h.cache.name, definition: h.definition, settings: h.cache.settings }));
+    for (const [name, definition] of this.manager.templateDefinitions()) state.push({ type: 'create-template', name, definition });
+    return state;
   }
 
   /** Calls `fn` when the container shuts down (`?action=shutdown`), until the returned function is called. */

@@ -23,6 +23,22 @@ export interface TemplateRecord {
   createdAt: number;
 }
 
+/** What a configuration event may say (docs/reference/management-plane.md#config-events). */
+export type ConfigEventType = 'create-cache' | 'update-cache' | 'remove-cache' | 'create-template' | 'update-template' | 'remove-template';
+
+/** One configuration event of the container's log (migration 0015). */
+export interface ConfigEventRecord {
+  /** Its place in the log, as the event stream's `id:` carries it (src/model/event-id.ts). */
+  id: string;
+  type: ConfigEventType;
+  name: string;
+  /** A cache created with the VOLATILE flag. */
+  volatile: boolean;
+  /** The definition (JSON): the new one; a removed cache's last one; undefined for a removed template. */
+  config: string | undefined;
+  createdAt: number;
+}
+
 export interface CounterRecord {
   name: string;
   /** The definition, as the JSON `GET /counters/{name}/config` answers. */

@@ -6,6 +6,7 @@ import { packageRoot } from '../util/package-info';
 import { ensurePrivateDir, ensurePrivateFile, narrowTree } from '../util/private-files';
 import { Commit, GroupCommitter } from './group-commit';
 import { migrate } from './migrate';
+import { SqliteConfigEventStore } from './sqlite-config-event.store';
 import { SqliteCounterStore } from './sqlite-counter.store';
 import { SqliteDefinitionStore } from './sqlite-definition.store';
 import { SqliteLoggerStore } from './sqlite-logger.store';
@@ -63,6 +64,7 @@ export class SqliteStore implements Store {
   readonly db: Db;
   readonly entries: SqliteEntryStore;
   readonly definitions: SqliteDefinitionStore;
+  readonly configEvents: SqliteConfigEventStore;
   readonly users: SqliteUserStore;
   readonly settings: SqliteSettingStore;
   readonly counters: SqliteCounterStore;
@@ -90,6 +92,7 @@ export class SqliteStore implements Store {
     this.reader = new SqliteReader(join(opts.dataDir, DATABASE_FILE));
     this.entries = new SqliteEntryStore(this.db, this.reader);
     this.definitions = new SqliteDefinitionStore(this.db);
+    this.configEvents = new SqliteConfigEventStore(this.db);
     this.users = new SqliteUserStore(this.db);
     this.settings = new SqliteSettingStore(this.db);
     this.counters = new SqliteCounterStore(this.db);
@@ -199,6 +202,7 @@ export class SqliteStore implements Store {
         return this.definitions.deleteCache(op.id);
       case 'template.upsert': return this.definitions.upsertTemplate(op.record);
       case 'template.delete': this.definitions.deleteTemplate(op.name); return;
+      case 'configEvent.insert': return this.configEvents.insert(op.record, op.keep);
       case 'counter.insert': return this.counters.insert(op.record);
       case 'counter.setValue': return this.counters.setValue(op.name, op.value, op.updatedAt);
       case 'counter.delete': return this.counters.delete(op.name);

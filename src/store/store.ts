@@ -1,6 +1,6 @@
 import type { Commit } from './group-commit';
 import type {
-  CacheRecord, CounterRecord, DigestUpdate, KeyRow, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
+  CacheRecord, ConfigEventRecord, CounterRecord, DigestUpdate, KeyRow, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, UserRecord, XSiteRecord,
 } from './records';
 import type { WriteOp } from './write-ops';
 import type { EntryPage } from './entry-page';
@@ -72,6 +72,21 @@ export interface Store {
     listCaches(): CacheRecord[];
     listTemplates(): TemplateRecord[];
     maxCacheId(): number;
+  };
+  /**
+   * The log of configuration events (written with `configEvent.insert`, in the commit of the change
+   * each describes), from which event streams are resumed (docs/scale-out.md, Configuration events).
+   */
+  readonly configEvents: {
+    /** The id of the newest event ever written, `0` when none was: at start. */
+    newest(): string;
+    /**
+     * Up to `limit` events after `after` and up to `upTo`, oldest first, fewer once they hold
+     * `maxBytes` of definitions (at least one); undefined when some event after `after` has left the log.
+     */
+    page(after: string, upTo: string, limit: number, maxBytes: number): Promise<ConfigEventRecord[] | undefined>;
+    /** At start: the last event of each cache whose last event creates or updates it as volatile. */
+    volatileCaches(): ConfigEventRecord[];
   };
   readonly counters: {
     list(): CounterRecord[];

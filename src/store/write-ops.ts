@@ -1,5 +1,5 @@
 import type {
-  CacheRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, XSiteRecord,
+  CacheRecord, ConfigEventRecord, CounterRecord, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord, SchemaRecord, StoredEntry, TaskRecord, TemplateRecord, XSiteRecord,
 } from './records';
 import type { IndexWriteOp } from './index-records';
 
@@ -18,6 +18,8 @@ export type WriteOp =
   | { kind: 'cache.delete'; id: number }
   | { kind: 'template.upsert'; record: TemplateRecord }
   | { kind: 'template.delete'; name: string }
+  /** Appends to the configuration event log, keeping its newest `keep` events. */
+  | { kind: 'configEvent.insert'; record: ConfigEventRecord; keep: number }
   | { kind: 'counter.insert'; record: CounterRecord }
   | { kind: 'counter.setValue'; name: string; value: bigint; updatedAt: number }
   | { kind: 'counter.delete'; name: string }

@@ -70,7 +70,8 @@ describe('server-sent events', () => {
         expect(created.data).to.contain('listen-yaml:').and.not.match(/\n$/);
         const block = sse.blocks[sse.blocks.length - 1];
         expect(block[0]).to.equal('event: create-cache');
-        expect(block.slice(1).every((line) => line.startsWith('data: ') && line !== 'data: ')).to.equal(true);
+        expect(block[1]).to.match(/^id: \d+$/);
+        expect(block.slice(2).every((line) => line.startsWith('data: ') && line !== 'data: ')).to.equal(true);
       } finally {
         sse.close();
       }

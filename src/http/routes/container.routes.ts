@@ -7,15 +7,22 @@ import {
   containerConfigJson, containerConfigXml, presentContainerInfo, presentContainerStats, presentHealth,
 } from '../presenters/container.presenter';
 import { sendJson, sendJsonArray, sendStatus, sendText } from '../respond';
-import { DONE, json, MEDIA, QUERY_PARAMS, typed, underCacheManager } from '../route-doc';
+import { DONE, json, MEDIA, param, QUERY_PARAMS, type RouteDoc, typed, underCacheManager } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 import { listDetailed } from './caches.routes';
 import { containerXSiteRoutes } from './xsite.routes';
-import { listenConfig } from '../event-streams';
+import { listenConfig } from '../config-events';
 
 const CONFIG_TYPES = { 'application/json': 'json', 'application/xml': 'xml' } as const;
 
 const CONFIGS = { 200: json('JSON array of {name, configuration}') };
+
+const RESUME = 'Resume after this event id: first the events missed (or a `reset` event and the current state, when they are no longer all kept)';
+const CONFIG_EVENTS_DOC: Omit<RouteDoc, 'summary'> = {
+  query: [QUERY_PARAMS.includeCurrentState, QUERY_PARAMS.pretty, param('lastEventId', `${RESUME}; the Last-Event-ID header wins`)],
+  headers: [param('Last-Event-ID', RESUME)],
+  responses: { 200: typed('Event stream', MEDIA.events), 400: 'Last-Event-ID is not an event id' },
+};
 
 /**
  * The container, under `/rest/v2/container` and `/rest/v2/cache-managers/{name}` (docs/reference/management-plane.md#container).
@@ -31,9 +38,9 @@ export function containerRoutes(): RouteSpec[] {
       { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)),
         doc: { summary: 'The container: version, status, caches, features', responses: { 200: json('Container info') } } },
       { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s),
-        doc: { summary: 'Configuration changes as server-sent events, in the format Accept names (YAML by default)', query: [QUERY_PARAMS.includeCurrentState, QUERY_PARAMS.pretty], responses: { 200: typed('Event stream', MEDIA.events) } } },
+        doc: { summary: 'Configuration changes as server-sent events, in the format Accept names (YAML by default)', ...CONFIG_EVENTS_DOC } },
       { method: 'GET', path: `${base}/config`, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s),
-        doc: { summary: 'Configuration changes as server-sent events (as `?action=listen` on the container)', query: [QUERY_PARAMS.includeCurrentState, QUERY_PARAMS.pretty], responses: { 200: typed('Event stream', MEDIA.events) } } },
+        doc: { summary: 'Configuration changes as server-sent events (as `?action=listen` on the container)', ...CONFIG_EVENTS_DOC } },
       { method: 'POST', path: base, action: 'shutdown', permission: 'LIFECYCLE', handle: (ctx, s) => { s.container.shutdown(); sendStatus(ctx, 204); },
         doc: { summary: 'Shut the container down: its caches and counters answer 503 until restart', responses: DONE } },
       { method: 'POST', path: base, action: 'enable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, true),

@@ -13,7 +13,11 @@ export type RoutePermission = Permission | 'AUTHENTICATED';
  * permissions (docs/reference/http.md#authorization). With authentication off nothing is restricted.
  */
 export function cacheMask(subject: Subject, cache: CacheView): number {
-  const s = cache.settings;
+  return settingsMask(subject, cache.settings);
+}
+
+/** What a cache's security settings grant the caller: `cacheMask` for a cache as it was defined at one time (a configuration event). */
+export function settingsMask(subject: Subject, s: { readonly secured: boolean; readonly roles: readonly string[] }): number {
   if (!s.secured || subject === ANONYMOUS_ADMIN) return subject.mask;
   return subject.roles.filter((r) => s.roles.length === 0 || s.roles.includes(r)).reduce((m, r) => m | (subject.roleMasks[r] ?? 0), 0);
 }

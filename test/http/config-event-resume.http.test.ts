@@ -1,0 +1,225 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { Client } from '../support/client';
+import { spawnServer, waitForExit } from '../support/process';
+import { tempDir, useServer, withServer } from '../support/server';
+import { SseReader, type SseEventWithId } from '../support/sse';
+
+const basic = (user: string, password = `${user}-pw`) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
+const JSON_TYPE = { 'Content-Type': 'application/json' };
+const LISTEN = '/rest/v2/container/config?action=listen';
+
+/** The names of the caches a `create-cache` event's JSON document defines. */
+const cachesOf = (e: SseEventWithId) => Object.keys((JSON.parse(e.data) as { infinispan: { 'cache-container': { caches: object } } }).infinispan['cache-container'].caches);
+const summary = (events: SseEventWithId[]) => events.map((e) => `${e.event} ${e.event.startsWith('remove-') || e.event === 'reset' ? e.data : cachesOf(e).join()}`);
+const ids = (events: SseEventWithId[]) => events.map((e) => BigInt(e.id));
+const increasing = (list: bigint[]) => list.every((id, i) => i === 0 || id > list[i - 1]);
+
+describe('configuration events: ids and resuming (Last-Event-ID)', () => {
+  const server = useServer({ users: { ops: ['monitor'] } });
+  const admin = server.as('admin');
+  const listen = (user: string, headers: Record<string, string> = {}, query = '') =>
+    SseReader.open(`${server.url}${LISTEN}${query}`, { ...basic(user), Accept: 'application/json', ...headers });
+  /** The id of the newest event: a cache created and heard. */
+  const mark = async (name: string): Promise<string> => {
+    const sse = await listen('admin');
+    try {
+      await admin.createCache(name);
+      const [created] = await sse.nextWithIds(1);
+      return created.id;
+    } finally {
+      sse.close();
+    }
+  };
+
+  before(async () => {
+    const s = server.running.services;
+    await s.roles.createRole('operator', ['ALL'], 'global admin without a role on the secured caches');
+    await s.roles.grant('ops', ['operator']);
+  });
+
+  it('gives every event an id: line, the ids increasing', async () => {
+    const sse = await listen('admin');
+    try {
+      await admin.createCache('ids-a');
+      await admin.post('/rest/v2/caches/ids-t', '{"local-cache-configuration":{}}', JSON_TYPE);
+      await admin.delete('/rest/v2/caches/ids-a');
+      const events = await sse.nextWithIds(3);
+      expect(summary(events)).to.deep.equal(['create-cache ids-a', 'create-template ids-t', 'remove-cache ids-a']);
+      expect(sse.blocks.slice(-3).map((b) => b[1])).to.deep.equal(events.map((e) => `id: ${e.id}`));
+      expect(increasing(ids(events))).to.equal(true);
+    } finally {
+      sse.close();
+    }
+  });
+
+  it('replays what a client missed — creates, updates, removals, templates — in order, then the live events', async () => {
+    const seen = await mark('missed-0');
+    await admin.createCache('missed-b');
+    await admin.put('/rest/v2/caches/missed-b', '{"local-cache":{"expiration":{"lifespan":"5000"}}}', JSON_TYPE);
+    await admin.delete('/rest/v2/caches/missed-0');
+    expect((await admin.post('/rest/v2/caches/missed-v', '{"local-cache":{}}', { ...JSON_TYPE, flags: 'VOLATILE' })).status).to.equal(200);
+    await admin.post('/rest/v2/caches/missed-t', '{"local-cache-configuration":{}}', JSON_TYPE);
+    await admin.put('/rest/v2/caches/missed-t', '{"local-cache-configuration":{"statistics":true}}', JSON_TYPE);
+    await admin.delete('/rest/v2/caches/missed-t');
+    const expected = ['create-cache missed-b', 'update-cache missed-b', 'remove-cache missed-0', 'create-cache missed-v',
+      'create-template missed-t', 'update-template missed-t', 'remove-template missed-t'];
+    // the header, then the parameter of the EventSource polyfill (which hears the first stream's live event too)
+    const resumes: Array<{ headers: Record<string, string>; query: string; live: string }> = [
+      { headers: { 'Last-Event-ID': seen }, query: '', live: 'missed-live-h' },
+      { headers: {}, query: `&lastEventId=${seen}`, live: 'missed-live-q' },
+    ];
+    for (const resume of resumes) {
+      const sse = await listen('admin', resume.headers, resume.query);
+      try {
+        const missed = await sse.nextWithIds(expected.length);
+        expect(summary(missed)).to.deep.equal(expected);
+        expect(JSON.parse(missed[1].data)).to.deep.equal({ infinispan: { 'cache-container': { caches: { 'missed-b': { 'local-cache': { expiration: { lifespan: '5000' } } } } } } });
+        expect(increasing([BigInt(seen), ...ids(missed)])).to.equal(true);
+        expected.push(`create-cache ${resume.live}`);
+        await admin.createCache(resume.live);
+        const [live] = await sse.nextWithIds(1);
+        expect(summary([live])).to.deep.equal([`create-cache ${resume.live}`]);
+        expect(BigInt(live.id) > BigInt(missed[missed.length - 1].id)).to.equal(true);
+      } finally {
+        sse.close();
+      }
+    }
+  });
+
+  it('replays nothing of a secured cache to a listener without ADMIN on it, and moves its last id past it', async () => {
+    const seen = await mark('secured-0');
+    const vault = { 'local-cache': { security: { authorization: { enabled: true, roles: ['admin'] } } } };
+    await admin.createCache('secured-vault', vault);
+    await admin.put('/rest/v2/caches/secured-vault', JSON.stringify({ 'local-cache': { ...vault['local-cache'], expiration: { lifespan: '1000' } } }), JSON_TYPE);
+    await admin.createCache('secured-open');
+    expect((await admin.delete('/rest/v2/caches/secured-vault')).status).to.equal(200);
+    const adminStream = await listen('admin', { 'Last-Event-ID': seen });
+    const opsStream = await listen('ops', { 'Last-Event-ID': seen });
+    try {
+      const all = await adminStream.nextWithIds(4);
+      expect(summary(all)).to.deep.equal(['create-cache secured-vault', 'update-cache secured-vault', 'create-cache secured-open', 'remove-cache secured-vault']);
+      const [open] = await opsStream.nextWithIds(1);
+      expect(summary([open])).to.deep.equal(['create-cache secured-open']);
+      // the removal it may not see still moves the id it would resume after
+      await opsStream.waitFor(() => opsStream.lastEventId === all[3].id);
+      await admin.createCache('secured-live');
+      expect(summary(await opsStream.nextWithIds(1))).to.deep.equal(['create-cache secured-live']);
+    } finally {
+      adminStream.close();
+      opsStream.close();
+    }
+  });
+
+  it('answers 400 for a Last-Event-ID that is no event id, and takes an empty one as none', async () => {
+    for (const [headers, query, name] of [[{ 'Last-Event-ID': 'abc' }, '', 'Last-Event-ID'], [{}, '&lastEventId=1-2-3', 'lastEventId'],
+      [{ 'Last-Event-ID': '123456789012345678901' }, '', 'Last-Event-ID']] as const) {
+      const r = await admin.get(`${LISTEN}${query}`, headers);
+      expect(r.status).to.equal(400);
+      expect(r.text).to.match(new RegExp(`^${name} '.+' is not an event id \\(such as '42'\\): send the id of the last event received, or none to start afresh$`));
+    }
+    const sse = await listen('admin', { 'Last-Event-ID': '' });
+    try {
+      expect(sse.response.status).to.equal(200);
+      await admin.createCache('empty-id');
+      expect(summary(await sse.nextWithIds(1))).to.deep.equal(['create-cache empty-id']);
+    } finally {
+      sse.close();
+    }
+  });
+
+  it('answers an id this container never gave with a reset event and the current state, then the live events', async () => {
+    const sse = await listen('admin', { 'Last-Event-ID': '1712345678901-0' });
+    try {
+      const [reset] = await sse.nextWithIds(1);
+      expect(reset.event).to.equal('reset');
+      expect(reset.data).to.equal('Events after 1712345678901-0 are no longer all kept: the current configuration follows');
+      const { manager } = server.running.services;
+      const state = await sse.nextWithIds(manager.handles().length + manager.templateDefinitions().length);
+      expect(state.every((e) => e.event === 'create-cache' || e.event === 'create-template')).to.equal(true);
+      expect(state.flatMap((e) => e.event === 'create-cache' ? cachesOf(e) : [])).to.include.members(['___protobuf_metadata', 'missed-b', 'secured-open']);
+      await sse.waitFor(() => sse.lastEventId === manager.events.newest);
+      await admin.createCache('after-reset');
+      expect(summary(await sse.nextWithIds(1))).to.deep.equal(['create-cache after-reset']);
+    } finally {
+      sse.close();
+    }
+  });
+});
+
+describe('configuration events: a log of config-event-log events', () => {
+  it('answers an id older than the log with a reset event and the current state, without the caches removed meanwhile', async () => {
+    await withServer({ limits: { configEventLog: 3 } }, async (server) => {
+      const admin = server.as('admin');
+      const sse = await SseReader.open(`${server.url}${LISTEN}`, { ...basic('admin'), Accept: 'application/json' });
+      await admin.createCache('old-1');
+      const [seen] = await sse.nextWithIds(1);
+      sse.close();
+      await admin.delete('/rest/v2/caches/old-1');
+      for (const name of ['old-2', 'old-3', 'old-4']) await admin.createCache(name);
+      const resumed = await SseReader.open(`${server.url}${LISTEN}`, { ...basic('admin'), Accept: 'application/json', 'Last-Event-ID': seen.id });
+      try {
+        const [reset, ...state] = await resumed.nextWithIds(6);
+        expect(reset.event).to.equal('reset');
+        expect(summary(state).sort()).to.deep.equal(['create-cache ___protobuf_metadata', 'create-cache ___script_cache', 'create-cache old-2', 'create-cache old-3', 'create-cache old-4']);
+        await admin.createCache('old-5');
+        const [live] = await resumed.nextWithIds(1);
+        expect(summary([live])).to.deep.equal(['create-cache old-5']);
+        expect(BigInt(live.id) - BigInt(seen.id)).to.equal(5n);
+      } finally {
+        resumed.close();
+      }
+      // an id the log still covers resumes exactly
+      const exact = await SseReader.open(`${server.url}${LISTEN}`, { ...basic('admin'), Accept: 'application/json', 'Last-Event-ID': String(BigInt(seen.id) + 2n) });
+      try {
+        expect(summary(await exact.nextWithIds(3))).to.deep.equal(['create-cache old-3', 'create-cache old-4', 'create-cache old-5']);
+      } finally {
+        exact.close();
+      }
+    });
+  });
+});
+
+describe('configuration events across kill -9', () => {
+  it('replays, from the reopened SQLite file, exactly the events a client missed, the end of volatile caches included', async function () {
+    this.timeout(60_000);
+    const dataDir = tempDir();
+    const auth = { ...basic('ops', 'ops-pw'), Accept: 'application/json' };
+    try {
+      let proc = await spawnServer(['--data', dataDir], { APP_USER: 'ops', APP_PASS: 'ops-pw' });
+      let client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      const sse = await SseReader.open(`${proc.url}${LISTEN}`, auth);
+      await client.createCache('crash-a');
+      await sse.nextWithIds(1);
+      const seen = sse.lastEventId;
+      sse.close();
+      await client.createCache('crash-b');
+      await client.put('/rest/v2/caches/crash-b', '{"local-cache":{"expiration":{"lifespan":"5000"}}}', JSON_TYPE);
+      await client.delete('/rest/v2/caches/crash-a');
+      expect((await client.post('/rest/v2/caches/crash-v', '{"local-cache":{}}', { ...JSON_TYPE, flags: 'VOLATILE' })).status).to.equal(200);
+      await client.post('/rest/v2/caches/crash-t', '{"local-cache-configuration":{}}', JSON_TYPE);
+      proc.child.kill('SIGKILL');
+      await waitForExit(proc.child);
+
+      proc = await spawnServer(['--data', dataDir]);
+      client = new Client(proc.url, { user: 'ops', password: 'ops-pw' });
+      const resumed = await SseReader.open(`${proc.url}${LISTEN}`, { ...auth, 'Last-Event-ID': seen });
+      try {
+        const missed = await resumed.nextWithIds(6);
+        expect(summary(missed)).to.deep.equal(['create-cache crash-b', 'update-cache crash-b', 'remove-cache crash-a', 'create-cache crash-v',
+          'create-template crash-t', 'remove-cache crash-v']);
+        expect(increasing([BigInt(seen), ...ids(missed)])).to.equal(true);
+        await client.createCache('crash-c');
+        const [live] = await resumed.nextWithIds(1);
+        expect(summary([live])).to.deep.equal(['create-cache crash-c']);
+        expect(BigInt(live.id) > BigInt(missed[5].id)).to.equal(true);
+      } finally {
+        resumed.close();
+        proc.child.kill('SIGTERM');
+        expect(await waitForExit(proc.child)).to.equal(0);
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
