@@ -34,36 +34,46 @@ const MAX_HELD_EVENTS = 10_000;
  * back until it is out, so the client sees it first and then every change. The backlog covers
  * what was told before `subscribe` ran, the live events what is told after: none comes twice.
  * Frames are made as they are sent, at the client's pace (the next one waits while the stream's
- * buffer is full), and the event loop gets a turn every slice; held events are turned into frames
- * only when they are sent. An undefined frame stands for an item this client may not see: it
- * costs time too.
+ * buffer is full), and the event loop gets a turn every slice — the held events' frames too. An
+ * undefined frame stands for an item this client may not see: it costs time too.
  */
 export async function withBacklog<E>(stream: EventStream, backlog: Pages<Frame | undefined> | undefined,
   subscribe: (deliver: (e: E) => void) => () => void, frameOf: (e: E) => Frame | undefined): Promise<void> {
   let held: E[] | undefined = backlog ? [] : undefined;
+  let released = 0;
   stream.onClose(subscribe((e) => {
     if (!held) return sendFrame(stream, frameOf(e));
-    if (held.length >= MAX_HELD_EVENTS) return stream.close();
+    if (held.length - released >= MAX_HELD_EVENTS) return stream.close();
     held.push(e);
   }));
   if (!backlog) return;
   let open = true;
   stream.onClose(() => { open = false; });
   let sliceStart = performance.now();
+  const send = async (frame: Frame | undefined): Promise<void> => {
+    sendFrame(stream, frame);
+    await stream.drained();
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  };
   for await (const page of backlog) {
     for (const frame of page) {
       // a dropped stream stops reading the backlog at once
       if (!open) return;
-      sendFrame(stream, frame);
-      await stream.drained();
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
+      await send(frame);
     }
     if (!open) return;
   }
-  for (const e of held!) sendFrame(stream, frameOf(e));
+  // events told meanwhile join the queue until it is empty
+  while (open && released < held!.length) {
+    await send(frameOf(held![released++]));
+    if (released === 1024) {
+      held!.splice(0, released);
+      released = 0;
+    }
+  }
   held = undefined;
 }
 

@@ -1,9 +1,12 @@
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
+import { DEFAULT_LIMITS } from '../../src/config/limits';
+import { parseCacheConfig } from '../../src/model/cache-config';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { tempDir, useServer, withServer } from '../support/server';
 import { SseReader, type SseEventWithId } from '../support/sse';
+import { longestLoopDelay, STALL_BOUND_MS } from '../support/stall-probe';
 
 const basic = (user: string, password = `${user}-pw`) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -221,5 +224,53 @@ describe('configuration events across kill -9', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('configuration events: replaying a full log', () => {
+  const LOG = DEFAULT_LIMITS.configEventLog;
+  /** A secured cache with a long list of roles (16 KB of definition): each of its events costs some work to replay. */
+  const roles = ['admin', ...Array.from({ length: 500 }, (_, i) => `a-role-that-no-user-holds-${i}`)];
+  const vault = (lifespan: number) => ({ 'local-cache': { expiration: { lifespan: String(lifespan) }, security: { authorization: { enabled: true, roles } } } });
+
+  it('never holds the event loop, to a listener who sees every event or none, and the live changes follow with no gap and no duplicate', async function () {
+    this.timeout(180_000);
+    await withServer({ durability: 'process', users: { ops: ['monitor'] } }, async (server) => {
+      const admin = server.as('admin');
+      const { manager, roles: registry } = server.running.services;
+      await registry.createRole('operator', ['ALL'], 'global admin without a role on the vault');
+      await registry.grant('ops', ['operator']);
+      await admin.createCache('full-vault', vault(0));
+      // more updates than the log keeps, made in this process (10,000 requests would take long): the log is full, its oldest events gone
+      await Promise.all(Array.from({ length: LOG + 10 }, (_, i) => manager.update('full-vault', parseCacheConfig(JSON.stringify(vault(i + 1)), 'json'))));
+      const newest = BigInt(manager.events.newest);
+      const open = (user: string, after: bigint) => SseReader.open(`${server.url}${LISTEN}`, { ...basic(user), Accept: 'application/yaml', 'Last-Event-ID': String(after) });
+      const recent = 300n;
+      // the server runs in this process: Node's own measure of the loop sees every stall
+      const { result, maxMs } = await longestLoopDelay(async () => {
+        // ops may see none of the vault's events: the whole log is read for it, and nothing sent
+        const [none, some] = [await open('ops', newest - BigInt(LOG)), await open('admin', newest - recent)];
+        try {
+          // changes made while the log is replayed: held, then sent after it
+          const live = Array.from({ length: 10 }, (_, i) => `full-live-${i}`);
+          for (const name of live) await admin.createCache(name);
+          const seenBySome = await some.nextWithIds(Number(recent) + live.length, 60_000);
+          const seenByNone = await none.nextWithIds(live.length, 60_000);
+          return { seenBySome, seenByNone, live };
+        } finally {
+          none.close();
+          some.close();
+        }
+      });
+      if (process.env.GRID_REPLAY_REPORT) console.log(`longest event-loop delay while replaying: ${maxMs.toFixed(1)} ms`);
+      expect(maxMs, 'the longest event-loop delay while replaying (ms)').to.be.below(STALL_BOUND_MS);
+      const { seenBySome, seenByNone, live } = result;
+      expect(ids(seenBySome)).to.deep.equal(Array.from({ length: seenBySome.length }, (_, i) => newest - recent + 1n + BigInt(i)));
+      // YAML: the document names the cache as `<name>:`
+      const created = (events: SseEventWithId[]) => events.map((e) => `${e.event} ${live.find((n) => e.data.includes(`${n}:`)) ?? '?'}`);
+      expect(created(seenBySome.slice(Number(recent)))).to.deep.equal(live.map((n) => `create-cache ${n}`));
+      expect(created(seenByNone)).to.deep.equal(live.map((n) => `create-cache ${n}`));
+      expect(ids(seenByNone)).to.deep.equal(ids(seenBySome.slice(Number(recent))));
+    });
   });
 });
