@@ -3,7 +3,9 @@ import { rmSync } from 'node:fs';
 import { DEFAULT_LIMITS } from '../../src/config/limits';
 import { parseCacheConfig } from '../../src/model/cache-config';
 import { Client } from '../support/client';
+import { eventually } from '../support/poll';
 import { spawnServer, waitForExit } from '../support/process';
+import { rawStream } from '../support/raw-http';
 import { tempDir, useServer, withServer } from '../support/server';
 import { SseReader, type SseEventWithId } from '../support/sse';
 import { longestLoopDelay, STALL_BOUND_MS } from '../support/stall-probe';
@@ -178,6 +180,55 @@ describe('configuration events: a log of config-event-log events', () => {
         expect(summary(await exact.nextWithIds(3))).to.deep.equal(['create-cache old-3', 'create-cache old-4', 'create-cache old-5']);
       } finally {
         exact.close();
+      }
+    });
+  });
+});
+
+describe('configuration events: a client reading slower than the log moves', () => {
+  it('gets a reset event and the state the stream began at once the events it has not read yet leave the log, then every change', async function () {
+    this.timeout(60_000);
+    const N = 24;
+    await withServer({ limits: { configEventLog: N } }, async (server) => {
+      const admin = server.as('admin');
+      // about 800 KB each: a few of them fill every buffer between the server and a client that does not read
+      const roles = Array.from({ length: 3000 }, (_, i) => `role-${i}-${'x'.repeat(250)}`);
+      const big = (lifespan: number) => JSON.stringify({ 'local-cache': { expiration: { lifespan: String(lifespan) }, security: { authorization: { enabled: true, roles: ['admin', ...roles] } } } });
+      const seen = BigInt(await (async () => {
+        const sse = await SseReader.open(`${server.url}${LISTEN}`, { ...basic('admin'), Accept: 'application/json' });
+        try {
+          await admin.createCache('slow-big', JSON.parse(big(0)));
+          return (await sse.nextWithIds(1))[0].id;
+        } finally {
+          sse.close();
+        }
+      })());
+      for (let i = 1; i <= N; i++) expect((await admin.put('/rest/v2/caches/slow-big', big(i), JSON_TYPE)).status).to.equal(200);
+      // node:http, not fetch: fetch reads on into memory while its reader waits
+      const slow = await rawStream(server.url, LISTEN, { headers: { ...basic('admin'), Accept: 'application/json', 'Last-Event-ID': String(seen) } });
+      try {
+        // it does not read: these push every update it has not read yet out of the log
+        for (let i = 1; i <= N; i++) await admin.createCache(`slow-${i}`);
+        let text = '';
+        slow.setEncoding('utf8');
+        slow.on('data', (chunk: string) => { text += chunk; });
+        await eventually(() => text.includes(`"slow-${N}"`), 30_000, 'the last live event');
+        const frames = text.split('\n\n').map((block) => block.split('\n').filter((l) => !l.startsWith(':'))).filter((lines) => lines.join('') !== '')
+          .map((lines) => {
+            const field = (name: string) => lines.find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+            const data = field('data');
+            const caches = data?.startsWith('{') ? Object.keys((JSON.parse(data) as { infinispan: { 'cache-container': { caches: object } } }).infinispan['cache-container'].caches) : [];
+            return [field('event'), field('id'), ...caches].filter((x) => x !== undefined).join(' ');
+          });
+        const reset = frames.findIndex((f) => f === 'reset');
+        expect(reset, frames.join(' | ')).to.be.within(1, N - 1);
+        expect(frames.slice(0, reset)).to.deep.equal(Array.from({ length: reset }, (_, i) => `update-cache ${seen + 1n + BigInt(i)} slow-big`));
+        expect(frames.slice(reset + 1)).to.deep.equal([
+          'create-cache ___protobuf_metadata', 'create-cache ___script_cache', 'create-cache slow-big', String(seen + BigInt(N)),
+          ...Array.from({ length: N }, (_, i) => `create-cache ${seen + BigInt(N + 1 + i)} slow-${i + 1}`),
+        ]);
+      } finally {
+        slow.destroy();
       }
     });
   });
