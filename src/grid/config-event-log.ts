@@ -30,7 +30,7 @@ export interface ConfigEventPage {
 /** Events read from the log at once when a stream resumes: a page holds at most this many… */
 const PAGE_EVENTS = 64;
 /** …and, past its first event, at most this many characters of definitions. */
-const PAGE_CHARS = 1024 * 1024;
+const PAGE_CHARS = 256 * 1024;
 
 /**
  * The container's configuration events: each written in the commit of the change it describes,

@@ -33,20 +33,20 @@ export class SqliteConfigEventStore {
 
   /**
    * Up to `limit` events after `after` and up to `upTo`, oldest first, fewer once they hold
-   * `maxBytes` of definitions (at least one); undefined when some event after `after` has left the
+   * `maxChars` characters of definitions (at least one); undefined when some event after `after` has left the
    * log (it holds everything after the id before its oldest, or after the newest when empty).
    */
-  page(after: string, upTo: string, limit: number, maxBytes: number): Promise<ConfigEventRecord[] | undefined> {
+  page(after: string, upTo: string, limit: number, maxChars: number): Promise<ConfigEventRecord[] | undefined> {
     const from = wholePart(after);
     const oldest = this.oldest.get() as number | null;
     const floor = oldest === null ? BigInt(this.newest()) : BigInt(oldest) - 1n;
     if (from < floor) return Promise.resolve(undefined);
     const records: ConfigEventRecord[] = [];
-    let bytes = 0;
+    let chars = 0;
     for (const row of this.after.iterate(from, wholePart(upTo)) as IterableIterator<ConfigEventRow>) {
       records.push(toRecord(row));
-      bytes += row.config?.length ?? 0;
-      if (records.length >= limit || bytes >= maxBytes) break;
+      chars += row.config?.length ?? 0;
+      if (records.length >= limit || chars >= maxChars) break;
     }
     return Promise.resolve(records);
   }

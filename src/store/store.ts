@@ -82,9 +82,9 @@ export interface Store {
     newest(): string;
     /**
      * Up to `limit` events after `after` and up to `upTo`, oldest first, fewer once they hold
-     * `maxBytes` of definitions (at least one); undefined when some event after `after` has left the log.
+     * `maxChars` characters of definitions (at least one); undefined when some event after `after` has left the log.
      */
-    page(after: string, upTo: string, limit: number, maxBytes: number): Promise<ConfigEventRecord[] | undefined>;
+    page(after: string, upTo: string, limit: number, maxChars: number): Promise<ConfigEventRecord[] | undefined>;
     /** At start: the last event of each cache whose last event creates or updates it as volatile. */
     volatileCaches(): ConfigEventRecord[];
   };
