@@ -116,6 +116,20 @@ describe('stored state: a large cache never stalls the server', function () {
   });
 
   describe('200,000 keys in memory', () => {
+    it('sends all of them as the current state to a listener (LISTEN), at the pace it reads', async () => {
+      // written as fast as they were made, the first ~25,000 filled the stream's buffer and the stream was dropped
+      const events = await probed(async () => {
+        const sse = await SseReader.open(`${server.url}/rest/v2/caches/many?action=listen&includeCurrentState=true`, { ...basic('application'), Accept: 'text/plain' });
+        try {
+          return await sse.next(MANY_KEYS, 60_000);
+        } finally {
+          sse.close();
+        }
+      });
+      expect(new Set(events.map((e) => e.data)).size).to.equal(MANY_KEYS);
+      expect(events.every((e) => e.event === 'cache-entry-created')).to.equal(true);
+    });
+
     it('lists them in v1 form to an observer, streamed: text, XML, JSON and hex', async () => {
       const text = await probed(() => observer.get('/rest/many'));
       expect(text.status).to.equal(200);
