@@ -42,13 +42,10 @@ const PAGE_CHARS = 256 * 1024;
  */
 export class ConfigEventLog {
   private readonly listeners = new Listeners<ConfigEvent>();
-  /** SQLite numbers the events itself: the newest id ever written, plus one (a stream's ids come from the stream: docs/scale-out.md). */
-  private next: bigint;
   private told: EventId;
 
   constructor(private readonly store: Store, private readonly clock: Clock, private readonly keep: number) {
     this.told = store.configEvents.newest();
-    this.next = BigInt(this.told) + 1n;
   }
 
   /** The newest event told to listeners. */
@@ -70,16 +67,18 @@ export class ConfigEventLog {
    * transaction); resolves with the event once it is durable, to be told when the change is applied.
    */
   async record(ops: readonly WriteOp[], change: ConfigChange): Promise<ConfigEvent> {
-    const commits = ops.map((op) => this.store.write(op));
-    const id = String(this.next++);
     const { type, name, definition, settings } = change;
-    const record: ConfigEventRecord = {
-      id, type, name, volatile: change.volatile ?? false, createdAt: this.clock.now(),
+    const record: Omit<ConfigEventRecord, 'id'> = {
+      type, name, volatile: change.volatile ?? false, createdAt: this.clock.now(),
       config: definition && formatCacheConfig(definition, undefined, 'json', false),
     };
-    commits.push(this.store.write({ kind: 'configEvent.insert', record, keep: this.keep }));
-    await Promise.all(commits.map((c) => c.promise));
+    const id = await this.store.appendConfigEvent(ops, record, this.keep);
     return { id, type, name, definition, settings };
+  }
+
+  /** A change another node made, read from the engine with its id: told as this node's own are. */
+  static eventOf(r: ConfigEventRecord): ConfigEvent {
+    return toEvent(r);
   }
 
   /** Tells the listeners of `event`, recorded before. */

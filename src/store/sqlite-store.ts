@@ -24,7 +24,7 @@ import { SqliteUserStore } from './sqlite-user.store';
 import type { WriteOp } from './write-ops';
 import { SqliteSnapshot } from './sqlite-snapshot';
 import { type KeyRewrite, type KeyRewriteOutcome, rewriteKeys } from './sqlite-key-rewrite';
-import type { IndexWriteOp, Store, StoreSnapshot, VolatileIndexStore } from './store';
+import type { ConfigEventRecord, IndexWriteOp, Store, StoreSnapshot, VolatileIndexStore } from './store';
 
 /** `power`: synchronous=FULL, survives power loss. `process`: synchronous=NORMAL, survives kill -9. */
 export type Durability = 'power' | 'process';
@@ -127,6 +127,7 @@ export class SqliteStore implements Store {
     } else {
       this.committer = new GroupCommitter((ops) => transaction(ops), failed);
     }
+    this.nextEventId = BigInt(this.configEvents.newest()) + 1n;
     const versionStmt = this.db.prepare('PRAGMA data_version').pluck();
     this.dataVersion = () => versionStmt.get() as number;
   }
@@ -135,9 +136,20 @@ export class SqliteStore implements Store {
     this.failureListener = listener;
   }
 
+  /** SQLite numbers the configuration events itself: the newest id ever written, plus one. */
+  private nextEventId: bigint;
+
   /** Queues a write for the next group commit; await `.promise` before acknowledging it. */
   write(op: WriteOp): Commit {
     return this.committer.submit(op);
+  }
+
+  async appendConfigEvent(ops: readonly WriteOp[], event: Omit<ConfigEventRecord, 'id'>, keep: number): Promise<string> {
+    const id = String(this.nextEventId++);
+    const commits = ops.map((op) => this.write(op));
+    commits.push(this.write({ kind: 'configEvent.insert', record: { ...event, id }, keep }));
+    await Promise.all(commits.map((c) => c.promise));
+    return id;
   }
 
   deleteMemoryOnlyIndexDocuments(): number {

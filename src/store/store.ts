@@ -74,7 +74,7 @@ export interface Store {
     maxCacheId(): number;
   };
   /**
-   * The log of configuration events (written with `configEvent.insert`, in the commit of the change
+   * The log of configuration events (written with `appendConfigEvent`, in the commit of the change
    * each describes), from which event streams are resumed (docs/scale-out.md, Configuration events).
    */
   readonly configEvents: {
@@ -130,6 +130,11 @@ export interface Store {
    */
   openVolatileIndexes(onFailure: (ops: IndexWriteOp[], err: Error) => void): VolatileIndexStore;
   write(op: WriteOp): Commit;
+  /**
+   * Writes `ops` and appends a configuration event after them, keeping the newest `keep` events, in
+   * one commit; resolves with the event's id (the engine gives it) once that is durable.
+   */
+  appendConfigEvent(ops: readonly WriteOp[], event: Omit<ConfigEventRecord, 'id'>, keep: number): Promise<string>;
   /**
    * Deletes the index documents of entries that only memory held (memory is empty at start, so a
    * crash lost those entries) — and the previous run's index of memory-only caches; how many
