@@ -1,7 +1,15 @@
 import { join } from 'node:path';
 import { type CredentialsKey, loadOrCreateCredentialsKey } from './config/credentials-key';
 import { ConfigError, type ServerConfig } from './config/server-config';
-import { CacheManager } from './grid/cache-manager';
+import { CacheManager, type CacheManagerDeps } from './grid/cache-manager';
+import { RedisCacheData } from './grid/redis-cache-data';
+import { InvalidConfigurationError } from './errors';
+import { applyRemoteChange } from './services/cluster-changes';
+import { DEFAULT_PAGING, RedisEntries } from './store/redis/redis-entries';
+import { RedisStore } from './store/redis/redis-store';
+import type { ClusterEngine } from './store/redis/cluster-engine';
+import type { RemoteChange } from './store/redis/replicated-records';
+import type { Store } from './store/store';
 import { CounterManager } from './grid/counter-manager';
 import type { ContainerServices } from './services';
 import { AuthService } from './services/auth/auth.service';
@@ -48,12 +56,16 @@ export interface ContainerSpec {
   offLoop: OffLoop;
   /** Cache and alias names this container refuses: the tenants' names, in the default container. */
   reservedCacheNames?: ReadonlySet<string>;
+  /** The cluster, on the redis engine (docs/scale-out.md): the container's records and entries live there. */
+  cluster?: ClusterEngine;
 }
 
 /** One cache container: its store and the services acting on it. */
 export interface Container {
   name: string;
-  store: SqliteStore;
+  store: Store;
+  /** On the redis engine: hears what other nodes change (the server's loggers follow it). */
+  onRemoteChange?: (listener: (change: RemoteChange) => void) => void;
   services: ContainerServices & { manager: CacheManager; types: TypeRegistry };
   /** Shutdown begins: running scripts, backups and restores stop now, so in-flight requests end promptly. */
   interrupt(): void;
@@ -74,15 +86,15 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   // a tenant's logs say which container wrote them: `grid.cache.t1` follows `grid.cache`'s level
   const log = (logger: string): Logger => spec.logs.get(name === CONTAINER_NAME ? logger : `${logger}.${name}`);
   // created 0700 (a tenant's data/tenants/<name>/ too), grid.db 0600: src/util/private-files.ts
-  const store = new SqliteStore({ dataDir, durability: config.durability });
+  const store = spec.cluster ? await RedisStore.open(spec.cluster.client, name, spec.cluster.afterWrite) : new SqliteStore({ dataDir, durability: config.durability });
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
   const types = new TypeRegistry();
   const schemas = new SchemaService(types, store, clock, spec.offLoop, config.limits);
-  await schemas.start().catch((err: unknown) => { store.close(); throw err; });
+  await schemas.start().catch(async (err: unknown) => { await store.close(); throw err; });
   // before anything else writes: keys of older data dirs are converted once (docs/data-formats.md)
-  await migrateLegacyKeys(store, types, clock, storeLog).catch((err: unknown) => { store.close(); throw err; });
+  await migrateLegacyKeys(store, types, clock, storeLog).catch(async (err: unknown) => { await store.close(); throw err; });
 
   // each container's Digest credentials are sealed with its own key file (docs/security.md)
   const credentialsKey = loadOrCreateCredentialsKey(dataDir);
@@ -94,7 +106,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const indexing = new Indexing(store, types, log('grid.query'));
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
-    configEventLog: config.limits.configEventLog,
+    configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, name, clock)),
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
   const queryEngine = new QueryEngine(types, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });
@@ -108,6 +120,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     nameOf: (key) => storedKeyText(key, keyType(), types),
     keyOf: (name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, keyType(), types),
   });
+  const counterManager = new CounterManager({ store, clock, log: log('grid.counters') });
   const services: ContainerServices & { manager: CacheManager; types: TypeRegistry } = {
     manager,
     types,
@@ -121,7 +134,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     }),
     xsite: new XSiteService(store, manager),
     backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
-    counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
+    counters: new CounterService(counterManager),
     bulk: new BulkService(types, values),
     queries: new QueryService(queryEngine),
     searchAdmin: new SearchAdminService(indexing, queryEngine),
@@ -132,10 +145,15 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   };
   services.users.onChange = () => services.auth.forget();
   services.backups.attach({ manager, caches: services.caches, counters: services.counters, schemas, types, tasks: services.tasks });
+  if (store instanceof RedisStore) {
+    const followers = { manager, counters: counterManager, schemas, tasks: services.tasks, roles, usersChanged: () => services.auth.forget(), log: log('grid.cluster') };
+    store.onRemoteChange((change) => applyRemoteChange(change, followers));
+  }
 
   return {
     name,
     store,
+    onRemoteChange: store instanceof RedisStore ? (listener) => store.onRemoteChange(listener) : undefined,
     services,
     interrupt() {
       services.tasks.close();
@@ -144,7 +162,22 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     async close() {
       await services.backups.idle();
       manager.shutdown();
-      store.close();
+      await store.close();
+    },
+  };
+}
+
+/**
+ * The redis engine's part of a container's caches (docs/scale-out.md): each user cache's entries
+ * on the cluster under the cache's cluster-wide id, and the definitions this engine cannot serve
+ * refused when a cache is created or changed, never silently ignored.
+ */
+function clusterCaches(cluster: ClusterEngine, container: string, clock: Clock): Pick<CacheManagerDeps, 'dataOf' | 'checkDefinition'> {
+  return {
+    dataOf: (cache) => new RedisCacheData(new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite), clock),
+    checkDefinition: (settings) => {
+      const refused = settings.maxCount > 0 ? 'memory.max-count' : settings.maxSizeBytes > 0 ? 'memory.max-size' : settings.indexed ? 'indexing' : undefined;
+      if (refused) throw new InvalidConfigurationError(`${refused} is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)`);
     },
   };
 }

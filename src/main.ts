@@ -3,6 +3,10 @@ import { resolve } from 'node:path';
 import { browserSettingsOf } from './config/browser-settings';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { tenantDataDir } from './config/tenants';
+import type { RedisEngineConfig } from './config/engine-config';
+import type { Durability } from './store/sqlite-store';
+import { openCluster } from './store/redis/cluster-client';
+import { type ClusterEngine, waitForReplica } from './store/redis/cluster-engine';
 import { loadTlsIdentity } from './config/tls-identity';
 import { type Container, createContainer } from './container';
 import { createApp } from './http/app';
@@ -74,7 +78,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const announce = opts.announce ?? ((line: string) => standardOutput().write(line + '\n'));
   // one worker thread, shared by the containers, for parsing and validation that grows with a request or with stored state
   const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
-  const containers = await openContainers(config, clock, logs, offLoop).catch(async (err: unknown) => { await offLoop.close(); throw err; });
+  const cluster = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability) : undefined;
+  const containers = await openContainers(config, clock, logs, offLoop, cluster).catch(async (err: unknown) => {
+    await offLoop.close();
+    await cluster?.client.quit().catch(() => undefined);
+    throw err;
+  });
   const main = containers[0];
   await applyDeclared(config, main, logs.get('grid.config')).catch(async (err: unknown) => {
     await Promise.all(containers.map((c) => c.close()));
@@ -108,6 +117,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     services.server.runtime.close();
     await Promise.all(containers.map((c) => c.close()));
     await offLoop.close();
+    await cluster?.client.quit().catch(() => undefined);
   };
   const failed = async (err: unknown): Promise<never> => {
     await release();
@@ -151,14 +161,35 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   };
 }
 
+/** How long the engine's client may take to reach every master at start. */
+const CLUSTER_READY_MS = 10_000;
+/** How long a write waits for a replica under `--durability power` before it fails with a 503. */
+const REPLICA_WAIT_MS = 2_000;
+
+/** The redis engine's client, once it is connected (the start checks ran before: docs/scale-out.md). */
+async function openClusterEngine(engine: RedisEngineConfig, durability: Durability): Promise<ClusterEngine> {
+  const client = openCluster(engine);
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('error', reject);
+    // e.g. a node that does not know its own address tells clients to connect to '' (cluster-announce-ip)
+    setTimeout(() => reject(new Error(`no connection to every master within ${CLUSTER_READY_MS / 1000} s; check that each node announces an address grid can reach (cluster-announce-ip)`)), CLUSTER_READY_MS).unref();
+  }).catch((err: unknown) => {
+    client.disconnect();
+    throw new ConfigError(`the Redis Cluster could not be connected to: ${(err as Error).message}`);
+  });
+  client.on('error', () => undefined); // each command reports its own failure (a 503)
+  return { client, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined };
+}
+
 /**
  * The default container, then one per tenant under `<data dir>/tenants/<name>/`. A tenant named
  * like a cache or alias of the default container stops the start: `/rest/<name>/…` could no
  * longer reach that cache (docs/configuration.md, Tenants).
  */
-async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRegistry, offLoop: OffLoop): Promise<Container[]> {
+async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRegistry, offLoop: OffLoop, cluster: ClusterEngine | undefined): Promise<Container[]> {
   const names = config.tenants.map((t) => t.name);
-  const opened = [await createContainer({ name: CONTAINER_NAME, dataDir: config.dataDir, config, clock, logs, offLoop, reservedCacheNames: new Set(names) })];
+  const opened = [await createContainer({ name: CONTAINER_NAME, dataDir: config.dataDir, config, clock, logs, offLoop, reservedCacheNames: new Set(names), cluster })];
   try {
     for (const name of names) {
       const clash = opened[0].services.manager.find(name);
@@ -167,7 +198,7 @@ async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRe
         throw new ConfigError(`tenant '${name}' clashes with ${what} in the default container: /rest/${name}/… would stop reaching it; rename the tenant, or remove that cache first`);
       }
     }
-    for (const name of names) opened.push(await createContainer({ name, dataDir: tenantDataDir(config.dataDir, name), config, clock, logs, offLoop }));
+    for (const name of names) opened.push(await createContainer({ name, dataDir: tenantDataDir(config.dataDir, name), config, clock, logs, offLoop, cluster }));
     return opened;
   } catch (err) {
     await Promise.all(opened.map((c) => c.close()));

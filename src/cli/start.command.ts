@@ -1,7 +1,7 @@
 import { parseEngineType, parseRedisNodes, type RedisEngineConfig } from '../config/engine-config';
 import { ConfigError, type ConfigOverrides, type Durability, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
-import { HASH_SLOTS, powerDurabilityGaps, probeRedisCluster } from '../store/redis/cluster-probe';
+import { powerDurabilityGaps, probeRedisCluster } from '../store/redis/cluster-probe';
 import { compileCacheStartupDone } from '../util/compile-cache';
 import { isLogFormat, LOG_FORMATS, type LogFormat } from '../util/log-format';
 import { packageVersion } from '../util/package-info';
@@ -53,7 +53,7 @@ export async function runStart(args: string[]): Promise<number> {
   // several --config files merge in order (docs/configuration.md)
   const file = readConfigFiles((values.config as string[] | undefined) ?? []);
   const config = resolveConfig(file, flags);
-  if (config.engine.type === 'redis') await refuseRedisEngine(config.engine, config.durability);
+  if (config.engine.type === 'redis') await checkRedisEngine(config.engine, config.durability);
   if (!config.authEnabled) {
     process.stderr.write('\n  WARNING: authentication is OFF (--no-auth). Anyone who can reach this port has full admin access.\n\n');
   }
@@ -77,16 +77,15 @@ export async function runStart(args: string[]): Promise<number> {
 }
 
 /**
- * Until the redis engine exists, a start with it runs the engine's start checks (so a cluster
- * can be checked now, and each of their errors is what a user will see) and then stops.
+ * The redis engine's start checks (docs/scale-out.md, "Start checks"): a cluster that fails one, or
+ * one that cannot give `--durability power` when it is asked for, stops the start with the reason.
  */
-async function refuseRedisEngine(engine: RedisEngineConfig, durability: Durability): Promise<never> {
+async function checkRedisEngine(engine: RedisEngineConfig, durability: Durability): Promise<void> {
   const facts = await probeRedisCluster(engine);
-  const replicas = facts.masters.reduce((n, m) => n + m.replicas, 0);
   const gaps = powerDurabilityGaps(facts);
-  const power = durability !== 'power' ? '' : gaps.length ? `; --durability power would be refused: ${gaps.join(', ')}` : '; it can give --durability power';
-  throw new ConfigError(`The redis engine is not implemented yet: the cluster at ${facts.seed} passed the start checks (Redis ${facts.version}, `
-    + `${facts.masters.length} masters, ${replicas} replicas, all ${HASH_SLOTS} hash slots served${power}); until the engine lands, start without --engine redis (docs/scale-out.md)`);
+  if (durability === 'power' && gaps.length) {
+    throw new ConfigError(`The cluster at ${facts.seed} cannot give --durability power: ${gaps.join(', ')}; fix that, or start with --durability process (docs/scale-out.md, Durability)`);
+  }
 }
 
 function parseLogFormat(value: string | undefined): LogFormat | undefined {

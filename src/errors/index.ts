@@ -19,3 +19,4 @@ export * from './browser-errors';
 export * from './query-errors';
 export * from './search-errors';
 export * from './declaration-errors';
+export * from './engine-errors';

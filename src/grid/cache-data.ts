@@ -45,6 +45,13 @@ export interface CacheData {
   entries(): Pages<StoredEntry>;
   /** Every live key, as `entries` gives them, without reading values where the engine can. */
   keys(): Pages<Buffer>;
+  /**
+   * The cache was removed: an engine whose entries outlive the cache's handle removes them (the
+   * redis engine); absent where the removal itself took them (the local engine).
+   */
+  discard?(): Promise<void>;
+  /** Whether the query engine can read these entries (false where queries are not there yet: the redis engine). */
+  readonly queryable: boolean;
   /** Entry listeners (docs/reference/data-plane.md#entry-events). */
   readonly listeners: Listeners<EntryEvent>;
 }

@@ -9,7 +9,7 @@ import { DEFAULT_LIMITS } from '../config/limits';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Logger } from '../util/logger';
-import type { Store, WriteOp } from '../store/store';
+import type { CacheRecord, Store, TemplateRecord, WriteOp } from '../store/store';
 import { Cache } from './cache';
 import type { CacheData } from './cache-data';
 import { LocalCacheData } from './local-cache-data';
@@ -34,6 +34,13 @@ export interface CacheManagerDeps {
   expirationIntervalMs?: number;
   /** How many configuration events the container keeps for streams to resume from (the `config-event-log` limit). */
   configEventLog?: number;
+  /**
+   * The engine's entries of a user cache, when they are not the cache's own memory and store (the
+   * redis engine: docs/scale-out.md); internal caches keep theirs.
+   */
+  dataOf?: (cache: Cache) => CacheData;
+  /** Refuses a definition the engine cannot serve, before anything is written (an InvalidConfigurationError naming the engine). */
+  checkDefinition?: (settings: CacheSettings) => void;
   /** Attaches query indexes to indexed caches (src/grid/query/indexing.ts). */
   indexing?: {
     attach(cache: Cache, definition: CacheDefinition): void;
@@ -175,6 +182,7 @@ export class CacheManager {
       this.aliases.refuseAliased(name);
       const settings = this.settingsOf(definition);
       checkStartable(definition);
+      this.deps.checkDefinition?.(settings);
       this.checkNotReserved([name, ...settings.aliases]);
       this.aliases.check(name, settings.aliases, (n) => n === name || this.caches.has(n));
       const id = this.nextId++;
@@ -183,7 +191,14 @@ export class CacheManager {
       this.aliases.set(name, settings.aliases);
       const ops: WriteOp[] = opts.volatile ? [] : [{ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }];
       const event = await this.events.record(ops, { type: 'create-cache', name, definition, settings, volatile: opts.volatile })
-        .catch((err: unknown) => { this.caches.delete(name); this.aliases.drop(name); throw err; });
+        .catch((err: unknown) => {
+          // another node may have created it meanwhile, and this node adopted that one in its place
+          if (this.caches.get(name) === h) {
+            this.caches.delete(name);
+            this.aliases.drop(name);
+          }
+          throw err;
+        });
       this.scheduleReaper(h);
       this.deps.log.info({ cache: name, kind: settings.kind, persistent: settings.persistent, volatile: opts.volatile }, 'cache created');
       this.events.tell(event);
@@ -314,8 +329,52 @@ export class CacheManager {
         { type: 'remove-cache', name, definition: h.definition, settings: h.cache.settings, volatile: h.volatile });
       this.deps.log.info({ cache: name }, 'cache removed');
       this.events.tell(event);
+      h.data.discard?.().catch((err: unknown) => this.deps.log.warn({ err, cache: name }, 'the entries of a removed cache could not all be removed'));
       return true;
     });
+  }
+
+  /**
+   * Another node created, changed (`record`) or removed (undefined) the cache `name`: this node's
+   * handle follows at once, outside the queue of its own changes, so that they apply in the order
+   * the engine gave them. A volatile cache of this node's own is left alone.
+   */
+  adoptCache(name: string, record: CacheRecord | undefined): void {
+    const h = this.caches.get(name);
+    if (h && (h.internal || h.volatile)) return;
+    if (!record) {
+      if (!h) return;
+      this.caches.delete(name);
+      this.aliases.drop(name);
+      this.stopReaper(h);
+      this.deps.indexing?.detach(h.cache);
+      this.deps.log.info({ cache: name }, 'cache removed by another node');
+      return;
+    }
+    const definition = parseCacheConfig(record.config, 'json');
+    const settings = this.settingsOf(definition);
+    if (!h || h.cache.id !== record.id) {
+      const adopted = this.handle(record.id, name, definition, { internal: false, volatile: false }, settings);
+      if (h) this.stopReaper(h);
+      this.caches.set(name, adopted);
+      this.aliases.set(name, settings.aliases);
+      this.scheduleReaper(adopted);
+      this.deps.log.info({ cache: name }, 'cache created by another node');
+      return;
+    }
+    if (serialize(h.definition) === record.config) return;
+    h.definition = definition;
+    h.cache.reconfigure(settings);
+    this.scheduleReaper(h);
+    this.deps.indexing?.attach(h.cache, definition);
+    this.aliases.set(name, settings.aliases);
+    this.deps.log.info({ cache: name }, 'cache updated by another node');
+  }
+
+  /** Another node defined or changed (`record`) or removed (undefined) the template `name`. */
+  adoptTemplate(name: string, record: TemplateRecord | undefined): void {
+    if (record) this.templates.set(name, parseCacheConfig(record.config, 'json'));
+    else this.templates.delete(name);
   }
 
   /** Runs the expiration reaper of every cache now, whatever their intervals. */
@@ -360,6 +419,7 @@ export class CacheManager {
       const problems = findIncompatibleChanges(h.definition, definition);
       if (problems.length) throw new IncompatibleConfigurationError(h.definition.root.name, problems);
       const settings = this.settingsOf(definition);
+      this.deps.checkDefinition?.(settings);
       this.aliases.check(name, settings.aliases.filter((a) => a !== moving), (n) => this.caches.has(n));
       this.checkNotReserved(settings.aliases);
       return { h, name, definition, settings };
@@ -404,6 +464,7 @@ export class CacheManager {
     settings = this.settingsOf(definition)): CacheHandle {
     const cache = new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats });
     if (!flags.internal) this.deps.indexing?.attach(cache, definition);
-    return { cache, data: new LocalCacheData(cache), definition, ...flags, rebalancing: true };
+    const data = !flags.internal && this.deps.dataOf ? this.deps.dataOf(cache) : new LocalCacheData(cache);
+    return { cache, data, definition, ...flags, rebalancing: true };
   }
 }

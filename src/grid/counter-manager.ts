@@ -19,10 +19,18 @@ export class CounterManager {
   private readonly counters = new Map<string, Counter>();
 
   constructor(private readonly deps: CounterManagerDeps) {
-    for (const r of deps.store.counters.list()) {
+    this.reload();
+  }
+
+  /** Reads the stored definitions: at start, and when another node defined or removed counters (those kept stay as they are). */
+  reload(): void {
+    const records = this.deps.store.counters.list();
+    for (const name of this.counters.keys()) if (!records.some((r) => r.name === name)) this.counters.delete(name);
+    for (const r of records) {
+      if (this.counters.has(r.name)) continue;
       const config = parseCounterConfig(r.config);
       const value = config.storage === 'PERSISTENT' ? r.value : config.initialValue;
-      this.counters.set(r.name, new Counter(r.name, config, value, r.updatedAt, deps.clock));
+      this.counters.set(r.name, new Counter(r.name, config, value, r.updatedAt, this.deps.clock));
     }
   }
 

@@ -13,6 +13,8 @@ import type { CacheData, MaybePromise, RemoveOutcome } from './cache-data';
  * and the write it guards run in one turn of the event loop, which is what makes them atomic here.
  */
 export class LocalCacheData implements CacheData {
+  readonly queryable = true;
+
   constructor(private readonly cache: Cache) {}
 
   get listeners(): Listeners<EntryEvent> {

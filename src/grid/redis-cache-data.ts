@@ -22,6 +22,7 @@ import type { EntryEvent } from './entry-events';
  */
 export class RedisCacheData implements CacheData {
   readonly listeners = new Listeners<EntryEvent>();
+  readonly queryable = false;
 
   constructor(private readonly store: RedisEntries, private readonly clock: Clock) {}
 
@@ -52,6 +53,11 @@ export class RedisCacheData implements CacheData {
   }
 
   async clear(): Promise<void> {
+    await this.store.clear();
+  }
+
+  /** The cache was removed: its entries go too (whatever is written meanwhile may stay). */
+  async discard(): Promise<void> {
     await this.store.clear();
   }
 

@@ -4,8 +4,18 @@ import { LEVELS, type LoggerRegistry, type LoggerView } from '../util/logger-reg
 
 /** Loggers and appenders changed at run time, persisted (docs/reference/management-plane.md#logging). */
 export class LoggingService {
+  private stored = new Set<string>();
+
   constructor(private readonly registry: LoggerRegistry, private readonly store: Store) {
-    for (const r of store.loggers.list()) registry.configure(r.name, { level: r.level, appenders: r.appenders });
+    this.reload();
+  }
+
+  /** Applies the stored loggers: at start, and when another node changed them (a removed one goes back to what it inherits). */
+  reload(): void {
+    const records = this.store.loggers.list();
+    for (const name of this.stored) if (!records.some((r) => r.name === name)) this.registry.configure(name, undefined);
+    for (const r of records) this.registry.configure(r.name, { level: r.level, appenders: r.appenders });
+    this.stored = new Set(records.map((r) => r.name));
   }
 
   loggers(): LoggerView[] {
@@ -24,11 +34,13 @@ export class LoggingService {
     for (const a of appenders ?? []) if (!this.registry.appenderNames().includes(a)) throw new UnknownAppenderError(a);
     await this.store.write({ kind: 'logger.upsert', record: { name, level: normalized, appenders } }).promise;
     this.registry.configure(name, { level: normalized, appenders });
+    this.stored.add(name);
   }
 
   async remove(name: string): Promise<void> {
     if (!this.registry.isConfigured(name)) throw new LoggerNotFoundError(name);
     await this.store.write({ kind: 'logger.delete', name }).promise;
     this.registry.configure(name, undefined);
+    this.stored.delete(name);
   }
 }

@@ -31,6 +31,7 @@ export interface MetadataKeys {
  */
 export class ProtobufMetadataCache implements CacheData {
   readonly listeners = new Listeners<EntryEvent>();
+  readonly queryable = true;
 
   /** `values` reads a written value as a Java String (on the worker when large). */
   constructor(private readonly schemas: SchemaService, private readonly clock: Clock, private readonly values: ValueConverter,

@@ -78,6 +78,22 @@ export class SchemaService {
     await this.serialized(() => this.apply(stored));
   }
 
+  /** Another node changed the stored files: validates them again, in turn with this node's own changes. */
+  reload(): Promise<void> {
+    return this.serialized(async () => {
+      const stored = new Map(this.store.schemas.list().map((r) => [r.name, r]));
+      const errorsBefore = this.checked.errors;
+      const before = this.files;
+      await this.apply(stored);
+      for (const [name, r] of stored) {
+        if (before.get(name)?.content !== r.content) this.fileChanges.emit({ type: 'saved', name, existed: before.has(name), errorsBefore, errorsAfter: this.checked.errors });
+      }
+      for (const name of before.keys()) {
+        if (!stored.has(name)) this.fileChanges.emit({ type: 'removed', name, existed: true, errorsBefore, errorsAfter: this.checked.errors });
+      }
+    });
+  }
+
   list(): SchemaStatus[] {
     return [...this.files.keys()].sort().map((n) => this.status(n));
   }

@@ -159,5 +159,5 @@ export interface Store {
   whenDurable(): Promise<void>;
   onCommitFailure(listener: (ops: WriteOp[], err: Error) => void): void;
   externalVersion(): number;
-  close(): void;
+  close(): void | Promise<void>;
 }

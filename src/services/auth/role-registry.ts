@@ -33,8 +33,16 @@ export class RoleRegistry {
   onChange: () => void = () => undefined;
 
   constructor(private readonly store: Store) {
-    for (const r of store.security.listRoles()) this.custom.set(r.name, r);
-    for (const m of store.security.listPrincipalRoles()) this.mappings.set(m.principal, m.roles);
+    this.reload();
+  }
+
+  /** Reads roles and mappings from the store: at start, and when another node changed them. */
+  reload(): void {
+    this.custom.clear();
+    this.mappings.clear();
+    for (const r of this.store.security.listRoles()) this.custom.set(r.name, r);
+    for (const m of this.store.security.listPrincipalRoles()) this.mappings.set(m.principal, m.roles);
+    this.onChange();
   }
 
   /** The roles of a user: its name's mapping, then each group's mapping or, unmapped, the group itself. */

@@ -45,7 +45,13 @@ export class TaskService {
 
   constructor(private readonly store: Store, private readonly manager: CacheManager, private readonly clock: Clock, limits: Partial<SandboxLimits> = {}) {
     this.sandbox = new ScriptSandbox(limits);
-    for (const r of store.tasks.list()) this.scripts.set(r.name, { script: r.script, metadata: storedMetadata(r.name, r.script), createdAt: r.createdAt });
+    this.reload();
+  }
+
+  /** Reads the stored scripts: at start, and when another node changed them. */
+  reload(): void {
+    this.scripts.clear();
+    for (const r of this.store.tasks.list()) this.scripts.set(r.name, { script: r.script, metadata: storedMetadata(r.name, r.script), createdAt: r.createdAt });
   }
 
   /**

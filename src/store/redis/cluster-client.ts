@@ -3,6 +3,8 @@ import type { RedisEngineConfig } from '../../config/engine-config';
 import { nodeOptions } from './connection-options';
 
 const CONNECT_TIMEOUT_MS = 3_000;
+/** A command without an answer this long fails (a 503 to the client: docs/scale-out.md, "When Redis fails"). */
+const COMMAND_TIMEOUT_MS = 5_000;
 
 /**
  * The engine's client of the cluster: ioredis in cluster mode through the configured seeds, with
@@ -16,6 +18,6 @@ export function openCluster(config: RedisEngineConfig, overrides: ClusterOptions
     enableAutoPipelining: false,
     scaleReads: 'master',
     ...overrides,
-    redisOptions: { password, tls, connectTimeout: CONNECT_TIMEOUT_MS, ...overrides.redisOptions },
+    redisOptions: { password, tls, connectTimeout: CONNECT_TIMEOUT_MS, commandTimeout: COMMAND_TIMEOUT_MS, ...overrides.redisOptions },
   });
 }

@@ -3,6 +3,8 @@ import type { StoredEntry } from '../../model/stored-entry';
 import { entryKeyOf, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
 import { CLEAR_PAGE, ENTRIES_PAGE, KEYS_PAGE, PUT, READ, REMOVE, SIZE } from './entry-scripts';
 import type { Pages } from '../../util/pages';
+import { engineFailure } from './engine-failure';
+import type { AfterWrite } from './cluster-engine';
 import { inParallel, walkPages, type Page } from './segment-walk';
 
 /** An entry with its ETag, as a write stores it and a read finds it. */
@@ -64,7 +66,8 @@ function scriptsOf(client: Cluster): EntryScripts {
   for (const [name, lua, numberOfKeys] of SCRIPTS) {
     const command = `gridEntries_${name}`;
     client.defineCommand(command, { lua, numberOfKeys });
-    scripts[name] = commands[`${command}Buffer`].bind(client);
+    const call = commands[`${command}Buffer`].bind(client);
+    scripts[name] = (...args) => call(...args).catch(engineFailure);
   }
   defined.set(client, scripts);
   return scripts;
@@ -80,7 +83,7 @@ export class RedisEntries {
   private readonly scripts: EntryScripts;
   private readonly segments: SegmentKeys[];
 
-  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING) {
+  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite) {
     this.scripts = scriptsOf(client);
     this.segments = segmentKeysOf(cacheId);
   }
@@ -105,6 +108,7 @@ export class RedisEntries {
       entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
       kind, etag, segment.entryPrefix,
     ) as number;
+    if (done !== 0) await this.afterWrite?.(segment.keys);
     return done === 0 ? 'kept' : done === 1 ? 'created' : 'replaced';
   }
 
@@ -112,6 +116,7 @@ export class RedisEntries {
   async remove(key: Buffer, now: number, ifEtag?: string): Promise<RemovalOutcome> {
     const segment = this.segments[segmentOf(key)];
     const done = await this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '') as number;
+    if (done === 1) await this.afterWrite?.(segment.keys);
     return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
   }
 
@@ -166,6 +171,7 @@ export class RedisEntries {
         n = await this.scripts.clearPage(keys, expiries, entryPrefix, this.paging.keys) as number;
         removed += n;
       } while (n === this.paging.keys); // a shorter page emptied the segment
+      await this.afterWrite?.(keys);
     });
     return removed;
   }

@@ -1,16 +1,15 @@
 import type { Cluster } from 'ioredis';
+import { CacheExistsError, NotOnEngineError } from '../../errors';
 import { Commit } from '../group-commit';
 import type {
   CacheRecord, ConfigEventRecord, CounterRecord, DigestUpdate, IndexStore, IndexWriteOp, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord,
   SchemaRecord, Store, StoreSnapshot, TaskRecord, TemplateRecord, UserRecord, VolatileIndexStore, WriteOp, XSiteRecord,
 } from '../store';
+import type { AfterWrite } from './cluster-engine';
 import { type Mutation, RecordExistsError, type RemoteChange, ReplicatedRecords, type Table } from './replicated-records';
 
 /** Cache ids a node takes for itself at start: ids are unique in the cluster without asking Redis at each create. */
 const CACHE_ID_BLOCK = 1_000_000;
-
-/** What the redis engine does not do (yet): the sentence a caller turns into its answer. */
-export class NotOnRedisEngineError extends Error {}
 
 const by = <T>(key: (r: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
@@ -28,8 +27,8 @@ export class RedisStore implements Store {
 
   private constructor(readonly records: ReplicatedRecords, private readonly firstCacheId: number) {}
 
-  static async open(client: Cluster, container: string): Promise<RedisStore> {
-    const records = await ReplicatedRecords.open(client, container);
+  static async open(client: Cluster, container: string, afterWrite?: AfterWrite): Promise<RedisStore> {
+    const records = await ReplicatedRecords.open(client, container, afterWrite);
     const top = await client.hincrby(`{grid:${container}}:meta`, 'cache-ids', CACHE_ID_BLOCK).catch(async (err: unknown) => {
       await records.close();
       throw err;
@@ -105,11 +104,11 @@ export class RedisStore implements Store {
   };
 
   readonly indexes: IndexStore = new Proxy({} as IndexStore, {
-    get: () => () => { throw new NotOnRedisEngineError('the redis engine keeps no query indexes yet'); },
+    get: () => () => { throw new NotOnEngineError('Query indexes'); },
   });
 
   openVolatileIndexes(): VolatileIndexStore {
-    throw new NotOnRedisEngineError('the redis engine keeps no query indexes yet');
+    throw new NotOnEngineError('Query indexes');
   }
 
   /** The writes of one turn share one script; a write this engine does not make throws at once. */
@@ -133,10 +132,12 @@ export class RedisStore implements Store {
 
   /**
    * Writes `ops` and appends the configuration event in one script; the event's id, once this
-   * node's copy has the change. A cache created meanwhile by another node fails it with `RecordExistsError`.
+   * node's copy has the change. A cache created meanwhile by another node fails it with `CacheExistsError`.
    */
   async appendConfigEvent(ops: readonly WriteOp[], event: Omit<ConfigEventRecord, 'id'>, keep: number): Promise<string> {
-    const [id] = await this.records.commit(ops.flatMap((op) => this.mutationsOf(op)), [{ ...event, keep }]);
+    const [id] = await this.records.commit(ops.flatMap((op) => this.mutationsOf(op)), [{ ...event, keep }]).catch((err: unknown) => {
+      throw err instanceof RecordExistsError && err.table === 'caches' ? new CacheExistsError(err.field) : err;
+    });
     return id;
   }
 
@@ -149,7 +150,7 @@ export class RedisStore implements Store {
   }
 
   openSnapshot(): StoreSnapshot {
-    throw new NotOnRedisEngineError('backups of the redis engine are not there yet');
+    throw new NotOnEngineError('Backups');
   }
 
   get pendingCommit(): Commit | undefined {
@@ -237,9 +238,7 @@ export class RedisStore implements Store {
       case 'operation.delete': return del('operations', `${op.operation}:${op.name}`);
       case 'xsite.upsert': return put('xsite', `${op.record.cache}\u0000${op.record.site}`, op.record);
       case 'configEvent.insert': throw new Error('configuration events are appended with appendConfigEvent on the redis engine');
-      default: throw new NotOnRedisEngineError(`the redis engine does not write ${(op as IndexWriteOp | WriteOp).kind} through its store`);
+      default: throw new Error(`the redis engine does not write ${(op as IndexWriteOp | WriteOp).kind} through its store`);
     }
   }
 }
-
-export { RecordExistsError };

@@ -3,6 +3,8 @@ import type { Cluster } from 'ioredis';
 import { compareEventIds } from '../../model/event-id';
 import type { ConfigEventRecord, ConfigEventType } from '../records';
 import { COMMIT } from './record-script';
+import { engineFailure } from './engine-failure';
+import type { AfterWrite } from './cluster-engine';
 
 /** The tables of a container's records: one Redis hash each, a record per field. */
 export const TABLES = ['caches', 'templates', 'counters', 'schemas', 'roles', 'principals', 'loggers', 'tasks', 'operations', 'xsite', 'users', 'settings'] as const;
@@ -72,7 +74,7 @@ export class ReplicatedRecords {
   private closed = false;
   private following: Promise<void> | undefined;
 
-  private constructor(private readonly client: Cluster, container: string) {
+  private constructor(private readonly client: Cluster, container: string, private readonly afterWrite?: AfterWrite) {
     this.keys = recordKeysOf(container);
     this.keyList = [this.keys.changes, this.keys.events, this.keys.meta, ...this.keys.tables];
     client.defineCommand('gridRecordsCommit', { lua: COMMIT, numberOfKeys: this.keyList.length });
@@ -81,8 +83,8 @@ export class ReplicatedRecords {
   }
 
   /** Loads every table and starts following the change stream. */
-  static async open(client: Cluster, container: string): Promise<ReplicatedRecords> {
-    const records = new ReplicatedRecords(client, container);
+  static async open(client: Cluster, container: string, afterWrite?: AfterWrite): Promise<ReplicatedRecords> {
+    const records = new ReplicatedRecords(client, container, afterWrite);
     try {
       await records.reload();
     } catch (err) {
@@ -121,9 +123,10 @@ export class ReplicatedRecords {
     const muts = mutations.map((m) => [TABLES.indexOf(m.table) + 1, m.field, m.value ?? null, m.mustBeAbsent ? 1 : 0]);
     const evs = events.map((e) => [e.type, e.name, e.volatile ? '1' : '0', String(e.createdAt), e.config ?? null, String(e.keep)]);
     const call = (this.client as unknown as Record<string, (...args: unknown[]) => Promise<Raw>>).gridRecordsCommit;
-    const reply = await call.call(this.client, ...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT));
+    const reply = await call.call(this.client, ...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT)).catch(engineFailure);
     if (reply[0] === 'exists') throw new RecordExistsError(TABLES[Number(reply[1]) - 1], reply[2]!);
     const [, change, ...ids] = reply as string[];
+    await this.afterWrite?.(this.keys.changes);
     if (compareEventIds(streamId(change), streamId(this.lastId)) > 0) await new Promise<void>((resolve) => this.waiting.set(change, resolve));
     return ids;
   }
@@ -145,7 +148,7 @@ export class ReplicatedRecords {
   async eventPage(after: string, upTo: string, limit: number, maxChars: number): Promise<ConfigEventRecord[] | undefined> {
     const info = await this.client.xinfo('STREAM', this.keys.events).catch((err: Error) => {
       if (/no such key/i.test(err.message)) return undefined;
-      throw err;
+      return engineFailure(err);
     }) as unknown[] | undefined;
     if (info && Number(fieldOf(info, 'entries-added')) > Number(fieldOf(info, 'length'))) {
       // trimmed: the stream says neither which ids it dropped (max-deleted-entry-id counts XDEL
@@ -153,7 +156,7 @@ export class ReplicatedRecords {
       const first = fieldOf(info, 'first-entry') as [string, string[]] | null;
       if (!first || compareEventIds(streamId(after), first[0]) < 0) return undefined;
     }
-    const rows = await this.client.xrange(this.keys.events, `(${streamId(after)}`, streamId(upTo), 'COUNT', limit);
+    const rows = await this.client.xrange(this.keys.events, `(${streamId(after)}`, streamId(upTo), 'COUNT', limit).catch(engineFailure);
     const records: ConfigEventRecord[] = [];
     let chars = 0;
     for (const [id, fields] of rows) {

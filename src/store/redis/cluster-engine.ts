@@ -1,0 +1,29 @@
+import calculateSlot from 'cluster-key-slot';
+import type { Cluster } from 'ioredis';
+import { EngineUnavailableError } from '../../errors';
+
+/** After a write to the slot of `key`: resolves once the write is as durable as the engine promises. */
+export type AfterWrite = (key: string) => Promise<void>;
+
+/** The cluster a redis-engine server works on, and how its writes are made durable. */
+export interface ClusterEngine {
+  client: Cluster;
+  /** `--durability power`: each write waits for a replica (`waitForReplica`); absent for `process`. */
+  afterWrite?: AfterWrite;
+}
+
+/**
+ * `WAIT 1` on the master of the key's slot, after a write to it (docs/scale-out.md, "Durability"):
+ * Redis answers once a replica acknowledged every write that connection sent before, so a write
+ * is on two nodes before it is acknowledged. No replica within `timeoutMs`: a 503 — the write is
+ * on the master, perhaps not on a replica, and the client may repeat it.
+ */
+export function waitForReplica(client: Cluster, timeoutMs: number): AfterWrite {
+  return async (key) => {
+    const address = client.slots[calculateSlot(key)]?.[0];
+    const node = client.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === address);
+    if (!node) throw new EngineUnavailableError(`no master is known for the key's slot ${calculateSlot(key)}`);
+    const acknowledged = await node.wait(1, timeoutMs).catch((err: Error) => { throw new EngineUnavailableError(err.message); });
+    if (acknowledged < 1) throw new EngineUnavailableError(`no replica acknowledged the write within ${timeoutMs} ms (--durability power)`);
+  };
+}
