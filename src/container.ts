@@ -3,6 +3,7 @@ import { type CredentialsKey, loadOrCreateCredentialsKey } from './config/creden
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { CacheManager } from './grid/cache-manager';
 import { CounterManager } from './grid/counter-manager';
+import { LocalCounterValues } from './grid/local-counter-values';
 import type { ContainerServices } from './services';
 import { AuthService } from './services/auth/auth.service';
 import { BackupService } from './services/backup.service';
@@ -121,7 +122,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     }),
     xsite: new XSiteService(store, manager),
     backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
-    counters: new CounterService(new CounterManager({ store, clock, log: log('grid.counters') })),
+    counters: new CounterService(new CounterManager({ store, values: new LocalCounterValues(store, clock), clock, log: log('grid.counters') })),
     bulk: new BulkService(types, values),
     queries: new QueryService(queryEngine),
     searchAdmin: new SearchAdminService(indexing, queryEngine),
