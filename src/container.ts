@@ -11,6 +11,9 @@ import type { ClusterEngine } from './store/redis/cluster-engine';
 import type { RemoteChange } from './store/redis/replicated-records';
 import type { Store } from './store/store';
 import { CounterManager } from './grid/counter-manager';
+import { LocalCounterValues } from './grid/local-counter-values';
+import { RedisCounterValues } from './grid/redis-counter-values';
+import { RedisCounters } from './store/redis/redis-counters';
 import type { ContainerServices } from './services';
 import { AuthService } from './services/auth/auth.service';
 import { BackupService } from './services/backup.service';
@@ -120,7 +123,8 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     nameOf: (key) => storedKeyText(key, keyType(), types),
     keyOf: (name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, keyType(), types),
   });
-  const counterManager = new CounterManager({ store, clock, log: log('grid.counters') });
+  const counterValues = spec.cluster ? new RedisCounterValues(new RedisCounters(spec.cluster.client, name, spec.cluster.afterWrite), clock) : new LocalCounterValues(store, clock);
+  const counterManager = new CounterManager({ store, values: counterValues, clock, log: log('grid.counters') });
   const services: ContainerServices & { manager: CacheManager; types: TypeRegistry } = {
     manager,
     types,

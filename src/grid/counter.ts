@@ -1,17 +1,17 @@
 import { CounterOutOfBoundsError } from '../errors';
 import { type CounterConfig, LONG_MAX, LONG_MIN } from '../model/counter-config';
-import type { Commit } from '../store/store';
 import type { Clock } from '../util/clock';
 
 /**
- * One counter. Every operation runs to completion within one turn of the event loop, so each is
- * atomic; the bound rules are the original's (counter FunctionHelper): an add past a bound of a
- * bounded strong counter leaves the value AT the bound and fails, unbounded counters saturate at
- * the 64-bit limits, compare-and-set / get-and-set outside the bounds fail without a change.
+ * One counter's value in memory (the local engine's, src/grid/local-counter-values.ts). Every
+ * operation runs to completion within one turn of the event loop, so each is atomic; the bound
+ * rules are the original's (counter FunctionHelper): an add past a bound of a bounded strong
+ * counter leaves the value AT the bound and fails, unbounded counters saturate at the 64-bit
+ * limits, compare-and-set / get-and-set outside the bounds fail without a change. The Redis
+ * engine's scripts (src/store/redis/counter-scripts.ts) implement these rules again, and a
+ * property test holds the two to the same answers.
  */
 export class Counter {
-  /** The write of the latest change, while it is not yet durable (reads wait for it). */
-  pending: Commit | undefined;
   /** Bumped by every change, so callers can tell whether an operation changed anything. */
   version = 0;
 

@@ -1,13 +1,16 @@
 import { checkResourceName } from '../model/resource-name';
 import { InvalidCounterTypeError } from '../errors';
-import type { Counter } from '../grid/counter';
-import type { CounterManager } from '../grid/counter-manager';
+import type { CounterManager, DefinedCounter } from '../grid/counter-manager';
 import { type CounterConfig, formatCounterConfig, parseCounterConfig } from '../model/counter-config';
 
 /** What an update answers: WEAK counters 204, STRONG ones 200 with the new value (docs/reference/management-plane.md#counter-updates). */
 export type UpdateOutcome = { kind: 'WEAK' } | { kind: 'STRONG'; value: bigint };
 
-/** Counters (docs/reference/management-plane.md#counters). */
+/**
+ * Counters (docs/reference/management-plane.md#counters). Every value operation goes to the
+ * counter's cell (src/grid/counter-values.ts), which answers once its change is durable; where the
+ * value lives is the engine's business.
+ */
 export class CounterService {
   constructor(private readonly manager: CounterManager) {}
 
@@ -35,11 +38,9 @@ export class CounterService {
     return this.manager.names();
   }
 
-  /** The value once its last change is durable. */
+  /** The value once its last change is durable (read in this turn when nothing is pending: a backup's instant relies on it). */
   async value(name: string): Promise<bigint> {
-    const c = this.manager.require(name);
-    if (c.pending && !c.pending.done) await c.pending.promise.catch(() => undefined);
-    return c.value();
+    return this.manager.require(name).cell.value();
   }
 
   config(name: string, pretty: boolean): string {
@@ -48,55 +49,40 @@ export class CounterService {
 
   async add(name: string, delta: bigint): Promise<UpdateOutcome> {
     const counter = this.manager.require(name);
-    const value = await this.update(counter, (c) => c.add(delta));
-    return counter.isStrong ? { kind: 'STRONG', value } : { kind: 'WEAK' };
+    const value = await counter.cell.add(delta);
+    return isStrong(counter) ? { kind: 'STRONG', value } : { kind: 'WEAK' };
   }
 
   async reset(name: string): Promise<void> {
-    await this.update(this.manager.require(name), (c) => c.reset());
+    await this.manager.require(name).cell.reset();
   }
 
   async compareAndSet(name: string, expect: bigint, update: bigint): Promise<boolean> {
-    return (await this.update(this.strong(name), (c) => c.compareAndSwap(expect, update))) === expect;
+    return (await this.strong(name).cell.compareAndSwap(expect, update)) === expect;
   }
 
   /** Answers the value before the operation (equal to `expect` when it succeeded). */
-  compareAndSwap(name: string, expect: bigint, update: bigint): Promise<bigint> {
-    return this.update(this.strong(name), (c) => c.compareAndSwap(expect, update));
+  async compareAndSwap(name: string, expect: bigint, update: bigint): Promise<bigint> {
+    return this.strong(name).cell.compareAndSwap(expect, update);
   }
 
-  getAndSet(name: string, value: bigint): Promise<bigint> {
-    return this.update(this.strong(name), (c) => c.getAndSet(value));
+  async getAndSet(name: string, value: bigint): Promise<bigint> {
+    return this.strong(name).cell.getAndSet(value);
   }
 
   /** Restore: defines the counter when absent, then sets its value (PERSISTENT values committed first). */
   async restore(name: string, configJson: string, value: bigint): Promise<void> {
     if (!this.manager.names().includes(name)) await this.define(name, configJson);
-    await this.update(this.manager.require(name), (c) => c.restoreValue(value));
+    await this.manager.require(name).cell.restoreValue(value);
   }
 
-  private strong(name: string): Counter {
+  private strong(name: string): DefinedCounter {
     const c = this.manager.require(name);
-    if (!c.isStrong) throw new InvalidCounterTypeError('WeakCounter');
+    if (!isStrong(c)) throw new InvalidCounterTypeError('WeakCounter');
     return c;
   }
+}
 
-  /**
-   * Runs one operation and answers once whatever it changed is durable, also when it failed after
-   * changing the value (an add past a bound leaves the counter at the bound).
-   */
-  private async update<T>(counter: Counter, op: (c: Counter) => T): Promise<T> {
-    const before = counter.version;
-    let result: T | undefined;
-    let failure: unknown;
-    try {
-      result = op(counter);
-    } catch (err) {
-      failure = err;
-    }
-    const commit = counter.version !== before ? this.manager.persist(counter) : undefined;
-    if (commit) await commit.promise;
-    if (failure !== undefined) throw failure;
-    return result as T;
-  }
+function isStrong(counter: DefinedCounter): boolean {
+  return counter.config.kind === 'strong-counter';
 }

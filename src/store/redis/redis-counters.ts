@@ -1,0 +1,139 @@
+import type { Cluster } from 'ioredis';
+import type { CounterConfig } from '../../model/counter-config';
+import { ADD, COMPARE_AND_SWAP, GET_AND_SET, VALUE } from './counter-scripts';
+import type { AfterWrite } from './cluster-engine';
+import { engineFailure } from './engine-failure';
+
+/**
+ * Where counter values live in a Redis Cluster (docs/scale-out.md, "Counters"): one hash per
+ * counter, `n:{<containerId>:<name>}`, holding `v` (the value as decimal text) and `u` (its last
+ * update, epoch ms). The whole name is the hash tag, so each counter has a slot of its own and
+ * counters spread over the masters; `%`, `{` and `}` in a name are %-escaped, so a brace in a name
+ * cannot cut the tag short and two names never share a key. No key: the counter's initial value.
+ * This is stored data: the names must never change under a running cluster.
+ */
+const TAG_SAFE = /^[^{}:]+$/;
+
+function counterKeyOf(containerId: string, name: string): string {
+  return `n:{${containerId}:${name.replace(/[%{}]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}}`;
+}
+
+/** Which bound an operation ran into. */
+export type Bound = 'Upper bound' | 'Lower bound';
+
+/** What an add did: the new value, or the bound it stopped AT (the value is then that bound). */
+export interface Added {
+  value: bigint;
+  beyond?: Bound;
+}
+
+/** What a swap found: the value before, and the bound its update was outside (nothing changed then). */
+export interface Swapped {
+  previous: bigint;
+  beyond?: Bound;
+}
+
+type ScriptCall = (...args: string[]) => Promise<unknown>;
+
+interface CounterScripts {
+  value: ScriptCall;
+  add: ScriptCall;
+  compareAndSwap: ScriptCall;
+  getAndSet: ScriptCall;
+}
+
+const SCRIPTS: Array<[keyof CounterScripts, string]> = [
+  ['value', VALUE], ['add', ADD], ['compareAndSwap', COMPARE_AND_SWAP], ['getAndSet', GET_AND_SET],
+];
+
+const defined = new WeakMap<Cluster, CounterScripts>();
+
+/** The scripts as commands of `client`, defined once per client (EVALSHA, the script itself the first time a connection lacks it). */
+function scriptsOf(client: Cluster): CounterScripts {
+  let scripts = defined.get(client);
+  if (scripts) return scripts;
+  const commands = client as unknown as Record<string, ScriptCall>;
+  scripts = {} as CounterScripts;
+  for (const [name, lua] of SCRIPTS) {
+    const command = `gridCounters_${name}`;
+    client.defineCommand(command, { lua, numberOfKeys: 1 });
+    const call = commands[command].bind(client);
+    scripts[name] = (...args) => call(...args).catch(engineFailure);
+  }
+  defined.set(client, scripts);
+  return scripts;
+}
+
+function boundOf(flag: string | undefined): Bound | undefined {
+  return flag === 'U' ? 'Upper bound' : flag === 'L' ? 'Lower bound' : undefined;
+}
+
+/** The counter values of one container on a Redis Cluster, under an opaque cluster-wide container id (no braces, no colon). */
+export class RedisCounters {
+  private readonly scripts: CounterScripts;
+
+  /** `afterWrite`: what makes a write durable (`--durability power`: a replica has it). */
+  constructor(private readonly client: Cluster, private readonly containerId: string, private readonly afterWrite: AfterWrite = () => Promise.resolve()) {
+    if (!TAG_SAFE.test(containerId)) throw new Error(`a container id in a Redis hash tag needs at least one character and no braces or colon: ${JSON.stringify(containerId)}`);
+    this.scripts = scriptsOf(client);
+  }
+
+  /** The value of the counter `name` defined by `config`. */
+  of(name: string, config: CounterConfig): RedisCounter {
+    return new RedisCounter(this.client, this.scripts, counterKeyOf(this.containerId, name), config, this.afterWrite);
+  }
+}
+
+/**
+ * One counter's value: each operation one script (one command for a plain set or delete) on the
+ * master of its key, atomic there. `now` is the caller's clock (the lifespan rule and the last
+ * update), as for entries.
+ */
+export class RedisCounter {
+  /** ARGV 1–5 of every script: the definition (counter-scripts.ts). */
+  private readonly definition: string[];
+
+  constructor(private readonly client: Cluster, private readonly scripts: CounterScripts, private readonly key: string, private readonly config: CounterConfig,
+    private readonly afterWrite: AfterWrite) {
+    const bounded = config.kind === 'strong-counter' && config.bounded;
+    this.definition = [config.initialValue, bounded ? '1' : '0', config.lowerBound, config.upperBound, config.lifespan].map(String);
+  }
+
+  async value(now: number): Promise<bigint> {
+    return BigInt(await this.scripts.value(this.key, ...this.definition, String(now)) as string);
+  }
+
+  async add(delta: bigint, now: number): Promise<Added> {
+    const [value, flag] = await this.scripts.add(this.key, ...this.definition, String(now), String(delta)) as string[];
+    await this.afterWrite(this.key);
+    return { value: BigInt(value), beyond: boundOf(flag) };
+  }
+
+  async compareAndSwap(expect: bigint, update: bigint, now: number): Promise<Swapped> {
+    const [previous, flag] = await this.scripts.compareAndSwap(this.key, ...this.definition, String(now), String(expect), String(update)) as string[];
+    if (previous === String(expect) && !flag) await this.afterWrite(this.key);
+    return { previous: BigInt(previous), beyond: boundOf(flag) };
+  }
+
+  async getAndSet(update: bigint, now: number): Promise<Swapped> {
+    const [previous, flag] = await this.scripts.getAndSet(this.key, ...this.definition, String(now), String(update)) as string[];
+    if (!flag) await this.afterWrite(this.key);
+    return { previous: BigInt(previous), beyond: boundOf(flag) };
+  }
+
+  /** Sets the value with no check (reset, restore, a counter defined anew). */
+  async set(value: bigint, now: number): Promise<void> {
+    await this.client.hset(this.key, 'v', String(value), 'u', String(now)).catch(engineFailure);
+    await this.afterWrite(this.key);
+  }
+
+  /** The initial value, last updated now. */
+  reset(now: number): Promise<void> {
+    return this.set(this.config.initialValue, now);
+  }
+
+  async delete(): Promise<void> {
+    await this.client.del(this.key).catch(engineFailure);
+    await this.afterWrite(this.key);
+  }
+}
