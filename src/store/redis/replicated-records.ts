@@ -73,6 +73,9 @@ export class ReplicatedRecords {
   private readonly follower: Cluster;
   private closed = false;
   private following: Promise<void> | undefined;
+  /** Settles when `close` is called: a read of the stream still pending is not waited for (a disconnected client may never settle it). */
+  private readonly stopped: Promise<undefined>;
+  private stop!: () => void;
 
   private constructor(private readonly client: Cluster, container: string, private readonly afterWrite?: AfterWrite) {
     this.keys = recordKeysOf(container);
@@ -80,6 +83,7 @@ export class ReplicatedRecords {
     client.defineCommand('gridRecordsCommit', { lua: COMMIT, numberOfKeys: this.keyList.length });
     // a blocking XREAD holds its connection: the follower has connections of its own
     this.follower = client.duplicate();
+    this.stopped = new Promise((resolve) => { this.stop = () => resolve(undefined); });
   }
 
   /** Loads every table and starts following the change stream. */
@@ -171,6 +175,7 @@ export class ReplicatedRecords {
   /** Stops following; commits still waiting are left unresolved (the process is closing). */
   async close(): Promise<void> {
     this.closed = true;
+    this.stop();
     this.follower.disconnect();
     await this.following;
   }
@@ -178,13 +183,14 @@ export class ReplicatedRecords {
   private async follow(): Promise<void> {
     while (!this.closed) {
       try {
-        const read = await this.follower.xread('BLOCK', FOLLOW_BLOCK_MS, 'STREAMS', this.keys.changes, this.lastId);
+        const read = await Promise.race([this.follower.xread('BLOCK', FOLLOW_BLOCK_MS, 'STREAMS', this.keys.changes, this.lastId), this.stopped]);
+        if (this.closed) return;
         for (const [, entries] of read ?? []) for (const [id, fields] of entries) this.apply(id, pairs(fields));
       } catch {
         if (this.closed) return;
-        await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, RETRY_MS)), this.stopped]);
         // the stream may have moved on while the node could not read it: start from every table again
-        await this.reload().catch(() => undefined);
+        if (!this.closed) await Promise.race([this.reload().catch(() => undefined), this.stopped]);
       }
     }
   }

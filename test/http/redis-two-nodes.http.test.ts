@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import type { Client } from '../support/client';
+import { eventually } from '../support/poll';
+import { masterOfSlot, useClusterClients } from '../support/redis-client';
+import { throwawayCluster } from '../support/redis-cluster';
+import { startTestServer, type TestServer } from '../support/server';
+import { SseReader } from '../support/sse';
+import { basic } from '../support/transports';
+import { runningPid } from '../../src/cli/local-redis-node';
+import { segmentKeysOf, segmentOf } from '../../src/store/redis/entry-layout';
+import calculateSlot from 'cluster-key-slot';
+
+// Two grid nodes over one real 3+3 Redis Cluster (docs/scale-out.md): what is written through one
+// is what the other answers, black-box over HTTP.
+
+const LISTEN = '/rest/v2/container/config?action=listen';
+
+describe('two grid nodes on one Redis Cluster', function () {
+  this.timeout(90_000);
+  const redis = throwawayCluster();
+  const clients = useClusterClients(redis);
+  let a: TestServer;
+  let b: TestServer;
+  let adminA: Client;
+  let adminB: Client;
+
+  before(async () => {
+    const nodes = redis.seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) }));
+    const engine = { type: 'redis' as const, nodes, passwordFile: redis.cluster.passwordFile };
+    a = await startTestServer({ engine, durability: 'power' });
+    b = await startTestServer({ engine, durability: 'power' });
+    adminA = a.as('admin');
+    adminB = b.as('admin');
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('serves a cache created on one node from the other: entries, size, keys, removal', async () => {
+    expect((await adminA.post('/rest/v2/caches/shared', '{"distributed-cache":{"mode":"SYNC"}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
+    await eventually(async () => (await adminB.get('/rest/v2/caches')).json<string[]>().includes('shared'), 5_000, 'node B to list the cache');
+    expect((await adminB.put('/rest/v2/caches/shared/k1', 'from B', { 'Content-Type': 'text/plain' })).status).to.equal(204);
+    expect((await adminA.put('/rest/v2/caches/shared/k2', 'from A', { 'Content-Type': 'text/plain' })).status).to.equal(204);
+    const read = await adminA.get('/rest/v2/caches/shared/k1');
+    expect([read.status, read.text]).to.deep.equal([200, 'from B']);
+    expect((await adminB.get('/rest/v2/caches/shared?action=size')).text).to.equal('2');
+    expect((await adminA.get('/rest/v2/caches/shared?action=keys')).json<string[]>().sort()).to.deep.equal(['k1', 'k2']);
+
+    expect((await adminB.delete('/rest/v2/caches/shared')).status).to.equal(200);
+    await eventually(async () => (await adminA.get('/rest/v2/caches/shared/k1')).status === 404, 5_000, 'node A to lose the cache');
+    // created again, it starts empty: the removed cache's entries went with it
+    expect((await adminA.post('/rest/v2/caches/shared', '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
+    await eventually(async () => (await adminB.get('/rest/v2/caches/shared?action=size')).status === 200, 5_000, 'node B to have the new cache');
+    expect((await adminB.get('/rest/v2/caches/shared?action=size')).text).to.equal('0');
+  });
+
+  it('lets exactly one of eight put-if-absent writers on two nodes win each key', async () => {
+    await adminA.createCache('race');
+    await eventually(async () => (await adminB.get('/rest/v2/caches/race?action=size')).status === 200, 5_000, 'node B to have the cache');
+    for (let k = 0; k < 20; k++) {
+      const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? adminA : adminB).post(`/rest/v2/caches/race/key${k}`, `writer ${i}`, { 'Content-Type': 'text/plain' })));
+      expect(replies.filter((r) => r.status === 204)).to.have.length(1);
+      expect(replies.filter((r) => r.status === 409)).to.have.length(7);
+    }
+  });
+
+  it('checks an ETag taken on one node against a conditional write on the other', async () => {
+    await adminA.createCache('etags');
+    await eventually(async () => (await adminB.get('/rest/v2/caches/etags?action=size')).status === 200, 5_000, 'node B to have the cache');
+    await adminA.put('/rest/v2/caches/etags/k', 'v1', { 'Content-Type': 'text/plain' });
+    const first = (await adminA.get('/rest/v2/caches/etags/k')).headers.get('etag')!;
+    // a PUT with If-None-Match is not made while the entry carries that ETag (304)
+    expect((await adminB.put('/rest/v2/caches/etags/k', 'v1', { 'Content-Type': 'text/plain', 'If-None-Match': first })).status).to.equal(304);
+    expect((await adminB.put('/rest/v2/caches/etags/k', 'v2', { 'Content-Type': 'text/plain' })).status).to.equal(204);
+    // a DELETE with If-None-Match removes only the entry that carries it (412 otherwise)
+    expect((await adminA.delete('/rest/v2/caches/etags/k', { 'If-None-Match': first })).status).to.equal(412);
+    const current = (await adminB.get('/rest/v2/caches/etags/k')).headers.get('etag')!;
+    expect(current).to.not.equal(first);
+    expect((await adminA.delete('/rest/v2/caches/etags/k', { 'If-None-Match': current })).status).to.equal(204);
+    expect((await adminB.get('/rest/v2/caches/etags/k')).status).to.equal(404);
+  });
+
+  it('shares schemas, templates and counters, and counts every increment of eight clients on two nodes', async () => {
+    expect((await adminA.post('/rest/v2/schemas/person.proto', 'message Person { optional string name = 1; }')).status).to.equal(201);
+    await eventually(async () => (await adminB.get('/rest/v2/schemas/person.proto')).status === 200, 5_000, 'node B to have the schema');
+    expect((await adminB.get('/rest/v2/schemas?action=types')).json()).to.deep.equal(['Person']);
+
+    expect((await adminA.post('/rest/v2/caches/tmpl', '{"local-cache-configuration":{"statistics":true}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
+    await eventually(async () => (await adminB.post('/rest/v2/caches/from-tmpl?template=tmpl')).status === 200, 5_000, 'node B to create from the template');
+
+    expect((await adminB.post('/rest/v2/counters/hits', '{"strong-counter":{"initial-value":0,"upper-bound":1000000}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
+    await eventually(async () => (await adminA.get('/rest/v2/counters/hits')).status === 200, 5_000, 'node A to have the counter');
+    await Promise.all(Array.from({ length: 8 }, async (_, i) => {
+      for (let n = 0; n < 25; n++) expect((await (i % 2 ? adminA : adminB).post('/rest/v2/counters/hits?action=increment')).status).to.equal(200);
+    }));
+    expect((await adminA.get('/rest/v2/counters/hits')).text).to.equal('200');
+    expect((await adminB.get('/rest/v2/counters/hits')).text).to.equal('200');
+  });
+
+  it('tells a configuration change made on one node to a listener on the other, with an id to resume from on either', async () => {
+    const sse = await SseReader.open(`${b.url}${LISTEN}`, { ...basic('admin'), Accept: 'application/json' });
+    try {
+      await adminA.createCache('heard');
+      const [created] = await sse.nextWithIds(1, 5_000);
+      expect(created).to.deep.include({ event: 'create-cache' });
+      expect(created.id).to.match(/^\d+-\d+$/);
+      await adminA.delete('/rest/v2/caches/heard');
+      const [removed] = await sse.nextWithIds(1, 5_000);
+      expect(removed.event).to.equal('remove-cache');
+      const resumed = await SseReader.open(`${a.url}${LISTEN}`, { ...basic('admin'), Accept: 'application/json', 'Last-Event-ID': created.id });
+      try {
+        const [again] = await resumed.nextWithIds(1, 5_000);
+        expect([again.event, again.id]).to.deep.equal(['remove-cache', removed.id]);
+      } finally {
+        resumed.close();
+      }
+    } finally {
+      sse.close();
+    }
+  });
+
+  it('refuses what this engine does not serve yet with a sentence, and checks permissions as on one node', async () => {
+    const bounded = await adminB.post('/rest/v2/caches/bounded', '{"local-cache":{"memory":{"max-count":10}}}', { 'Content-Type': 'application/json' });
+    expect([bounded.status, bounded.text]).to.deep.equal([400, 'memory.max-count is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)']);
+    await adminA.createCache('q', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' } } });
+    await eventually(async () => (await adminB.get('/rest/v2/caches/q?action=size')).status === 200, 5_000, 'node B to have the cache');
+    const query = await adminB.get('/rest/v2/caches/q?action=search&query=FROM%20Person');
+    expect([query.status, query.text]).to.deep.equal([501, 'Ickle queries is not implemented on the redis engine yet (docs/scale-out.md)']);
+    expect((await b.as('observer').post('/rest/v2/caches/nope', '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(403);
+    expect((await b.as('observer').put('/rest/v2/caches/q/k', 'v')).status).to.equal(403);
+  });
+
+  it('answers 503 with Retry-After while the master of a key does not answer, and recovers by itself', async () => {
+    await adminA.createCache('paused');
+    await eventually(async () => (await adminB.get('/rest/v2/caches/paused?action=size')).status === 200, 5_000, 'node B to have the cache');
+    await adminA.put('/rest/v2/caches/paused/k', 'v', { 'Content-Type': 'text/plain' });
+    const cacheId = `default:${a.running.services.manager.find('paused')!.cache.id}`;
+    const slot = calculateSlot(segmentKeysOf(cacheId)[segmentOf(Buffer.from('k'))].keys);
+    const master = masterOfSlot(clients.client, slot);
+    const pid = runningPid(redis.cluster.dir, Number(master.split(':')[1]))!;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      const reply = await adminB.get('/rest/v2/caches/paused/k');
+      expect(reply.status).to.equal(503);
+      expect(reply.headers.get('retry-after')).to.equal('1');
+      expect(reply.text).to.match(/^The Redis Cluster could not serve the request \(.+\); retry later$/);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await eventually(async () => (await adminB.get('/rest/v2/caches/paused/k')).status === 200, 20_000, 'the key to be served again');
+  });
+});
