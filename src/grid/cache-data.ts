@@ -4,7 +4,7 @@ import type { StoredEntry } from '../store/store';
 import type { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
 import type { EntryEvent } from './entry-events';
-import type { CacheEntry } from './cache-entry';
+import type { CacheEntry, ScannedEntry } from './cache-entry';
 
 /** A value at once, or the promise of it when it must be waited for (a commit, a round trip). */
 export type MaybePromise<T> = T | Promise<T>;
@@ -43,6 +43,8 @@ export interface CacheData {
    * a page at a time (src/util/pages.ts): the reader may wait between pages, never within one.
    */
   entries(): Pages<StoredEntry>;
+  /** Every live entry for a query's scan (docs/reference/query.md#scan-semantics), in the form the matcher reads; no idle time refreshed. */
+  scan(): Pages<ScannedEntry>;
   /** Every live key, as `entries` gives them, without reading values where the engine can. */
   keys(): Pages<Buffer>;
   /**
@@ -50,8 +52,6 @@ export interface CacheData {
    * redis engine); absent where the removal itself took them (the local engine).
    */
   discard?(): Promise<void>;
-  /** Whether the query engine can read these entries (false where queries are not there yet: the redis engine). */
-  readonly queryable: boolean;
   /** Entry listeners (docs/reference/data-plane.md#entry-events). */
   readonly listeners: Listeners<EntryEvent>;
 }

@@ -1,4 +1,5 @@
 import type { StoredEntry } from '../store/store';
+import type { Pages } from '../util/pages';
 
 /**
  * An entry as the engine holds it: the stored fields (`created` is the time of the last write, as
@@ -57,4 +58,10 @@ export class WholeEntry implements ScannedEntry {
   value(): Buffer {
     return this.bytes;
   }
+}
+
+/** Pages of whole entries as the query matcher reads them; one object is reused, as the memory tier's walk does (a match copies what it keeps). */
+export async function* scannedPages(entries: Pages<{ key: Buffer; value: Buffer }>): Pages<ScannedEntry> {
+  const whole = new WholeEntry();
+  for await (const page of entries) yield (function* () { for (const e of page) yield whole.of(e.key, e.value); })();
 }

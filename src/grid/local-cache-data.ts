@@ -5,7 +5,7 @@ import type { Listeners } from '../util/listeners';
 import { onePage, type Pages } from '../util/pages';
 import type { Cache, WriteResult } from './cache';
 import type { EntryEvent } from './entry-events';
-import type { CacheEntry } from './cache-entry';
+import type { CacheEntry, ScannedEntry } from './cache-entry';
 import type { CacheData, MaybePromise, RemoveOutcome } from './cache-data';
 
 /**
@@ -13,8 +13,6 @@ import type { CacheData, MaybePromise, RemoveOutcome } from './cache-data';
  * and the write it guards run in one turn of the event loop, which is what makes them atomic here.
  */
 export class LocalCacheData implements CacheData {
-  readonly queryable = true;
-
   constructor(private readonly cache: Cache) {}
 
   get listeners(): Listeners<EntryEvent> {
@@ -67,6 +65,11 @@ export class LocalCacheData implements CacheData {
 
   keys(): Pages<Buffer> {
     return onePage(this.cache.settled(), () => this.cache.keys());
+  }
+
+  /** One page, as `entries`: the store's packed rows as they are read (`Cache.scan`). */
+  scan(): Pages<ScannedEntry> {
+    return onePage(this.cache.settled(), () => this.cache.scan());
   }
 }
 

@@ -7,7 +7,7 @@ import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
 import type { CacheData, RemoveOutcome } from './cache-data';
-import type { CacheEntry } from './cache-entry';
+import { type CacheEntry, type ScannedEntry, scannedPages } from './cache-entry';
 import type { EntryEvent } from './entry-events';
 
 /**
@@ -22,7 +22,6 @@ import type { EntryEvent } from './entry-events';
  */
 export class RedisCacheData implements CacheData {
   readonly listeners = new Listeners<EntryEvent>();
-  readonly queryable = false;
 
   constructor(private readonly store: RedisEntries, private readonly clock: Clock) {}
 
@@ -64,6 +63,11 @@ export class RedisCacheData implements CacheData {
   /** Every live entry, segment by segment, a page of bounded size at a time (no idle time refreshed). */
   entries(): Pages<StoredEntry> {
     return this.store.entries(() => this.clock.now());
+  }
+
+  /** Every live entry as the query matcher reads it, a page per segment read. */
+  scan(): Pages<ScannedEntry> {
+    return scannedPages(this.entries());
   }
 
   /** Every live key, as `entries` orders them, without reading values. */

@@ -1,6 +1,6 @@
 import { ProtobufMetadataError } from '../errors';
 import type { EntryEvent } from '../grid/entry-events';
-import type { CacheEntry } from '../grid/cache-entry';
+import { type CacheEntry, type ScannedEntry, scannedPages } from '../grid/cache-entry';
 import type { CacheData, RemoveOutcome } from '../grid/cache-data';
 import { etagOf } from '../model/etag';
 import { type MediaType, parseMediaType, TEXT_PLAIN } from '../model/media/media-type';
@@ -31,7 +31,6 @@ export interface MetadataKeys {
  */
 export class ProtobufMetadataCache implements CacheData {
   readonly listeners = new Listeners<EntryEvent>();
-  readonly queryable = true;
 
   /** `values` reads a written value as a Java String (on the worker when large). */
   constructor(private readonly schemas: SchemaService, private readonly clock: Clock, private readonly values: ValueConverter,
@@ -86,6 +85,11 @@ export class ProtobufMetadataCache implements CacheData {
   /** As the original's interceptor: every schema file is unregistered. */
   async clear(): Promise<void> {
     for (const s of this.schemas.list()) await this.schemas.remove(s.name);
+  }
+
+  /** The schema files as the query matcher reads entries (the cache is not queryable: its values are no entities). */
+  scan(): Pages<ScannedEntry> {
+    return scannedPages(this.entries());
   }
 
   entries(): Pages<CacheEntry> {

@@ -1,5 +1,4 @@
-import { CacheNotQueryableError, DeleteThroughGetError, InvalidQueryError, NotOnEngineError, SearchRequestError } from '../errors';
-import type { CacheHandle } from '../grid/cache-manager';
+import { CacheNotQueryableError, DeleteThroughGetError, InvalidQueryError, SearchRequestError } from '../errors';
 import type { EntityNames, QueryEngine } from '../grid/query/query-engine';
 import type { QueryResult } from '../grid/query/query-result';
 import { querySettingsOf, type QuerySettings } from '../grid/query/query-settings';
@@ -47,7 +46,7 @@ export class QueryService {
 
   async search(cache: CacheView, req: SearchRequest, caller: SearchCaller): Promise<QueryResult> {
     if (!req.query) throw new SearchRequestError("Invalid search request, missing 'query' parameter");
-    const h = queryableHandle(cache);
+    const h = handleOf(cache);
     const settings = querySettingsOf(h.definition, h.cache.settings);
     const exec = this.engine.prepare(h.cache, settings, checkLength(req.query), this.namesOf(cache));
     const offset = Math.max(0, req.offset ?? 0);
@@ -59,9 +58,9 @@ export class QueryService {
       if (offset !== 0 || maxResults !== settings.defaultMaxResults) {
         throw new InvalidQueryError('ISPN014057: DELETE statements cannot use paging (firstResult/maxResults)');
       }
-      return removedResult(await this.engine.remove(h.cache, exec));
+      return removedResult(await this.engine.remove(h.data, exec));
     }
-    return this.engine.search(h.cache, exec, { offset, maxResults }, req.hitCountAccuracy ?? settings.hitCountAccuracy);
+    return this.engine.search(h.cache, h.data, exec, { offset, maxResults }, req.hitCountAccuracy ?? settings.hitCountAccuracy);
   }
 
   /** `?action=deleteByQuery` (docs/reference/query.md#delete-by-query): a DELETE statement; the count removed. */
@@ -69,10 +68,10 @@ export class QueryService {
     if (!query || !/^delete/i.test(query)) {
       throw new SearchRequestError("Invalid delete by query request, missing 'query' parameter or not 'DELETE' statement");
     }
-    const h = queryableHandle(cache);
+    const h = handleOf(cache);
     const settings = querySettingsOf(h.definition, h.cache.settings);
     const exec = this.engine.prepare(h.cache, settings, checkLength(query), this.namesOf(cache));
-    return removedResult(await this.engine.remove(h.cache, exec));
+    return removedResult(await this.engine.remove(h.data, exec));
   }
 
   private namesOf(cache: CacheView): EntityNames {
@@ -80,13 +79,6 @@ export class QueryService {
     if (!names) throw new CacheNotQueryableError(cache.name, essence(storageTypes(cache).value));
     return names;
   }
-}
-
-/** The cache's handle, when the query engine can read its entries. */
-function queryableHandle(cache: CacheView): CacheHandle {
-  const h = handleOf(cache);
-  if (!h.data.queryable) throw new NotOnEngineError('Ickle queries');
-  return h;
 }
 
 /** max_results: REST's default 10, -1 the cache's default-max-results (docs/reference/query.md#paging). */

@@ -120,15 +120,32 @@ describe('two grid nodes on one Redis Cluster', function () {
     }
   });
 
-  it('refuses what this engine does not serve yet with a sentence, and checks permissions as on one node', async () => {
+  it('refuses a bound this engine does not enforce yet with a sentence, and checks permissions as on one node', async () => {
     const bounded = await adminB.post('/rest/v2/caches/bounded', '{"local-cache":{"memory":{"max-count":10}}}', { 'Content-Type': 'application/json' });
     expect([bounded.status, bounded.text]).to.deep.equal([400, 'memory.max-count is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)']);
-    await adminA.createCache('q', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' } } });
-    await eventually(async () => (await adminB.get('/rest/v2/caches/q?action=size')).status === 200, 5_000, 'node B to have the cache');
-    const query = await adminB.get('/rest/v2/caches/q?action=search&query=FROM%20Person');
-    expect([query.status, query.text]).to.deep.equal([501, 'Ickle queries is not implemented on the redis engine yet (docs/scale-out.md)']);
     expect((await b.as('observer').post('/rest/v2/caches/nope', '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(403);
-    expect((await b.as('observer').put('/rest/v2/caches/q/k', 'v')).status).to.equal(403);
+    await adminA.createCache('guarded');
+    await eventually(async () => (await adminB.get('/rest/v2/caches/guarded?action=size')).status === 200, 5_000, 'node B to have the cache');
+    expect((await b.as('observer').put('/rest/v2/caches/guarded/k', 'v')).status).to.equal(403);
+  });
+
+  it('answers an Ickle query on one node over entries written through the other, and deletes by query', async () => {
+    expect((await adminA.post('/rest/v2/schemas/q.proto', 'package q; message P { optional string name = 1; optional int32 age = 2; }')).status).to.equal(201);
+    await adminA.createCache('people', { 'local-cache': { encoding: { 'media-type': 'application/x-protostream' } } });
+    await eventually(async () => (await adminB.get('/rest/v2/caches/people?action=size')).status === 200 && (await adminB.get('/rest/v2/schemas/q.proto')).status === 200,
+      5_000, 'node B to have the cache and the schema');
+    for (let i = 0; i < 30; i++) {
+      const put = await adminA.put(`/rest/v2/caches/people/p${i}`, JSON.stringify({ _type: 'q.P', name: `n${i}`, age: i }), { 'Content-Type': 'application/json' });
+      expect(put.status).to.equal(204);
+    }
+    const found = await adminB.get(`/rest/v2/caches/people?action=search&query=${encodeURIComponent('FROM q.P WHERE age >= 25 ORDER BY age')}`);
+    expect(found.status).to.equal(200);
+    const body = found.json<{ hit_count: number; hits: Array<{ hit: { name: string } }> }>();
+    expect(body.hit_count).to.equal(5);
+    expect(body.hits.map((h) => h.hit.name)).to.deep.equal(['n25', 'n26', 'n27', 'n28', 'n29']);
+    const deleted = await adminB.request('DELETE', `/rest/v2/caches/people?action=deleteByQuery&query=${encodeURIComponent('DELETE FROM q.P WHERE age < 10')}`);
+    expect(deleted.status).to.equal(200);
+    expect((await adminA.get('/rest/v2/caches/people?action=size')).text).to.equal('20');
   });
 
   it('answers 503 with Retry-After while the master of a key does not answer, and recovers by itself', async () => {

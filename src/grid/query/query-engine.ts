@@ -4,9 +4,10 @@ import type { EntityModel } from '../../model/ickle/entity-model';
 import { compileIckle } from '../../model/ickle/compile';
 import { findJavaEntity, findProtobufEntity } from '../../model/ickle/protobuf-entities';
 import type { ProtobufTypes } from '../../model/protobuf/protostream-json';
-import type { Commit } from '../../store/store';
+import { NO_FLAGS } from '../../model/flags';
 import type { Clock } from '../../util/clock';
 import type { Cache } from '../cache';
+import type { CacheData, RemoveOutcome } from '../cache-data';
 import type { CacheIndex } from './cache-index';
 import { ExecutableQuery } from './executable-query';
 import { type EntityLoading, runIndexQuery } from './index-execution';
@@ -62,7 +63,8 @@ export class QueryEngine {
     return exec;
   }
 
-  async search(cache: Cache, exec: ExecutableQuery, paging: Paging, accuracy: number): Promise<QueryResult> {
+  /** Runs `exec` over `cache`, whose entries `data` reads (the engine seam). */
+  async search(cache: Cache, data: CacheData, exec: ExecutableQuery, paging: Paging, accuracy: number): Promise<QueryResult> {
     const started = process.hrtime.bigint();
     const budget = new QueryBudget(this.limits);
     await cache.settled();
@@ -71,7 +73,7 @@ export class QueryEngine {
     let result: QueryResult | undefined;
     try {
       if (index?.entity(exec.query.entity.name)) result = await runIndexQuery(exec, index, paging, accuracy, this.clock.now(), loading, budget);
-      result ??= await this.scan(cache, exec, paging, budget);
+      result ??= await this.scan(data, exec, paging, budget);
     } catch (err) {
       throw budget.explain(err);
     }
@@ -79,20 +81,22 @@ export class QueryEngine {
     return result;
   }
 
-  /** DELETE FROM …: removes every match through the cache (listeners and indexes follow); the count removed. */
-  async remove(cache: Cache, exec: ExecutableQuery): Promise<number> {
-    await cache.settled();
+  /** DELETE FROM …: removes every match through the engine seam (listeners and indexes follow); the count removed. */
+  async remove(data: CacheData, exec: ExecutableQuery): Promise<number> {
     let removed = 0;
-    let pending: Commit[] = [];
+    let pending: Array<Promise<RemoveOutcome>> = [];
     const flush = async (): Promise<void> => {
-      await Promise.all(pending.map((c) => c.promise));
+      for (const outcome of await Promise.all(pending)) if (outcome === 'removed') removed++;
       pending = [];
     };
-    await scanMatches(exec, cache.scan(), async (row) => {
-      const { removed: was, commit } = cache.remove(row.key);
-      if (was) removed++;
-      if (commit && !pending.includes(commit)) pending.push(commit);
-      if (pending.length >= REMOVE_BATCH) await flush();
+    await scanMatches(exec, data.scan(), async (row) => {
+      const outcome = data.remove(row.key, NO_FLAGS);
+      if (typeof outcome === 'string') {
+        if (outcome === 'removed') removed++;
+      } else {
+        pending.push(outcome);
+        if (pending.length >= REMOVE_BATCH) await flush();
+      }
     });
     await flush();
     return removed;
@@ -104,9 +108,9 @@ export class QueryEngine {
     return s;
   }
 
-  private async scan(cache: Cache, exec: ExecutableQuery, paging: Paging, budget: QueryBudget): Promise<QueryResult> {
+  private async scan(data: CacheData, exec: ExecutableQuery, paging: Paging, budget: QueryBudget): Promise<QueryResult> {
     const collector = new ResultCollector(exec, paging, budget);
-    await scanMatches(exec, cache.scan(), (row) => collector.add(row), budget.slice);
+    await scanMatches(exec, data.scan(), (row) => collector.add(row), budget.slice);
     return collector.finish('non_indexed');
   }
 

@@ -3,6 +3,7 @@ import { InvalidQueryError } from '../../../src/errors';
 import { Cache } from '../../../src/grid/cache';
 import { MAX_GROUPS } from '../../../src/grid/query/group-table';
 import { Indexing } from '../../../src/grid/query/indexing';
+import { LocalCacheData } from '../../../src/grid/local-cache-data';
 import { QueryEngine } from '../../../src/grid/query/query-engine';
 import { RawJson } from '../../../src/grid/query/query-result';
 import { querySettingsOf } from '../../../src/grid/query/query-settings';
@@ -41,7 +42,7 @@ describe('QueryEngine over a non-indexed cache (scan)', () => {
   const engine = new QueryEngine(types, new Indexing({ deleteMemoryOnlyIndexDocuments: () => 0 } as unknown as Store, types), new ManualClock(), LIMITS);
   const cache = memoryCache();
   const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
-  const run = (q: string, offset = 0, maxResults = 10) => engine.search(cache, engine.prepare(cache, settings, q, 'protobuf'), { offset, maxResults }, 10_000);
+  const run = (q: string, offset = 0, maxResults = 10) => engine.search(cache, new LocalCacheData(cache), engine.prepare(cache, settings, q, 'protobuf'), { offset, maxResults }, 10_000);
 
   before(() => {
     for (let i = 0; i < 20_000; i++) {
@@ -99,7 +100,7 @@ describe('QueryEngine over a non-indexed cache (scan)', () => {
 
   it('removes what a DELETE statement matches', async () => {
     const exec = engine.prepare(cache, settings, 'delete from shop.Item where price >= 99', 'protobuf');
-    expect(await engine.remove(cache, exec)).to.equal(200);
+    expect(await engine.remove(new LocalCacheData(cache), exec)).to.equal(200);
     expect((await run('from shop.Item where price >= 99', 0, 0)).hitCount).to.equal(0);
   });
 });
@@ -111,7 +112,7 @@ describe('QueryEngine grouping budget', () => {
     const cache = memoryCache();
     const settings = querySettingsOf(parseCacheConfig('{"local-cache":{}}', 'json'), cache.settings);
     for (let i = 0; i <= MAX_GROUPS; i++) put(cache, `k${i}`, { price: i });
-    const group = (q: string) => engine.search(cache, engine.prepare(cache, settings, q, 'protobuf'), { offset: 0, maxResults: 1 }, 10_000);
+    const group = (q: string) => engine.search(cache, new LocalCacheData(cache), engine.prepare(cache, settings, q, 'protobuf'), { offset: 0, maxResults: 1 }, 10_000);
 
     const err = await group('select price, count(*) from shop.Item group by price').catch((e: unknown) => e);
     expect(err).to.be.instanceOf(InvalidQueryError);
@@ -157,7 +158,7 @@ describe('QueryEngine memo across schema changes', () => {
     expect(again.type.fields.price.type).to.equal('string');
     expect(engine.prepare(cache, settings, 'from shop.Item where name = "x"', 'protobuf')).to.not.equal(other);
     cache.put(Buffer.from('k'), jsonToProtostream(JSON.stringify({ _type: 'shop.Item', name: 'n', price: '7' }), t), null, { lifespan: -1, maxIdle: -1 });
-    const hits = await engine.search(cache, engine.prepare(cache, settings, 'from shop.Item where price = "7"', 'protobuf'), { offset: 0, maxResults: 10 }, 10_000);
+    const hits = await engine.search(cache, new LocalCacheData(cache), engine.prepare(cache, settings, 'from shop.Item where price = "7"', 'protobuf'), { offset: 0, maxResults: 10 }, 10_000);
     expect(hits.hitCount).to.equal(1);
   });
 
@@ -209,7 +210,7 @@ describe('QueryEngine memo contents', () => {
     for (let i = 0; i < 8; i++) {
       // the wire filter reads `name` once per condition: each once kept its own copy of the value
       const query = `from shop.Item where ${Array.from({ length: 50 }, (_, j) => `name = 'q${i}v${j}'`).join(' or ')}`;
-      expect((await engine.search(cache, engine.prepare(cache, settings, query, 'protobuf'), { offset: 0, maxResults: 10 }, 10_000)).hitCount).to.equal(0);
+      expect((await engine.search(cache, new LocalCacheData(cache), engine.prepare(cache, settings, query, 'protobuf'), { offset: 0, maxResults: 10 }, 10_000)).hitCount).to.equal(0);
     }
     await collectGarbage();
     expect(process.memoryUsage().heapUsed - before, 'heap held (bytes)').to.be.below(64 * 1024 * 1024);
