@@ -178,7 +178,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
  */
 function clusterCaches(cluster: ClusterEngine, container: string, clock: Clock): Pick<CacheManagerDeps, 'dataOf' | 'checkDefinition'> {
   return {
-    dataOf: (cache) => new RedisCacheData(new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite), clock),
+    dataOf: (cache) => new RedisCacheData(new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node), clock, cluster.events),
     checkDefinition: (settings) => {
       const refused = settings.maxCount > 0 ? 'memory.max-count' : settings.maxSizeBytes > 0 ? 'memory.max-size' : settings.indexed ? 'indexing' : undefined;
       if (refused) throw new InvalidConfigurationError(`${refused} is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)`);

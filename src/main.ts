@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { browserSettingsOf } from './config/browser-settings';
@@ -7,6 +8,7 @@ import type { RedisEngineConfig } from './config/engine-config';
 import type { Durability } from './store/sqlite-store';
 import { openCluster } from './store/redis/cluster-client';
 import { type ClusterEngine, waitForReplica } from './store/redis/cluster-engine';
+import { EntryEventFeed, NODE_ID_LENGTH } from './store/redis/entry-event-feed';
 import { loadTlsIdentity } from './config/tls-identity';
 import { type Container, createContainer } from './container';
 import { createApp } from './http/app';
@@ -81,6 +83,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const cluster = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability) : undefined;
   const containers = await openContainers(config, clock, logs, offLoop, cluster).catch(async (err: unknown) => {
     await offLoop.close();
+    cluster?.events.close();
     await cluster?.client.quit().catch(() => undefined);
     throw err;
   });
@@ -117,6 +120,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     services.server.runtime.close();
     await Promise.all(containers.map((c) => c.close()));
     await offLoop.close();
+    cluster?.events.close();
     await cluster?.client.quit().catch(() => undefined);
   };
   const failed = async (err: unknown): Promise<never> => {
@@ -179,7 +183,10 @@ async function openClusterEngine(engine: RedisEngineConfig, durability: Durabili
     throw new ConfigError(`the Redis Cluster could not be connected to: ${(err as Error).message}`);
   });
   client.on('error', () => undefined); // each command reports its own failure (a 503)
-  return { client, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined };
+  return {
+    client, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined,
+    events: new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex')),
+  };
 }
 
 /**

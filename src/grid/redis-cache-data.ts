@@ -3,6 +3,7 @@ import type { Expiry } from '../model/expiration';
 import { type OpFlags, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
 import type { StoredEntry } from '../store/store';
 import type { RedisEntries, WriteCondition } from '../store/redis/redis-entries';
+import type { EntryEventFeed } from '../store/redis/entry-event-feed';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
@@ -17,13 +18,16 @@ import type { EntryEvent } from './entry-events';
  * so a listing has nothing to wait for first. Redis is this engine's memory, and it has no store
  * behind it: SKIP_CACHE_LOAD and SKIP_CACHE_STORE change nothing here.
  *
- * Listeners hear the writes made through this object only; entry events across nodes and expiry
+ * Listeners hear the writes made through this object when they are made, and — with a `feed` —
+ * those of other nodes once the feed hands them over (docs/scale-out.md, "Entry events"); expiry
  * events are not there yet.
  */
 export class RedisCacheData implements CacheData {
-  readonly listeners = new Listeners<EntryEvent>();
+  readonly listeners = new Listeners<EntryEvent>((n) => this.following(n > 0));
+  /** Following the feed: the way to stop, once subscribed. */
+  private followed: Promise<() => Promise<void>> | undefined;
 
-  constructor(private readonly store: RedisEntries, private readonly clock: Clock) {}
+  constructor(private readonly store: RedisEntries, private readonly clock: Clock, private readonly feed?: EntryEventFeed) {}
 
   get(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
     return this.store.read(key, this.clock.now(), true);
@@ -42,7 +46,7 @@ export class RedisCacheData implements CacheData {
   }
 
   async remove(key: Buffer, flags: OpFlags, ifEtag?: string): Promise<RemoveOutcome> {
-    const outcome = await this.store.remove(key, this.clock.now(), ifEtag);
+    const outcome = await this.store.remove(key, this.clock.now(), ifEtag, (flags & SKIP_LISTENER_NOTIFICATION) !== 0);
     if (outcome === 'removed') this.notify('cache-entry-removed', key, flags);
     return outcome;
   }
@@ -57,7 +61,21 @@ export class RedisCacheData implements CacheData {
 
   /** The cache was removed: its entries go too (whatever is written meanwhile may stay). */
   async discard(): Promise<void> {
+    this.following(false);
     await this.store.clear();
+  }
+
+  /** Follows the other nodes' events while someone listens. */
+  private following(on: boolean): void {
+    if (!this.feed || on === (this.followed !== undefined)) return;
+    if (on) {
+      this.followed = this.feed.follow(this.store.eventChannels, (e) => { if (this.listeners.size) this.listeners.emit(e); });
+      this.followed.catch(() => { this.followed = undefined; });
+    } else {
+      const stop = this.followed!;
+      this.followed = undefined;
+      void stop.then((s) => s(), () => undefined);
+    }
   }
 
   /** Every live entry, segment by segment, a page of bounded size at a time (no idle time refreshed). */
@@ -78,7 +96,7 @@ export class RedisCacheData implements CacheData {
   private async write(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags, condition: WriteCondition | undefined): Promise<CacheEntry | undefined> {
     const now = this.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
-    const outcome = await this.store.write(entry, now, condition);
+    const outcome = await this.store.write(entry, now, condition, (flags & SKIP_LISTENER_NOTIFICATION) !== 0);
     if (outcome === 'kept') return undefined;
     this.notify(outcome === 'created' ? 'cache-entry-created' : 'cache-entry-modified', key, flags);
     return entry;

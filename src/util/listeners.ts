@@ -2,9 +2,15 @@
 export class Listeners<T> {
   private readonly fns = new Set<(event: T) => void>();
 
+  /** `onCount` hears how many listeners there are after each add and removal (e.g. to follow a feed only while someone listens). */
+  constructor(private readonly onCount?: (size: number) => void) {}
+
   add(fn: (event: T) => void): () => void {
     this.fns.add(fn);
-    return () => { this.fns.delete(fn); };
+    this.onCount?.(this.fns.size);
+    return () => {
+      if (this.fns.delete(fn)) this.onCount?.(this.fns.size);
+    };
   }
 
   get size(): number {

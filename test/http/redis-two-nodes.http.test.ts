@@ -148,6 +148,47 @@ describe('two grid nodes on one Redis Cluster', function () {
     expect((await adminA.get('/rest/v2/caches/people?action=size')).text).to.equal('20');
   });
 
+  it('tells a listener on one node the writes made through the other, in the key\'s order', async () => {
+    await adminA.createCache('watched');
+    await eventually(async () => (await adminB.get('/rest/v2/caches/watched?action=size')).status === 200, 5_000, 'node B to have the cache');
+    const sse = await SseReader.open(`${b.url}/rest/v2/caches/watched?action=listen`, basic('application'));
+    try {
+      // the listener follows the other nodes' events once its subscriptions are in place: probe until one is heard
+      let heard = false;
+      for (let i = 0; !heard && i < 100; i++) {
+        await adminA.put(`/rest/v2/caches/watched/probe${i}`, 'v');
+        heard = await sse.next(1, 100).then(() => true, () => false);
+      }
+      expect(heard).to.equal(true);
+      await adminA.put('/rest/v2/caches/watched/k', 'v1');
+      await adminA.put('/rest/v2/caches/watched/k', 'v2');
+      await adminA.delete('/rest/v2/caches/watched/k');
+      const ofK: string[] = [];
+      while (ofK.length < 3) {
+        const [e] = await sse.next(1, 5_000);
+        if (e.data === 'k') ofK.push(e.event);
+      }
+      expect(ofK).to.deep.equal(['cache-entry-created', 'cache-entry-modified', 'cache-entry-removed']);
+      // a write of the listener's own node is told once
+      await adminB.put('/rest/v2/caches/watched/own', 'v');
+      const own: string[] = [];
+      for (;;) {
+        const [e] = await sse.next(1, 5_000);
+        if (e.data === 'own') own.push(e.event);
+        if (e.data === 'own') break;
+      }
+      await adminA.put('/rest/v2/caches/watched/last', 'v');
+      for (;;) {
+        const [e] = await sse.next(1, 5_000);
+        if (e.data === 'own') own.push(e.event);
+        if (e.data === 'last') break;
+      }
+      expect(own).to.deep.equal(['cache-entry-created']);
+    } finally {
+      sse.close();
+    }
+  });
+
   it('answers 503 with Retry-After while the master of a key does not answer, and recovers by itself', async () => {
     await adminA.createCache('paused');
     await eventually(async () => (await adminB.get('/rest/v2/caches/paused?action=size')).status === 200, 5_000, 'node B to have the cache');

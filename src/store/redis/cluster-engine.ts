@@ -1,6 +1,7 @@
 import calculateSlot from 'cluster-key-slot';
 import type { Cluster } from 'ioredis';
 import { EngineUnavailableError } from '../../errors';
+import type { EntryEventFeed } from './entry-event-feed';
 
 /** After a write to the slot of `key`: resolves once the write is as durable as the engine promises. */
 export type AfterWrite = (key: string) => Promise<void>;
@@ -10,6 +11,8 @@ export interface ClusterEngine {
   client: Cluster;
   /** `--durability power`: each write waits for a replica (`waitForReplica`); absent for `process`. */
   afterWrite?: AfterWrite;
+  /** This process's entry events for the others, and theirs for it (`events.node` is this node's id). */
+  events: EntryEventFeed;
 }
 
 /**

@@ -8,6 +8,7 @@
  *                                         c (created), u (last used), l (lifespan), i (max-idle), e (ETag)
  *   k:{<cacheId>:<segment>}               the segment's keys: a sorted set, every score 0, walked in byte order
  *   x:{<cacheId>:<segment>}               the segment's mortal keys: a sorted set scored by when each expires
+ *   v:{<cacheId>:<segment>}               a sharded pub/sub channel: each write's event (no key: nothing stored)
  *
  * Field names are one letter since every entry repeats them. This is stored data: the segment hash
  * and the names must never change under a running cluster.
@@ -35,6 +36,8 @@ export interface SegmentKeys {
   keys: string;
   /** The sorted set of the segment's mortal keys, scored by expiry. */
   expiries: string;
+  /** The sharded channel the segment's entry events are published on. */
+  events: string;
 }
 
 /** The names of every segment of the cache `cacheId` (an opaque cluster-wide id without braces). */
@@ -42,7 +45,7 @@ export function segmentKeysOf(cacheId: string): SegmentKeys[] {
   if (!TAG_SAFE.test(cacheId)) throw new Error(`a cache id in a Redis hash tag needs at least one character and no braces: ${JSON.stringify(cacheId)}`);
   return Array.from({ length: SEGMENTS }, (_, s) => {
     const tag = `{${cacheId}:${s}}`;
-    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}` };
+    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}`, events: `v:${tag}` };
   });
 }
 

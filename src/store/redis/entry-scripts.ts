@@ -57,7 +57,8 @@ return f
 /**
  * PUT — KEYS: entry, keys, expiries; ARGV: key bytes, now, value, type ('' = null), created,
  * lastUsed, lifespan, maxIdle, etag, condition ('' | 'absent' | 'unless-etag'), the condition's
- * ETag, the segment's entry prefix. Returns 0 when the condition kept the write from happening
+ * ETag, the segment's entry prefix, its event channel, the writing node's id ('' publishes no
+ * event; else `c` or `m`, the node, the key bytes go to the channel). Returns 0 when the condition kept the write from happening
  * (a live entry exists; its ETag is the one given), 1 when it created the entry, 2 when it
  * replaced a live one. The entry's native expiry (PEXPIREAT) is its absolute expiry; an immortal
  * entry is PERSISTed, so an overwrite does not inherit the old expiry.
@@ -85,13 +86,15 @@ else
   redis.call('PERSIST', KEYS[1])
   redis.call('ZREM', KEYS[3], ARGV[1])
 end
+if ARGV[14] ~= '' then redis.call('SPUBLISH', ARGV[13], (live and 'm' or 'c') .. ARGV[14] .. ARGV[1]) end
 if live then return 2 end
 return 1
 `;
 
 /**
  * REMOVE — KEYS: entry, keys, expiries; ARGV: key bytes, now, '1' when only a given ETag may be
- * removed, that ETag. Returns 1 removed, 0 no live entry (an expired one is cleared away), 2 the
+ * removed, that ETag, the event channel, the writing node's id ('' publishes nothing; else `r`,
+ * the node, the key bytes). Returns 1 removed, 0 no live entry (an expired one is cleared away), 2 the
  * live entry's ETag is another (nothing removed).
  */
 export const REMOVE = `#!lua flags=allow-oom
@@ -102,6 +105,7 @@ if live and ARGV[3] == '1' and cur[5] ~= ARGV[4] then return 2 end
 redis.call('UNLINK', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
+if live and ARGV[6] ~= '' then redis.call('SPUBLISH', ARGV[5], 'r' .. ARGV[6] .. ARGV[1]) end
 if live then return 1 end
 return 0
 `;

@@ -83,7 +83,11 @@ export class RedisEntries {
   private readonly scripts: EntryScripts;
   private readonly segments: SegmentKeys[];
 
-  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite) {
+  /**
+   * `afterWrite`: what makes a write durable (`--durability power`); `node`: the writing node's id
+   * (16 characters), published with each write's event unless a write asks for none.
+   */
+  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '') {
     this.scripts = scriptsOf(client);
     this.segments = segmentKeysOf(cacheId);
   }
@@ -99,25 +103,31 @@ export class RedisEntries {
     };
   }
 
-  /** Writes the entry as given (its times are the caller's) unless `condition` holds it back. */
-  async write(entry: EntryRecord, now: number, condition?: WriteCondition): Promise<WriteOutcome> {
+  /** Writes the entry as given (its times are the caller's) unless `condition` holds it back; `silent`: no event is published. */
+  async write(entry: EntryRecord, now: number, condition?: WriteCondition, silent = false): Promise<WriteOutcome> {
     const segment = this.segments[segmentOf(entry.key)];
     const [kind, etag] = !condition ? ['', ''] : 'absent' in condition ? ['absent', ''] : ['unless-etag', condition.unlessEtag];
     const done = await this.scripts.put(
       entryKeyOf(segment, entry.key), segment.keys, segment.expiries,
       entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
-      kind, etag, segment.entryPrefix,
+      kind, etag, segment.entryPrefix, segment.events, silent ? '' : this.node,
     ) as number;
     if (done !== 0) await this.afterWrite?.(segment.keys);
     return done === 0 ? 'kept' : done === 1 ? 'created' : 'replaced';
   }
 
-  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag. */
-  async remove(key: Buffer, now: number, ifEtag?: string): Promise<RemovalOutcome> {
+  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag; `silent`: no event is published. */
+  async remove(key: Buffer, now: number, ifEtag?: string, silent = false): Promise<RemovalOutcome> {
     const segment = this.segments[segmentOf(key)];
-    const done = await this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '') as number;
+    const done = await this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '',
+      segment.events, silent ? '' : this.node) as number;
     if (done === 1) await this.afterWrite?.(segment.keys);
     return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
+  }
+
+  /** The event channels of the cache's segments. */
+  get eventChannels(): string[] {
+    return this.segments.map((s) => s.events);
   }
 
   /** The live entries: a count per segment from its indexes (no entry is walked). */
