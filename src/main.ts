@@ -114,6 +114,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   };
   // the server's loggers belong to the default container: its @@logging@* tasks change them
   main.services.tasks.useLogging(shared.logging);
+  // and follow what another node of the cluster sets (the redis engine)
+  main.onRemoteChange?.((change) => { if (change.mutations.some((m) => m.table === 'loggers')) shared.logging.reload(); });
   const services: WiredServices = { ...shared, ...main.services };
   // what every stop gives back, and a start that fails from here on
   const release = async () => {

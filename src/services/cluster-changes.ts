@@ -14,15 +14,14 @@ export interface ChangeFollowers {
   roles: { reload(): void };
   /** Users changed: remembered logins are dropped. */
   usersChanged(): void;
-  /** The server's loggers (the default container's only). */
-  loggers?: { reload(): void };
   log: Logger;
 }
 
 /**
  * Applies another node's change to this node (docs/scale-out.md, "Records"): the store's copy has
  * it already; caches and templates are adopted one by one, every other kind of record is read
- * again by the service that holds it; then the change's configuration events are told, as this
+ * again by the service that holds it (the server's loggers follow the default container's changes:
+ * main.ts); then the change's configuration events are told, as this
  * node tells its own.
  */
 export function applyRemoteChange(change: RemoteChange, to: ChangeFollowers): void {
@@ -40,7 +39,6 @@ export function applyRemoteChange(change: RemoteChange, to: ChangeFollowers): vo
   if (tables.has('tasks')) to.tasks.reload();
   if (tables.has('roles') || tables.has('principals')) to.roles.reload();
   if (tables.has('users')) to.usersChanged();
-  if (tables.has('loggers')) to.loggers?.reload();
   if (tables.has('schemas')) to.schemas.reload().catch((err: unknown) => to.log.error({ err }, 'schemas changed by another node could not be applied'));
   for (const e of change.events) to.manager.events.tell(ConfigEventLog.eventOf(e));
 }

@@ -98,6 +98,29 @@ describe('two grid nodes on one Redis Cluster', function () {
     expect((await adminB.get('/rest/v2/counters/hits')).text).to.equal('200');
   });
 
+  it('shares tasks, roles and grants, users and logging levels', async () => {
+    expect((await adminA.put('/rest/v2/tasks/hello', '// mode=local,language=javascript\n"hello from a task"')).status).to.equal(200);
+    await eventually(async () => (await adminB.post('/rest/v2/tasks/hello?action=exec')).text === '"hello from a task"' ||
+      (await adminB.post('/rest/v2/tasks/hello?action=exec')).text === 'hello from a task', 5_000, 'node B to run the task');
+
+    expect((await adminA.post('/rest/v2/security/permissions/reader?permission=READ&permission=BULK_READ', 'reads only')).status).to.equal(204);
+    await eventually(async () => (await adminB.get('/rest/v2/security/permissions/reader')).status === 200, 5_000, 'node B to have the role');
+    // a user made on B, granted a role on A, is refused and then let in on B as the grant says
+    await b.running.services.users.upsert('gina', 'gina-pw', ['observer']);
+    // (polling A with gina's password before A has her would book failed logins, which A then throttles)
+    await eventually(() => a.running.services.users.list().some((u) => u.name === 'gina'), 5_000, 'node A to know the user');
+    expect((await a.as('gina').get('/rest/v2/caches')).status).to.equal(200);
+    await adminA.createCache('granted');
+    await eventually(async () => (await adminB.get('/rest/v2/caches/granted?action=size')).status === 200, 5_000, 'node B to have the cache');
+    expect((await b.as('gina').put('/rest/v2/caches/granted/k', 'v')).status).to.equal(403);
+    expect((await adminA.put('/rest/v2/security/roles/gina?action=grant&role=deployer')).status).to.equal(204);
+    await eventually(async () => (await b.as('gina').put('/rest/v2/caches/granted/k', 'v')).status === 204, 5_000, 'node B to follow the grant');
+
+    expect((await adminB.put('/rest/v2/logging/loggers/org.example.shared?level=DEBUG')).status).to.equal(204);
+    await eventually(async () => (await adminA.get('/rest/v2/logging/loggers')).json<Array<{ name: string; level: string }>>()
+      .some((l) => l.name === 'org.example.shared' && l.level === 'DEBUG'), 5_000, 'node A to have the logger');
+  });
+
   it('tells a configuration change made on one node to a listener on the other, with an id to resume from on either', async () => {
     const sse = await SseReader.open(`${b.url}${LISTEN}`, { ...basic('admin'), Accept: 'application/json' });
     try {
