@@ -28,12 +28,12 @@ let seq = 0;
 /** fetch() loaded and used once: a refused connection to a port nobody listens on. */
 const clientReady = fetch('http://127.0.0.1:9/').then(() => undefined, () => undefined);
 
-/** Starts `node args…` (or `program args…`) on the server core; resolves once it printed `listening on <url>`. */
-function startServer(args, env = {}, program = process.execPath) {
+/** Starts `node args…` (or `program args…`) on the server core (anywhere, with `pinned: false`); resolves once it printed `listening on <url>`. */
+function startServer(args, env = {}, program = process.execPath, { pinned = true } = {}) {
   const out = join(TMP, `server-${seq++}.out`);
   const fd = openSync(out, 'w');
   const t0 = process.hrtime.bigint();
-  const [cmd, argv] = onCore(0, program, args);
+  const [cmd, argv] = pinned ? onCore(0, program, args) : [program, args];
   const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', fd, 'inherit'] });
   closeSync(fd);
   return new Promise((resolve, reject) => {

@@ -87,6 +87,16 @@ async function main() {
   console.log(`RSS: ${idleRss.toFixed(1)} MB idle after start, ${loadedRss.toFixed(1)} MB after the load`);
 
   const get = (name) => rows.find((r) => r.name === name);
+  if (lib.has('redis-server')) {
+    // docs/benchmark.md, "Several nodes": the same client load spread over 1, 2, 3 nodes on one cluster
+    const redisRows = await require('./redis-nodes').redisRows({ seconds: SECONDS, rounds: ROUNDS });
+    console.log('\nthe redis engine: a 3+3 cluster on this machine, 32 connections split over the nodes (not pinned):');
+    lib.printTable(redisRows, (r) => (r.name.includes('PUT') ? get('grid PUT persistent cache (power)') : get('grid GET memory cache')));
+    console.log('ratio: req/s over the SQLite row named (PUT: persistent, power; GET: memory cache)');
+  } else {
+    console.error('no redis-server: the redis engine rows skipped (apt-get install -y redis-server)');
+  }
+
   const goal = (text, ok, figure) => console.log(`${ok ? 'met    ' : 'NOT met'}  ${text.padEnd(52)} ${figure}`);
   const ratio = (name) => get(name).rps / koaRow.rps;
   console.log('\ngoals (issue 13):');
