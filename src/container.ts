@@ -110,6 +110,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
     configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, name, clock)),
+    catchUp: store instanceof RedisStore ? () => store.catchUp() : undefined,
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
   const queryEngine = new QueryEngine(types, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });

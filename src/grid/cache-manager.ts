@@ -39,6 +39,8 @@ export interface CacheManagerDeps {
    * redis engine: docs/scale-out.md); internal caches keep theirs.
    */
   dataOf?: (cache: Cache) => CacheData;
+  /** Resolves once this node has applied every change the engine holds (another node's): absent where there are no other nodes. */
+  catchUp?: () => Promise<void>;
   /** Refuses a definition the engine cannot serve, before anything is written (an InvalidConfigurationError naming the engine). */
   checkDefinition?: (settings: CacheSettings) => void;
   /** Attaches query indexes to indexed caches (src/grid/query/indexing.ts). */
@@ -149,6 +151,11 @@ export class CacheManager {
     if (h) return h;
     const owner = this.aliases.ownerOf(nameOrAlias);
     return owner === undefined ? undefined : this.caches.get(owner);
+  }
+
+  /** Once this node has every change other nodes made before now; undefined when there are none to wait for (one node). */
+  catchUp(): Promise<void> | undefined {
+    return this.deps.catchUp?.();
   }
 
   /** The cache with exactly this name (aliases not followed). */

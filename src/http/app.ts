@@ -138,7 +138,16 @@ export function createApp(
     if (route.requiresContainer && s.container.stopped) throw new ServiceUnavailableError('Unable to process REST request when Server is STOPPING');
     // the one place a cache path is resolved: names and aliases alike (docs/reference/data-plane.md#cache-lookup)
     const named = ctx.params[route.cacheParam ?? 'cache'];
-    const cache: CacheView | undefined = route.scope === 'cache' ? s.caches.require(named) : named === undefined ? undefined : s.caches.find(named);
+    if (route.scope === 'cache') {
+      const found = s.caches.resolve(named);
+      if (found instanceof Promise) return found.then((cache) => handleOn(ctx, s, route, subject, cache));
+      return handleOn(ctx, s, route, subject, found);
+    }
+    return handleOn(ctx, s, route, subject, named === undefined ? undefined : s.caches.find(named));
+  };
+
+  const handleOn = (ctx: GridContext, s: Services, route: RouteSpec, subject: Subject, cache: CacheView | undefined): Promise<void> | void => {
+    const named = ctx.params[route.cacheParam ?? 'cache'];
     authorize(subject, route.permission, cache);
     if (route.scope === 'cache') {
       if (s.container.isIgnored(cache!.name)) throw new CacheIgnoredError(named);

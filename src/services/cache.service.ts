@@ -74,6 +74,18 @@ export class CacheService {
     return viewOf(this.manager.require(nameOrAlias));
   }
 
+  /**
+   * `require`, but a name this node does not know is first asked of the engine: on the redis engine
+   * a cache another node has just created is then found (docs/scale-out.md, "Records"). At once
+   * when the name is known.
+   */
+  resolve(nameOrAlias: string): CacheView | Promise<CacheView> {
+    const h = this.manager.find(nameOrAlias);
+    if (h) return viewOf(h);
+    const caughtUp = this.manager.catchUp();
+    return caughtUp ? caughtUp.then(() => this.require(nameOrAlias)) : this.require(nameOrAlias);
+  }
+
   /** The caches the subject may see (internal ones too when asked), in the container's order. */
   visibleTo(subject: Subject, opts: { internal: boolean }): CacheView[] {
     return this.manager.handles().map(viewOf).filter((v) => (opts.internal || !v.internal) && canAccess(subject, v));

@@ -55,6 +55,14 @@ describe('two grid nodes on one Redis Cluster', function () {
     expect((await adminB.get('/rest/v2/caches/shared?action=size')).text).to.equal('0');
   });
 
+  it('finds on one node, at once, a cache the other has just created', async () => {
+    for (let i = 0; i < 20; i++) {
+      expect((await adminA.post(`/rest/v2/caches/at-once-${i}`, '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(200);
+      expect((await adminB.put(`/rest/v2/caches/at-once-${i}/k`, 'v', { 'Content-Type': 'text/plain' })).status).to.equal(204);
+    }
+    expect((await adminB.get('/rest/v2/caches/never-made/k')).status).to.equal(404);
+  });
+
   it('lets exactly one of eight put-if-absent writers on two nodes win each key', async () => {
     await adminA.createCache('race');
     await eventually(async () => (await adminB.get('/rest/v2/caches/race?action=size')).status === 200, 5_000, 'node B to have the cache');

@@ -36,6 +36,11 @@ export class RedisStore implements Store {
     return new RedisStore(records, top - CACHE_ID_BLOCK + 1);
   }
 
+  /** Resolves once this node's copy has every change committed before the call. */
+  catchUp(): Promise<void> {
+    return this.records.catchUp();
+  }
+
   /** Hears what other nodes change. */
   onRemoteChange(listener: (change: RemoteChange) => void): void {
     this.records.onRemoteChange(listener);

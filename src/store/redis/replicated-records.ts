@@ -131,8 +131,23 @@ export class ReplicatedRecords {
     if (reply[0] === 'exists') throw new RecordExistsError(TABLES[Number(reply[1]) - 1], reply[2]!);
     const [, change, ...ids] = reply as string[];
     await this.afterWrite?.(this.keys.changes);
-    if (compareEventIds(streamId(change), streamId(this.lastId)) > 0) await new Promise<void>((resolve) => this.waiting.set(change, resolve));
+    await this.reached(change);
     return ids;
+  }
+
+  /** Resolves once the follower has applied every change committed before the call (one round trip to learn the newest). */
+  async catchUp(): Promise<void> {
+    const [newest] = await this.client.xrevrange(this.keys.changes, '+', '-', 'COUNT', 1).catch(engineFailure);
+    if (newest) await this.reached(newest[0]);
+  }
+
+  /** Resolves once the follower has applied change `id`. */
+  private reached(id: string): Promise<void> {
+    if (compareEventIds(id, this.lastId) <= 0) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const earlier = this.waiting.get(id);
+      this.waiting.set(id, earlier ? () => { earlier(); resolve(); } : resolve);
+    });
   }
 
   /**
