@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { ensurePrivateDir } from './util/private-files';
 import { type CredentialsKey, loadOrCreateCredentialsKey } from './config/credentials-key';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { CacheManager, type CacheManagerDeps } from './grid/cache-manager';
@@ -89,7 +90,11 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   // a tenant's logs say which container wrote them: `grid.cache.t1` follows `grid.cache`'s level
   const log = (logger: string): Logger => spec.logs.get(name === CONTAINER_NAME ? logger : `${logger}.${name}`);
   // created 0700 (a tenant's data/tenants/<name>/ too), grid.db 0600: src/util/private-files.ts
-  const store = spec.cluster ? await RedisStore.open(spec.cluster.client, name, spec.cluster.afterWrite) : new SqliteStore({ dataDir, durability: config.durability });
+  // on the cluster a container is known by its name, after the grid's namespace when it has one
+  const clusterName = spec.cluster?.namespace ? `${spec.cluster.namespace}.${name}` : name;
+  // the node's own files (credentials key, logs, backups) stay in its data dir: created 0700 on either engine
+  if (spec.cluster) ensurePrivateDir(dataDir);
+  const store = spec.cluster ? await RedisStore.open(spec.cluster.client, clusterName, spec.cluster.afterWrite) : new SqliteStore({ dataDir, durability: config.durability });
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
@@ -109,7 +114,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const indexing = new Indexing(store, types, log('grid.query'));
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
-    configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, name, clock)),
+    configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, clusterName, clock)),
     catchUp: store instanceof RedisStore ? () => store.catchUp() : undefined,
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
@@ -124,7 +129,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     nameOf: (key) => storedKeyText(key, keyType(), types),
     keyOf: (name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, keyType(), types),
   });
-  const counterValues = spec.cluster ? new RedisCounterValues(new RedisCounters(spec.cluster.client, name, spec.cluster.afterWrite), clock) : new LocalCounterValues(store, clock);
+  const counterValues = spec.cluster ? new RedisCounterValues(new RedisCounters(spec.cluster.client, clusterName, spec.cluster.afterWrite), clock) : new LocalCounterValues(store, clock);
   const counterManager = new CounterManager({ store, values: counterValues, clock, log: log('grid.counters') });
   const services: ContainerServices & { manager: CacheManager; types: TypeRegistry } = {
     manager,

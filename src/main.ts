@@ -188,6 +188,7 @@ async function openClusterEngine(engine: RedisEngineConfig, durability: Durabili
   return {
     client, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined,
     events: new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex')),
+    namespace: engine.namespace,
   };
 }
 

@@ -118,16 +118,22 @@ async function waitUntilReady(cluster: LocalCluster): Promise<void> {
 }
 
 /**
- * `ok` once the node sees the cluster ok and, for a master, a replica attached to it — replicas
- * attach a moment after `cluster_state:ok`, and a cluster said to be ready must be able to confirm
- * writes on a replica (`--durability power`); otherwise what is still missing.
+ * `ok` once the node sees the cluster ok and, for a master, a replica online (its first sync done),
+ * for a replica, its link to its master up — replicas attach a moment after `cluster_state:ok`, and
+ * a cluster said to be ready must be able to confirm writes on a replica (`--durability power`);
+ * otherwise what is still missing.
  */
 async function nodeReadiness(port: number, password?: string): Promise<string> {
   try {
     const { cluster_state: state } = await clusterInfo(port, password);
     if (state !== 'ok') return state ?? 'no cluster_state';
     const replication = fields(await redisCli(port, ['INFO', 'replication'], password));
-    return replication.role === 'master' && Number(replication.connected_slaves ?? 0) < 1 ? 'master without a replica yet' : 'ok';
+    if (replication.role === 'master') {
+      // attached is not enough: a replica still in its first full sync cannot acknowledge a WAIT yet
+      const online = Object.entries(replication).some(([k, v]) => /^slave\d+$/.test(k) && v.includes('state=online'));
+      return online ? 'ok' : 'master without a replica online yet';
+    }
+    return replication.master_link_status === 'up' ? 'ok' : 'replica not linked to its master yet';
   } catch (err) {
     return (err as Error).message;
   }

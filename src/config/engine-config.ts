@@ -21,6 +21,8 @@ export interface RedisEngineConfig {
   password?: string;
   /** TLS to every node; undefined: plain TCP. */
   tls?: RedisTlsConfig;
+  /** Keeps this grid's data apart from other grids on the same cluster: a prefix of every key (docs/scale-out.md, "Configuration"). */
+  namespace?: string;
 }
 
 /** TLS to the nodes; files as absolute paths, read when grid connects. */
@@ -42,13 +44,15 @@ export interface EngineOverrides {
   password?: string;
   passwordFile?: string;
   tls?: RedisTlsConfig;
+  namespace?: string;
 }
 
 /** The password's environment variable, so it need be neither on a command line nor in a file. */
 export const REDIS_PASSWORD_ENV = 'GRID_REDIS_PASSWORD';
 
 const TYPES: ReadonlyArray<EngineConfig['type']> = ['sqlite', 'redis'];
-const FILE_KEYS = ['type', 'nodes', 'password', 'password-file', 'tls'];
+const FILE_KEYS = ['type', 'nodes', 'password', 'password-file', 'tls', 'namespace'];
+const NAMESPACE = /^[A-Za-z0-9_-]{1,64}$/;
 const TLS_KEYS = ['ca', 'cert', 'key', 'server-name'];
 
 export function parseEngineType(text: string, what = '--engine'): EngineConfig['type'] {
@@ -86,10 +90,11 @@ export function readEngineSetting(value: unknown, where: string): EngineOverride
     password: o.password === undefined ? undefined : String(o.password),
     passwordFile: o['password-file'] === undefined ? undefined : String(o['password-file']),
     tls: o.tls === undefined ? undefined : readTls(o.tls, `${what}.tls`),
+    namespace: o.namespace === undefined ? undefined : parseNamespace(String(o.namespace), `${what}.namespace`),
   };
   if (out.password !== undefined && out.passwordFile !== undefined) throw new ConfigError(`${what}: give either password or password-file, not both`);
-  if (out.type === 'sqlite' && (out.nodes || out.password !== undefined || out.passwordFile !== undefined || out.tls)) {
-    throw new ConfigError(`${what}: nodes, password, password-file and tls belong to type redis`);
+  if (out.type === 'sqlite' && (out.nodes || out.password !== undefined || out.passwordFile !== undefined || out.tls || out.namespace !== undefined)) {
+    throw new ConfigError(`${what}: nodes, password, password-file, tls and namespace belong to type redis`);
   }
   return out;
 }
@@ -123,7 +128,13 @@ export function resolveEngine(file: EngineOverrides = {}, flags: EngineOverrides
   if (!nodes) throw new ConfigError('--engine redis needs the cluster\'s nodes: --redis HOST:PORT[,HOST:PORT…], or engine.nodes in the configuration file');
   const password = passwordFrom(flags.passwordFile, '--redis-password-file')
     ?? file.password ?? passwordFrom(file.passwordFile, 'engine.password-file') ?? env[REDIS_PASSWORD_ENV];
-  return { type, nodes, password: password === '' ? undefined : password, tls: file.tls };
+  return { type, nodes, password: password === '' ? undefined : password, tls: file.tls, namespace: flags.namespace ?? file.namespace };
+}
+
+/** A namespace: 1–64 letters, digits, `_` or `-` (it goes into every key's hash tag). */
+export function parseNamespace(text: string, what: string): string {
+  if (!NAMESPACE.test(text)) throw new ConfigError(`${what}: '${text}' is not a namespace: 1 to 64 letters, digits, _ or -`);
+  return text;
 }
 
 function passwordFrom(path: string | undefined, what: string): string | undefined {

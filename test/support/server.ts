@@ -1,10 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resolveConfig, type ConfigOverrides } from '../../src/config/server-config';
 import { startServer, type RunningServer } from '../../src/main';
 import type { Clock } from '../../src/util/clock';
 import { Client } from './client';
+import { eventually } from './poll';
+import { TWO_NODES, twoNodeEngine } from './two-node-engine';
 import type { DestinationStream } from 'pino';
 
 /** The default roles; each test server has one user per role, named after it. */
@@ -33,29 +35,50 @@ export interface TestServer extends ServerUnderTest {
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
+function copyPrivateFile(from: string, to: string): void {
+  mkdirSync(join(to, '..'), { recursive: true, mode: 0o700 });
+  copyFileSync(from, to);
+  chmodSync(to, 0o600);
+}
+
 export function tempDir(prefix = 'grid-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** A real server in this process: port 0, a real SQLite file in a temp dir, real users. */
+/**
+ * A real server in this process: port 0, a real SQLite file in a temp dir, real users. With
+ * `GRID_TEST_ENGINE=redis` (two-node-engine.ts), two nodes over one Redis Cluster instead: `url`
+ * and `running` are the first's, and the clients `as` hands out send their requests to each node in turn.
+ */
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
   const { clock, stdout, users = {}, ...overrides } = opts;
   const dataDir = opts.dataDir ?? tempDir();
-  const config = resolveConfig({}, { logLevel: process.env.GRID_TEST_LOG ?? 'silent', ...overrides, dataDir, port: 0, host: '127.0.0.1' }, {});
-  const running = await startServer(config, { clock, stdout, announce: () => undefined });
+  // a test clock is not Redis's: entries would expire by Redis at the wrong time (docs/scale-out.md, "Time"); such servers stay on SQLite
+  const twoNodes = TWO_NODES && overrides.engine === undefined && clock === undefined;
+  const engine = twoNodes ? await twoNodeEngine(dataDir) : overrides.engine;
+  const configOf = (dir: string) => resolveConfig({}, { logLevel: process.env.GRID_TEST_LOG ?? 'silent', ...overrides, engine, dataDir: dir, port: 0, host: '127.0.0.1' }, {});
+  const running = await startServer(configOf(dataDir), { clock, stdout, announce: () => undefined });
   // every container has its own users (docs/configuration.md, Tenants): the same test users in each
   const containers = [running.services, ...running.tenants.values()];
   await Promise.all(containers.flatMap((c) => ROLES.map((role) => c.users.upsert(role, `${role}-pw`, [role]))));
   await Promise.all(Object.entries(users).map(([name, roles]) => running.services.users.upsert(name, `${name}-pw`, roles)));
+  // the nodes of one grid share the credentials key, as docs/scale-out.md asks (Digest works on both)
+  if (twoNodes) copyPrivateFile(join(dataDir, 'credentials.key'), join(`${dataDir}-b`, 'credentials.key'));
+  const other = twoNodes ? await startServer(configOf(`${dataDir}-b`), { clock, stdout, announce: () => undefined }) : undefined;
+  if (other) await eventually(() => other.services.users.list().length >= running.services.users.list().length, 10_000, 'the second node to have the users');
+  let turn = 0;
+  const next = () => (other && turn++ % 2 === 1 ? other.url : running.url);
   return {
     url: running.url,
     dataDir,
     running,
-    as: (user) => new Client(running.url, { user, password: `${user}-pw` }),
-    anonymous: () => new Client(running.url),
+    as: (user) => new Client(other ? next : running.url, { user, password: `${user}-pw` }),
+    anonymous: () => new Client(other ? next : running.url),
     async close({ keepData = false } = {}) {
       await running.close();
+      await other?.close();
       if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (other) rmSync(`${dataDir}-b`, { recursive: true, force: true });
     },
   };
 }

@@ -13,6 +13,8 @@ export interface ClusterEngine {
   afterWrite?: AfterWrite;
   /** This process's entry events for the others, and theirs for it (`events.node` is this node's id). */
   events: EntryEventFeed;
+  /** `engine.namespace`: prefixed to each container's name in the cluster. */
+  namespace?: string;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { CounterConfig } from '../../model/counter-config';
 import { ADD, COMPARE_AND_SWAP, GET_AND_SET, VALUE } from './counter-scripts';
 import type { AfterWrite } from './cluster-engine';
 import { engineFailure } from './engine-failure';
+import { type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 
 /**
  * Where counter values live in a Redis Cluster (docs/scale-out.md, "Counters"): one hash per
@@ -33,36 +34,12 @@ export interface Swapped {
   beyond?: Bound;
 }
 
-type ScriptCall = (...args: string[]) => Promise<unknown>;
+type CounterScript = 'value' | 'add' | 'compareAndSwap' | 'getAndSet';
+type CounterScripts = Record<CounterScript, ScriptCall>;
 
-interface CounterScripts {
-  value: ScriptCall;
-  add: ScriptCall;
-  compareAndSwap: ScriptCall;
-  getAndSet: ScriptCall;
-}
-
-const SCRIPTS: Array<[keyof CounterScripts, string]> = [
-  ['value', VALUE], ['add', ADD], ['compareAndSwap', COMPARE_AND_SWAP], ['getAndSet', GET_AND_SET],
+const SCRIPTS: ScriptTable<CounterScript> = [
+  ['value', VALUE, 1], ['add', ADD, 1], ['compareAndSwap', COMPARE_AND_SWAP, 1], ['getAndSet', GET_AND_SET, 1],
 ];
-
-const defined = new WeakMap<Cluster, CounterScripts>();
-
-/** The scripts as commands of `client`, defined once per client (EVALSHA, the script itself the first time a connection lacks it). */
-function scriptsOf(client: Cluster): CounterScripts {
-  let scripts = defined.get(client);
-  if (scripts) return scripts;
-  const commands = client as unknown as Record<string, ScriptCall>;
-  scripts = {} as CounterScripts;
-  for (const [name, lua] of SCRIPTS) {
-    const command = `gridCounters_${name}`;
-    client.defineCommand(command, { lua, numberOfKeys: 1 });
-    const call = commands[command].bind(client);
-    scripts[name] = (...args) => call(...args).catch(engineFailure);
-  }
-  defined.set(client, scripts);
-  return scripts;
-}
 
 function boundOf(flag: string | undefined): Bound | undefined {
   return flag === 'U' ? 'Upper bound' : flag === 'L' ? 'Lower bound' : undefined;
@@ -75,7 +52,7 @@ export class RedisCounters {
   /** `afterWrite`: what makes a write durable (`--durability power`: a replica has it). */
   constructor(private readonly client: Cluster, private readonly containerId: string, private readonly afterWrite: AfterWrite = () => Promise.resolve()) {
     if (!TAG_SAFE.test(containerId)) throw new Error(`a container id in a Redis hash tag needs at least one character and no braces or colon: ${JSON.stringify(containerId)}`);
-    this.scripts = scriptsOf(client);
+    this.scripts = scriptCommands(client, 'gridCounters', SCRIPTS, false);
   }
 
   /** The value of the counter `name` defined by `config`. */

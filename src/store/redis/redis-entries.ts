@@ -3,7 +3,7 @@ import type { StoredEntry } from '../../model/stored-entry';
 import { entryKeyOf, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
 import { CLEAR_PAGE, ENTRIES_PAGE, KEYS_PAGE, PUT, READ, REMOVE, SIZE } from './entry-scripts';
 import type { Pages } from '../../util/pages';
-import { engineFailure } from './engine-failure';
+import { type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 import type { AfterWrite } from './cluster-engine';
 import { inParallel, walkPages, type Page } from './segment-walk';
 
@@ -35,43 +35,12 @@ export interface Paging {
 
 export const DEFAULT_PAGING: Paging = { keys: 256, bytes: 256 * 1024, window: 8, parallel: 32 };
 
-type ScriptCall = (...args: Array<Buffer | string | number>) => Promise<unknown>;
+type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage';
 
-interface EntryScripts {
-  read: ScriptCall;
-  put: ScriptCall;
-  remove: ScriptCall;
-  size: ScriptCall;
-  keysPage: ScriptCall;
-  entriesPage: ScriptCall;
-  clearPage: ScriptCall;
-}
-
-const SCRIPTS: Array<[keyof EntryScripts, string, number]> = [
+const SCRIPTS: ScriptTable<EntryScript> = [
   ['read', READ, 2], ['put', PUT, 3], ['remove', REMOVE, 3], ['size', SIZE, 2],
   ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 2],
 ];
-
-const defined = new WeakMap<Cluster, EntryScripts>();
-
-/**
- * The scripts as commands of `client`, defined once per client: ioredis sends EVALSHA and the
- * script itself the first time a connection lacks it; the `…Buffer` variants keep every reply binary.
- */
-function scriptsOf(client: Cluster): EntryScripts {
-  let scripts = defined.get(client);
-  if (scripts) return scripts;
-  const commands = client as unknown as Record<string, ScriptCall>;
-  scripts = {} as EntryScripts;
-  for (const [name, lua, numberOfKeys] of SCRIPTS) {
-    const command = `gridEntries_${name}`;
-    client.defineCommand(command, { lua, numberOfKeys });
-    const call = commands[`${command}Buffer`].bind(client);
-    scripts[name] = (...args) => call(...args).catch(engineFailure);
-  }
-  defined.set(client, scripts);
-  return scripts;
-}
 
 /**
  * The entries of one cache on a Redis Cluster (docs/scale-out.md, "Entries"), under an opaque
@@ -80,7 +49,7 @@ function scriptsOf(client: Cluster): EntryScripts {
  * one expiry rule; whole-cache operations walk the cache's 256 segments, never the master's other keys.
  */
 export class RedisEntries {
-  private readonly scripts: EntryScripts;
+  private readonly scripts: Record<EntryScript, ScriptCall>;
   private readonly segments: SegmentKeys[];
 
   /**
@@ -88,7 +57,7 @@ export class RedisEntries {
    * (16 characters), published with each write's event unless a write asks for none.
    */
   constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '') {
-    this.scripts = scriptsOf(client);
+    this.scripts = scriptCommands(client, 'gridEntries', SCRIPTS, true);
     this.segments = segmentKeysOf(cacheId);
   }
 

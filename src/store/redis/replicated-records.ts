@@ -4,6 +4,7 @@ import { compareEventIds } from '../../model/event-id';
 import type { ConfigEventRecord, ConfigEventType } from '../records';
 import { COMMIT } from './record-script';
 import { engineFailure } from './engine-failure';
+import { type ScriptCall, scriptCommands } from './script-commands';
 import type { AfterWrite } from './cluster-engine';
 
 /** The tables of a container's records: one Redis hash each, a record per field. */
@@ -71,6 +72,7 @@ export class ReplicatedRecords {
   private readonly waiting = new Map<string, () => void>();
   private readonly listeners: Array<(change: RemoteChange) => void> = [];
   private readonly follower: Cluster;
+  private readonly script: ScriptCall;
   private closed = false;
   private following: Promise<void> | undefined;
   /** Settles when `close` is called: a read of the stream still pending is not waited for (a disconnected client may never settle it). */
@@ -80,7 +82,7 @@ export class ReplicatedRecords {
   private constructor(private readonly client: Cluster, container: string, private readonly afterWrite?: AfterWrite) {
     this.keys = recordKeysOf(container);
     this.keyList = [this.keys.changes, this.keys.events, this.keys.meta, ...this.keys.tables];
-    client.defineCommand('gridRecordsCommit', { lua: COMMIT, numberOfKeys: this.keyList.length });
+    this.script = scriptCommands(client, 'gridRecords', [['commit', COMMIT, this.keyList.length]], false).commit;
     // a blocking XREAD holds its connection: the follower has connections of its own
     this.follower = client.duplicate();
     this.stopped = new Promise((resolve) => { this.stop = () => resolve(undefined); });
@@ -126,8 +128,7 @@ export class ReplicatedRecords {
   async commit(mutations: Mutation[], events: NewConfigEvent[] = []): Promise<string[]> {
     const muts = mutations.map((m) => [TABLES.indexOf(m.table) + 1, m.field, m.value ?? null, m.mustBeAbsent ? 1 : 0]);
     const evs = events.map((e) => [e.type, e.name, e.volatile ? '1' : '0', String(e.createdAt), e.config ?? null, String(e.keep)]);
-    const call = (this.client as unknown as Record<string, (...args: unknown[]) => Promise<Raw>>).gridRecordsCommit;
-    const reply = await call.call(this.client, ...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT)).catch(engineFailure);
+    const reply = await this.script(...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT)) as Raw;
     if (reply[0] === 'exists') throw new RecordExistsError(TABLES[Number(reply[1]) - 1], reply[2]!);
     const [, change, ...ids] = reply as string[];
     await this.afterWrite?.(this.keys.changes);

@@ -28,6 +28,7 @@ describe('engine settings (engine-config)', () => {
       nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '::1', port: 7001 }],
       password: 'from-file',
       tls: { caFile: resolve('ca.pem'), certFile: undefined, keyFile: undefined, serverName: 'redis.internal' },
+      namespace: undefined,
     });
   });
 
@@ -35,10 +36,15 @@ describe('engine settings (engine-config)', () => {
     const first = file('first.yaml', 'engine: {type: redis, nodes: "a:1", password: one}\n');
     const second = file('second.json', JSON.stringify({ engine: { nodes: ['b:2'] } }));
     const merged = readConfigFiles([first, second]);
-    expect(resolveConfig(merged, {}, {}).engine).to.deep.equal({ type: 'redis', nodes: [{ host: 'b', port: 2 }], password: 'one', tls: undefined });
+    expect(resolveConfig(merged, {}, {}).engine).to.deep.equal({ type: 'redis', nodes: [{ host: 'b', port: 2 }], password: 'one', tls: undefined, namespace: undefined });
     expect(resolveConfig(merged, { engine: { nodes: [{ host: 'c', port: 3 }] } }, {}).engine).to.include({ type: 'redis' })
       .and.to.have.deep.property('nodes', [{ host: 'c', port: 3 }]);
     expect(resolveConfig(merged, { engine: { type: 'sqlite' } }, {}).engine).to.deep.equal({ type: 'sqlite' });
+  });
+
+  it('reads a namespace from the file, which keeps two grids on one cluster apart', () => {
+    const path = file('ns.yaml', 'engine: {type: redis, nodes: "h:1", namespace: team-a_1}\n');
+    expect(resolveConfig(readConfigFile(path), {}, {}).engine).to.include({ namespace: 'team-a_1' });
   });
 
   it('takes the password from --redis-password-file, else the file, else GRID_REDIS_PASSWORD', () => {
@@ -48,7 +54,7 @@ describe('engine settings (engine-config)', () => {
     expect(resolveConfig({}, { engine: redis }, env).engine).to.include({ password: 'from-env' });
     expect(resolveConfig({ engine: { password: 'in-file' } }, { engine: redis }, env).engine).to.include({ password: 'in-file' });
     expect(resolveConfig({ engine: { password: 'in-file' } }, { engine: { ...redis, passwordFile: pw } }, env).engine).to.include({ password: 'from-flag-file' });
-    expect(resolveConfig({}, { engine: redis }, {}).engine).to.deep.equal({ ...redis, password: undefined, tls: undefined });
+    expect(resolveConfig({}, { engine: redis }, {}).engine).to.deep.equal({ ...redis, password: undefined, tls: undefined, namespace: undefined });
   });
 
   it('parses HOST:PORT lists: commas, spaces, IPv6 in brackets', () => {
@@ -90,9 +96,10 @@ describe('engine settings (engine-config)', () => {
 
   const badFiles: Array<[string, string, RegExp]> = [
     ['an unknown engine', 'engine: postgres\n', /engine: 'postgres' is not an engine: sqlite \(the default\) or redis/],
-    ['an unknown engine key', 'engine: {type: redis, nodes: "h:1", passwd: x}\n', /engine: unknown setting 'passwd' \(there are type, nodes, password, password-file, tls\)/],
+    ['an unknown engine key', 'engine: {type: redis, nodes: "h:1", passwd: x}\n', /engine: unknown setting 'passwd' \(there are type, nodes, password, password-file, tls, namespace\)/],
+    ['a namespace that cannot go into a hash tag', 'engine: {type: redis, nodes: "h:1", namespace: "a}b"}\n', /engine.namespace: 'a}b' is not a namespace: 1 to 64 letters, digits, _ or -/],
     ['password and password-file', 'engine: {type: redis, nodes: "h:1", password: a, password-file: b}\n', /give either password or password-file, not both/],
-    ['redis settings on sqlite', 'engine: {type: sqlite, nodes: "h:1"}\n', /nodes, password, password-file and tls belong to type redis/],
+    ['redis settings on sqlite', 'engine: {type: sqlite, nodes: "h:1"}\n', /nodes, password, password-file, tls and namespace belong to type redis/],
     ['a TLS certificate without its key', 'engine: {type: redis, nodes: "h:1", tls: {cert: c.pem}}\n', /engine.tls: cert and key go together/],
     ['an unknown TLS key', 'engine: {type: redis, nodes: "h:1", tls: {ca-file: c.pem}}\n', /engine.tls: unknown setting 'ca-file'/],
     ['a list as engine', 'engine: [redis]\n', /engine: expected sqlite, redis or a mapping/],
