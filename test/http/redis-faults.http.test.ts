@@ -55,10 +55,20 @@ function writeLoad(urls: () => string[], cache: string): Load {
   return load;
 }
 
+/**
+ * Every acknowledged key read back through `url`; what does not answer its acknowledged value. A 503
+ * is asked again (the node's client may still be finding the new master: the write is not lost).
+ */
 async function readBack(url: string, cache: string, acked: Map<string, string>): Promise<string[]> {
   const wrong: string[] = [];
+  const deadline = Date.now() + 30_000;
   for (const [key, value] of acked) {
-    const r = await fetch(`${url}/rest/v2/caches/${cache}/${key}`);
+    let r = await fetch(`${url}/rest/v2/caches/${cache}/${key}`);
+    while (r.status === 503 && Date.now() < deadline) {
+      await r.arrayBuffer();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      r = await fetch(`${url}/rest/v2/caches/${cache}/${key}`);
+    }
     const text = await r.text();
     if (r.status !== 200 || text !== value) wrong.push(`${key}: ${r.status} ${text} (acknowledged ${value})`);
   }
