@@ -191,6 +191,34 @@ function printTable(rows, baseOf) {
   if (rows.some((r) => r.mean)) console.log('* h2load reports no percentiles: mean latency');
 }
 
+/**
+ * Runs `use` with a throwaway 3-master + 3-replica Redis Cluster on free loopback ports (the code of
+ * `grid redis-cluster`, after `npm run build`), killed and removed afterwards. `use` gets the
+ * cluster, its seed addresses, `setFsync(mode)` for every node's `appendfsync`, and `connect()`,
+ * which opens a client as the engine does (the caller disconnects it).
+ */
+async function withThrowawayCluster(use) {
+  const { NODE_COUNT, startLocalCluster, stopLocalCluster } = require(join(ROOT, 'dist/src/cli/local-redis-cluster.js'));
+  const { address, freeNodePorts, redisCli } = require(join(ROOT, 'dist/src/cli/local-redis-node.js'));
+  const { openCluster } = require(join(ROOT, 'dist/src/store/redis/cluster-client.js'));
+  const dir = mkdtempSync(join(TMP, 'redis-'));
+  const { cluster } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
+  const seeds = cluster.nodes.slice(0, 3).map((n) => address(n.port));
+  const setFsync = (mode) => Promise.all(cluster.nodes.map((n) => redisCli(n.port, ['CONFIG', 'SET', 'appendfsync', mode], cluster.password)));
+  const connect = async () => {
+    const client = openCluster({ type: 'redis', nodes: cluster.nodes.slice(0, 3).map((n) => ({ host: '127.0.0.1', port: n.port })), password: cluster.password });
+    await new Promise((resolve, reject) => { client.once('ready', resolve); client.once('error', reject); });
+    return client;
+  };
+  try {
+    return await use({ cluster, seeds, setFsync, connect });
+  } finally {
+    await stopLocalCluster(dir, 'SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 module.exports = {
   ROOT, AUTH, PINNED, TMP, has, startServer, startGrid, firstAnswerMs, cpuMs, rssMb, wrk, h2load, request, fill, median, medianRun, loadAverage, printTable,
+  withThrowawayCluster,
 };

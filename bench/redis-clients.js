@@ -12,15 +12,13 @@
 // RESP3 client-side cache: cold and warm GETs, and how soon another client's SET invalidates it.
 // Each client runs with its recommended settings (ioredis: enableAutoPipelining off, its default).
 // The nodes run with `appendfsync everysec` here, so that a SET measures the client, not an fsync.
-const { rmSync, mkdtempSync } = require('node:fs');
-const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const IORedis = require('ioredis');
 const { createCluster } = require('redis');
 
 const ROOT = join(__dirname, '..');
-const { NODE_COUNT, startLocalCluster, stopLocalCluster } = require(join(ROOT, 'dist/src/cli/local-redis-cluster.js'));
-const { address, freeNodePorts, redisCli, runningPid, sleep, startRedisNode } = require(join(ROOT, 'dist/src/cli/local-redis-node.js'));
+const { withThrowawayCluster } = require('./lib');
+const { redisCli, runningPid, sleep, startRedisNode } = require(join(ROOT, 'dist/src/cli/local-redis-node.js'));
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SEQUENTIAL = Number(process.env.SEQUENTIAL ?? 3000);
@@ -263,14 +261,12 @@ async function clientSideCache(cluster, seeds) {
 const ratio = (a, b) => (b ? Math.round((a / b) * 100) / 100 : NaN);
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'grid-redis-bench-'));
-  const { cluster } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
+  await withThrowawayCluster(async ({ cluster, seeds, setFsync }) => {
   // the clients, not the disk: with `appendfsync always` every SET waits for an fsync
-  await Promise.all(cluster.nodes.map((n) => redisCli(n.port, ['CONFIG', 'SET', 'appendfsync', 'everysec'], cluster.password)));
-  const seeds = cluster.nodes.slice(0, 3).map((n) => address(n.port));
+  await setFsync('everysec');
   const names = Object.keys(CLIENTS);
   const summary = [];
-  try {
+  {
     const prefill = await CLIENTS.ioredis(cluster, seeds);
     for (let s = 0; s < SLICES; s++) await inFlight(prefill, true, s); // every key exists: the reshard moves keys, not only slots
     await prefill.close();
@@ -296,10 +292,8 @@ async function main() {
       summary.push(row);
     }
     console.log(JSON.stringify({ clientSideCache: await clientSideCache(cluster, seeds) }));
-  } finally {
-    await stopLocalCluster(dir, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
   }
+  });
 }
 
 main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });

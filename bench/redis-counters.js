@@ -7,14 +7,9 @@
 // disk): one strong counter, sequential (`await` each) and 256 in flight (every one on the counter's
 // master); 256 in flight spread over 256 counters (every master); a bare HINCRBY of one key, 256 in
 // flight, for what the script costs; then one round of each with `appendfsync always`.
-const { rmSync, mkdtempSync } = require('node:fs');
-const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { ROOT, withThrowawayCluster } = require('./lib');
 
-const ROOT = join(__dirname, '..');
-const { NODE_COUNT, startLocalCluster, stopLocalCluster } = require(join(ROOT, 'dist/src/cli/local-redis-cluster.js'));
-const { freeNodePorts, redisCli } = require(join(ROOT, 'dist/src/cli/local-redis-node.js'));
-const { openCluster } = require(join(ROOT, 'dist/src/store/redis/cluster-client.js'));
 const { RedisCounters } = require(join(ROOT, 'dist/src/store/redis/redis-counters.js'));
 const { RedisCounterValues } = require(join(ROOT, 'dist/src/grid/redis-counter-values.js'));
 const { parseCounterConfig } = require(join(ROOT, 'dist/src/model/counter-config.js'));
@@ -60,22 +55,18 @@ async function round(client, values, label, round) {
 }
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'grid-redis-counters-bench-'));
-  const { cluster } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
-  const setFsync = (mode) => Promise.all(cluster.nodes.map((n) => redisCli(n.port, ['CONFIG', 'SET', 'appendfsync', mode], cluster.password)));
-  const client = openCluster({ type: 'redis', nodes: cluster.nodes.slice(0, 3).map((n) => ({ host: '127.0.0.1', port: n.port })), password: cluster.password });
-  try {
-    await new Promise((resolve, reject) => { client.once('ready', resolve); client.once('error', reject); });
-    const values = new RedisCounterValues(new RedisCounters(client, 'bench'), systemClock);
-    await setFsync('everysec');
-    for (let r = 1; r <= ROUNDS; r++) await round(client, values, 'everysec', r);
-    await setFsync('always');
-    await round(client, values, 'always', 1);
-  } finally {
-    client.disconnect();
-    await stopLocalCluster(dir, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withThrowawayCluster(async ({ setFsync, connect }) => {
+    const client = await connect();
+    try {
+      const values = new RedisCounterValues(new RedisCounters(client, 'bench'), systemClock);
+      await setFsync('everysec');
+      for (let r = 1; r <= ROUNDS; r++) await round(client, values, 'everysec', r);
+      await setFsync('always');
+      await round(client, values, 'always', 1);
+    } finally {
+      client.disconnect();
+    }
+  });
 }
 
 main().catch((err) => {

@@ -12,14 +12,9 @@
 //    operations then being a SCAN of every master with MATCH on the cache's prefix and HMGETs in
 //    per-master pipelines of 256 — put rate, memory per entry, size and listing times, with the
 //    cache alone on the cluster and again after 200,000 keys of other data were added.
-const { rmSync, mkdtempSync } = require('node:fs');
-const { tmpdir } = require('node:os');
 const { join } = require('node:path');
+const { ROOT, withThrowawayCluster } = require('./lib');
 
-const ROOT = join(__dirname, '..');
-const { NODE_COUNT, startLocalCluster, stopLocalCluster } = require(join(ROOT, 'dist/src/cli/local-redis-cluster.js'));
-const { freeNodePorts, redisCli } = require(join(ROOT, 'dist/src/cli/local-redis-node.js'));
-const { openCluster } = require(join(ROOT, 'dist/src/store/redis/cluster-client.js'));
 const { RedisEntries } = require(join(ROOT, 'dist/src/store/redis/redis-entries.js'));
 const { entryKeyOf, segmentKeysOf, segmentOf } = require(join(ROOT, 'dist/src/store/redis/entry-layout.js'));
 const { RedisCacheData } = require(join(ROOT, 'dist/src/grid/redis-cache-data.js'));
@@ -215,26 +210,22 @@ async function layout(client) {
 }
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'grid-redis-entries-bench-'));
-  const { cluster } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
-  const setFsync = (mode) => Promise.all(cluster.nodes.map((n) => redisCli(n.port, ['CONFIG', 'SET', 'appendfsync', mode], cluster.password)));
-  const client = openCluster({ type: 'redis', nodes: cluster.nodes.slice(0, 3).map((n) => ({ host: '127.0.0.1', port: n.port })), password: cluster.password });
-  try {
-    await new Promise((resolve, reject) => { client.once('ready', resolve); client.once('error', reject); });
-    await setFsync('everysec');
-    const data = new RedisCacheData(new RedisEntries(client, 'bench'), systemClock);
-    await throughput(data, 'everysec');
-    await listing(client);
-    await layout(client);
-    await setFsync('always');
-    const put = await inFlight(CONCURRENT, 256, (i) => data.put(key(i), VALUE, null, IMMORTAL, 0));
-    const seqPut = await sequential(SEQUENTIAL, (i) => data.put(key(i), VALUE, null, IMMORTAL, 0));
-    console.log(JSON.stringify({ phase: 'throughput', appendfsync: 'always', seqPut, put256: put }));
-  } finally {
-    client.disconnect();
-    await stopLocalCluster(dir, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await withThrowawayCluster(async ({ setFsync, connect }) => {
+    const client = await connect();
+    try {
+      await setFsync('everysec');
+      const data = new RedisCacheData(new RedisEntries(client, 'bench'), systemClock);
+      await throughput(data, 'everysec');
+      await listing(client);
+      await layout(client);
+      await setFsync('always');
+      const put = await inFlight(CONCURRENT, 256, (i) => data.put(key(i), VALUE, null, IMMORTAL, 0));
+      const seqPut = await sequential(SEQUENTIAL, (i) => data.put(key(i), VALUE, null, IMMORTAL, 0));
+      console.log(JSON.stringify({ phase: 'throughput', appendfsync: 'always', seqPut, put256: put }));
+    } finally {
+      client.disconnect();
+    }
+  });
 }
 
 main().catch((err) => {

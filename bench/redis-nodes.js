@@ -8,12 +8,9 @@
 // rows show what a node costs and how the load divides, not how N machines would scale
 // (docs/benchmark.md, "Several nodes").
 const { spawn } = require('node:child_process');
-const { mkdtempSync, rmSync } = require('node:fs');
+const { mkdtempSync } = require('node:fs');
 const { join } = require('node:path');
 const lib = require('./lib');
-
-const { NODE_COUNT, startLocalCluster, stopLocalCluster } = require(join(lib.ROOT, 'dist/src/cli/local-redis-cluster.js'));
-const { freeNodePorts } = require(join(lib.ROOT, 'dist/src/cli/local-redis-node.js'));
 
 const CONNECTIONS = 32;
 
@@ -50,32 +47,29 @@ async function overNodes(nodes, opts) {
 
 /** Rows for 1, 2 and 3 grid nodes over one cluster: `rounds` rounds of `seconds` each, the rows taking turns; the median is shown. */
 async function redisRows({ seconds, rounds }) {
-  const dir = mkdtempSync(join(lib.TMP, 'redis-'));
-  const { cluster } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
-  const seeds = cluster.nodes.slice(0, 3).map((n) => `127.0.0.1:${n.port}`).join(',');
-  const nodes = [];
-  try {
-    for (let i = 0; i < 3; i++) {
-      nodes.push(await lib.startServer(['start', '--port', '0', '--data', mkdtempSync(join(lib.TMP, 'node-')), '--engine', 'redis', '--redis', seeds, '--redis-password-file', cluster.passwordFile],
-        { APP_USER: 'bench', APP_PASS: 'bench-pw' }, join(lib.ROOT, 'bin', 'grid'), { pinned: false }));
+  return lib.withThrowawayCluster(async ({ cluster, seeds }) => {
+    const nodes = [];
+    try {
+      for (let i = 0; i < 3; i++) {
+        nodes.push(await lib.startServer(['start', '--port', '0', '--data', mkdtempSync(join(lib.TMP, 'node-')), '--engine', 'redis', '--redis', seeds.join(','),
+          '--redis-password-file', cluster.passwordFile], { APP_USER: 'bench', APP_PASS: 'bench-pw' }, join(lib.ROOT, 'bin', 'grid'), { pinned: false }));
+      }
+      await lib.request(nodes[0].url, 'POST', '/rest/v2/caches/shared', '{"local-cache":{}}', { 'Content-Type': 'application/json' });
+      await new Promise((r) => setTimeout(r, 500)); // the others adopt the cache (within milliseconds)
+      await lib.fill(nodes[0].url, 'shared', 1000);
+      const targets = [];
+      for (const n of [1, 2, 3]) {
+        targets.push({ name: `grid GET over Redis, ${n} node${n > 1 ? 's' : ''}`, run: (s) => overNodes(nodes.slice(0, n), { method: 'GET', path: '/rest/v2/caches/shared/', keys: 1000, seconds: s }) });
+        targets.push({ name: `grid PUT over Redis (power), ${n} node${n > 1 ? 's' : ''}`, run: (s) => overNodes(nodes.slice(0, n), { method: 'PUT', path: '/rest/v2/caches/shared/', keys: 10000, seconds: s }) });
+      }
+      for (const t of targets) await t.run(1); // warm-up
+      const runs = new Map(targets.map((t) => [t, []]));
+      for (let round = 0; round < rounds; round++) for (const t of targets) runs.get(t).push(await t.run(seconds));
+      return targets.map((t) => ({ name: t.name, ...lib.medianRun(runs.get(t)) }));
+    } finally {
+      await Promise.all(nodes.map((n) => n.stop()));
     }
-    await lib.request(nodes[0].url, 'POST', '/rest/v2/caches/shared', '{"local-cache":{}}', { 'Content-Type': 'application/json' });
-    await new Promise((r) => setTimeout(r, 500)); // the others adopt the cache (within milliseconds)
-    await lib.fill(nodes[0].url, 'shared', 1000);
-    const targets = [];
-    for (const n of [1, 2, 3]) {
-      targets.push({ name: `grid GET over Redis, ${n} node${n > 1 ? 's' : ''}`, run: (s) => overNodes(nodes.slice(0, n), { method: 'GET', path: '/rest/v2/caches/shared/', keys: 1000, seconds: s }) });
-      targets.push({ name: `grid PUT over Redis (power), ${n} node${n > 1 ? 's' : ''}`, run: (s) => overNodes(nodes.slice(0, n), { method: 'PUT', path: '/rest/v2/caches/shared/', keys: 10000, seconds: s }) });
-    }
-    for (const t of targets) await t.run(1); // warm-up
-    const runs = new Map(targets.map((t) => [t, []]));
-    for (let round = 0; round < rounds; round++) for (const t of targets) runs.get(t).push(await t.run(seconds));
-    return targets.map((t) => ({ name: t.name, ...lib.medianRun(runs.get(t)) }));
-  } finally {
-    await Promise.all(nodes.map((n) => n.stop()));
-    await stopLocalCluster(dir, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  }
+  });
 }
 
 module.exports = { redisRows };
