@@ -191,6 +191,25 @@ function printTable(rows, baseOf) {
   if (rows.some((r) => r.mean)) console.log('* h2load reports no percentiles: mean latency');
 }
 
+const rate = (n, ms) => Math.round((n * 1000) / ms);
+
+/** `op(0)…op(n-1)`, each awaited before the next: operations per second. */
+async function sequential(n, op) {
+  const t = performance.now();
+  for (let i = 0; i < n; i++) await op(i);
+  return rate(n, performance.now() - t);
+}
+
+/** `op(0)…op(n-1)` with `width` in flight at a time: operations per second. */
+async function inFlight(n, width, op) {
+  const t = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < n) await op(next++);
+  }));
+  return rate(n, performance.now() - t);
+}
+
 /**
  * Runs `use` with a throwaway 3-master + 3-replica Redis Cluster on free loopback ports (the code of
  * `grid redis-cluster`, after `npm run build`), killed and removed afterwards. `use` gets the
@@ -220,5 +239,5 @@ async function withThrowawayCluster(use) {
 
 module.exports = {
   ROOT, AUTH, PINNED, TMP, has, startServer, startGrid, firstAnswerMs, cpuMs, rssMb, wrk, h2load, request, fill, median, medianRun, loadAverage, printTable,
-  withThrowawayCluster,
+  withThrowawayCluster, sequential, inFlight,
 };

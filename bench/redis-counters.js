@@ -8,7 +8,7 @@
 // master); 256 in flight spread over 256 counters (every master); a bare HINCRBY of one key, 256 in
 // flight, for what the script costs; then one round of each with `appendfsync always`.
 const { join } = require('node:path');
-const { ROOT, withThrowawayCluster } = require('./lib');
+const { ROOT, inFlight, sequential, withThrowawayCluster } = require('./lib');
 
 const { RedisCounters } = require(join(ROOT, 'dist/src/store/redis/redis-counters.js'));
 const { RedisCounterValues } = require(join(ROOT, 'dist/src/grid/redis-counter-values.js'));
@@ -21,22 +21,6 @@ const CONCURRENT = Number(process.env.CONCURRENT ?? 30000);
 const SPREAD = 256;
 const STRONG = parseCounterConfig('{"strong-counter":{"initial-value":0}}');
 
-const rate = (n, ms) => Math.round((n * 1000) / ms);
-
-async function sequential(n, op) {
-  const t = performance.now();
-  for (let i = 0; i < n; i++) await op(i);
-  return rate(n, performance.now() - t);
-}
-
-async function inFlight(n, width, op) {
-  const t = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await op(next++);
-  }));
-  return rate(n, performance.now() - t);
-}
 
 async function round(client, values, label, round) {
   const one = values.cell(`one-${label}-${round}`, STRONG);

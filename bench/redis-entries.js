@@ -13,7 +13,7 @@
 //    per-master pipelines of 256 — put rate, memory per entry, size and listing times, with the
 //    cache alone on the cluster and again after 200,000 keys of other data were added.
 const { join } = require('node:path');
-const { ROOT, withThrowawayCluster } = require('./lib');
+const { ROOT, inFlight, sequential, withThrowawayCluster } = require('./lib');
 
 const { RedisEntries } = require(join(ROOT, 'dist/src/store/redis/redis-entries.js'));
 const { entryKeyOf, segmentKeysOf, segmentOf } = require(join(ROOT, 'dist/src/store/redis/entry-layout.js'));
@@ -56,23 +56,7 @@ if live then return 2 end
 return 1
 `;
 
-const rate = (n, ms) => Math.round((n * 1000) / ms);
 const mb = (n) => (n / 1024 / 1024).toFixed(1);
-
-async function sequential(n, op) {
-  const t = performance.now();
-  for (let i = 0; i < n; i++) await op(i);
-  return rate(n, performance.now() - t);
-}
-
-async function inFlight(n, width, op) {
-  const t = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < n) await op(next++);
-  }));
-  return rate(n, performance.now() - t);
-}
 
 async function collectGarbage() {
   for (let i = 0; i < 3; i++) {
