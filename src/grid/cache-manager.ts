@@ -370,12 +370,17 @@ export class CacheManager {
       return;
     }
     if (serialize(h.definition) === record.config) return;
+    this.apply(h, definition, settings);
+    this.deps.log.info({ cache: name }, 'cache updated by another node');
+  }
+
+  /** A running cache takes a new (compatible) definition: settings, reaper, index, aliases. */
+  private apply(h: CacheHandle, definition: CacheDefinition, settings: CacheSettings): void {
     h.definition = definition;
     h.cache.reconfigure(settings);
     this.scheduleReaper(h);
     this.deps.indexing?.attach(h.cache, definition);
-    this.aliases.set(name, settings.aliases);
-    this.deps.log.info({ cache: name }, 'cache updated by another node');
+    this.aliases.set(h.cache.name, settings.aliases);
   }
 
   /** Another node defined or changed (`record`) or removed (undefined) the template `name`. */
@@ -436,11 +441,7 @@ export class CacheManager {
       h.volatile ? [] : [{ kind: 'cache.updateConfig', name, config: serialize(definition) }],
       { type: 'update-cache', name, definition, settings, volatile: h.volatile })));
     planned.forEach(({ h, name, definition, settings }, i) => {
-      h.definition = definition;
-      h.cache.reconfigure(settings);
-      this.scheduleReaper(h);
-      this.deps.indexing?.attach(h.cache, definition);
-      this.aliases.set(name, settings.aliases);
+      this.apply(h, definition, settings);
       this.deps.log.info({ cache: name }, 'cache updated');
       this.events.tell(events[i]);
     });
