@@ -36,7 +36,8 @@ export class CounterManager {
   /** Reads the stored definitions: at start, and when another node defined or removed counters (those kept stay as they are). */
   reload(): void {
     const records = this.deps.store.counters.list();
-    for (const name of this.counters.keys()) if (!records.some((r) => r.name === name)) this.counters.delete(name);
+    const stored = new Set(records.map((r) => r.name));
+    for (const name of this.counters.keys()) if (!stored.has(name)) this.counters.delete(name);
     for (const r of records) {
       if (this.counters.has(r.name)) continue;
       const config = parseCounterConfig(r.config);

@@ -13,9 +13,10 @@ export class LoggingService {
   /** Applies the stored loggers: at start, and when another node changed them (a removed one goes back to what it inherits). */
   reload(): void {
     const records = this.store.loggers.list();
-    for (const name of this.stored) if (!records.some((r) => r.name === name)) this.registry.configure(name, undefined);
+    const stored = new Set(records.map((r) => r.name));
+    for (const name of this.stored) if (!stored.has(name)) this.registry.configure(name, undefined);
     for (const r of records) this.registry.configure(r.name, { level: r.level, appenders: r.appenders });
-    this.stored = new Set(records.map((r) => r.name));
+    this.stored = stored;
   }
 
   loggers(): LoggerView[] {
