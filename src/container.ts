@@ -94,7 +94,8 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const clusterName = spec.cluster?.namespace ? `${spec.cluster.namespace}.${name}` : name;
   // the node's own files (credentials key, logs, backups) stay in its data dir: created 0700 on either engine
   if (spec.cluster) ensurePrivateDir(dataDir);
-  const store = spec.cluster ? await RedisStore.open(spec.cluster.client, clusterName, spec.cluster.afterWrite) : new SqliteStore({ dataDir, durability: config.durability });
+  const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, spec.cluster.afterWrite);
+  const store: Store = redis ?? new SqliteStore({ dataDir, durability: config.durability });
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
 
@@ -115,7 +116,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
     configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, clusterName, clock)),
-    catchUp: store instanceof RedisStore ? () => store.catchUp() : undefined,
+    catchUp: redis && (() => redis.catchUp()),
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
   const queryEngine = new QueryEngine(types, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });
@@ -155,15 +156,15 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   };
   services.users.onChange = () => services.auth.forget();
   services.backups.attach({ manager, caches: services.caches, counters: services.counters, schemas, types, tasks: services.tasks });
-  if (store instanceof RedisStore) {
+  if (redis) {
     const followers = { manager, counters: counterManager, schemas, tasks: services.tasks, roles, usersChanged: () => services.auth.forget(), log: log('grid.cluster') };
-    store.onRemoteChange((change) => applyRemoteChange(change, followers));
+    redis.onRemoteChange((change) => applyRemoteChange(change, followers));
   }
 
   return {
     name,
     store,
-    onRemoteChange: store instanceof RedisStore ? (listener) => store.onRemoteChange(listener) : undefined,
+    onRemoteChange: redis && ((listener) => redis.onRemoteChange(listener)),
     services,
     interrupt() {
       services.tasks.close();

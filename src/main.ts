@@ -83,8 +83,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const cluster = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability) : undefined;
   const containers = await openContainers(config, clock, logs, offLoop, cluster).catch(async (err: unknown) => {
     await offLoop.close();
-    cluster?.events.close();
-    await cluster?.client.quit().catch(() => undefined);
+    await cluster?.close();
     throw err;
   });
   const main = containers[0];
@@ -122,8 +121,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     services.server.runtime.close();
     await Promise.all(containers.map((c) => c.close()));
     await offLoop.close();
-    cluster?.events.close();
-    await cluster?.client.quit().catch(() => undefined);
+    await cluster?.close();
   };
   const failed = async (err: unknown): Promise<never> => {
     await release();
@@ -185,10 +183,13 @@ async function openClusterEngine(engine: RedisEngineConfig, durability: Durabili
     throw new ConfigError(`the Redis Cluster could not be connected to: ${(err as Error).message}`);
   });
   client.on('error', () => undefined); // each command reports its own failure (a 503)
+  const events = new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex'));
   return {
-    client, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined,
-    events: new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex')),
-    namespace: engine.namespace,
+    client, events, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined, namespace: engine.namespace,
+    async close() {
+      events.close();
+      await client.quit().catch(() => undefined);
+    },
   };
 }
 

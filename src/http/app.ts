@@ -140,14 +140,13 @@ export function createApp(
     const named = ctx.params[route.cacheParam ?? 'cache'];
     if (route.scope === 'cache') {
       const found = s.caches.resolve(named);
-      if (found instanceof Promise) return found.then((cache) => handleOn(ctx, s, route, subject, cache));
-      return handleOn(ctx, s, route, subject, found);
+      if (found instanceof Promise) return found.then((cache) => handleOn(ctx, s, route, subject, named, cache));
+      return handleOn(ctx, s, route, subject, named, found);
     }
-    return handleOn(ctx, s, route, subject, named === undefined ? undefined : s.caches.find(named));
+    return handleOn(ctx, s, route, subject, named, named === undefined ? undefined : s.caches.find(named));
   };
 
-  const handleOn = (ctx: GridContext, s: Services, route: RouteSpec, subject: Subject, cache: CacheView | undefined): Promise<void> | void => {
-    const named = ctx.params[route.cacheParam ?? 'cache'];
+  const handleOn = (ctx: GridContext, s: Services, route: RouteSpec, subject: Subject, named: string, cache: CacheView | undefined): Promise<void> | void => {
     authorize(subject, route.permission, cache);
     if (route.scope === 'cache') {
       if (s.container.isIgnored(cache!.name)) throw new CacheIgnoredError(named);

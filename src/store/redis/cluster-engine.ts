@@ -15,6 +15,8 @@ export interface ClusterEngine {
   events: EntryEventFeed;
   /** `engine.namespace`: prefixed to each container's name in the cluster. */
   namespace?: string;
+  /** Closes the event feed's and the client's connections (the containers closed first). */
+  close(): Promise<void>;
 }
 
 /**
