@@ -18,7 +18,9 @@ let cluster: Promise<{ seeds: string; passwordFile: string }> | undefined;
 function sharedCluster(): Promise<{ seeds: string; passwordFile: string }> {
   cluster ??= (async () => {
     const dir = tempDir('grid-test-redis-');
-    const { cluster: started } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
+    // detached (and so unreferenced): a child the run holds would keep mocha from ever exiting;
+    // the run kills the nodes itself as it exits
+    const { cluster: started } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: true });
     process.once('exit', () => {
       for (const n of started.nodes) {
         const pid = runningPid(dir, n.port);

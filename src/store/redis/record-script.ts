@@ -11,7 +11,10 @@
  *
  * Every condition is checked before anything is written: a field that must be absent and is not
  * answers {'exists', table index, field} with nothing written. Otherwise the mutations are made,
- * each event is appended to the configuration event stream (`MAXLEN ~ keep`), and one entry to the
+ * each event is appended to the configuration event stream (`MAXLEN keep`, exact: the log keeps what
+ * `config-event-log` says, as on SQLite) under the next number
+ * of the meta hash's `event` (entry id `<n>-0`; the event's id is `<n>`, a decimal number as on the
+ * SQLite engine, one more than the event before it), and one entry to the
  * change stream carries the node, a sequence number (one more than the previous change's, so a
  * follower can tell when it missed one), the mutations as given and the events with their ids.
  * Returns {'ok', change id, event ids…}. Every value travels as a string: Lua's numbers are doubles.
@@ -29,14 +32,15 @@ end
 local ids = {}
 local told = {}
 for _, e in ipairs(events) do
-  local args = {'XADD', KEYS[2], 'MAXLEN', '~', e[6], '*', 'type', e[1], 'name', e[2], 'volatile', e[3], 'created', e[4]}
+  local n = tostring(redis.call('HINCRBY', KEYS[3], 'event', 1))
+  local args = {'XADD', KEYS[2], 'MAXLEN', e[6], n .. '-0', 'type', e[1], 'name', e[2], 'volatile', e[3], 'created', e[4]}
   if e[5] ~= cjson.null then
     args[#args + 1] = 'config'
     args[#args + 1] = e[5]
   end
-  local id = redis.call(unpack(args))
-  ids[#ids + 1] = id
-  told[#told + 1] = {id, e[1], e[2], e[3], e[4], e[5]}
+  redis.call(unpack(args))
+  ids[#ids + 1] = n
+  told[#told + 1] = {n, e[1], e[2], e[3], e[4], e[5]}
 end
 local seq = redis.call('HINCRBY', KEYS[3], 'seq', 1)
 local change = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*',

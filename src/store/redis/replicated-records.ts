@@ -171,16 +171,15 @@ export class ReplicatedRecords {
       return engineFailure(err);
     }) as unknown[] | undefined;
     if (info && Number(fieldOf(info, 'entries-added')) > Number(fieldOf(info, 'length'))) {
-      // trimmed: the stream says neither which ids it dropped (max-deleted-entry-id counts XDEL
-      // only) nor the id before its first, so an id before its first entry may have missed some
+      // trimmed: events are numbered one by one, so the first kept says what left
       const first = fieldOf(info, 'first-entry') as [string, string[]] | null;
-      if (!first || compareEventIds(streamId(after), first[0]) < 0) return undefined;
+      if (!first || compareEventIds(after, String(BigInt(eventIdOf(first[0])) - 1n)) < 0) return undefined;
     }
     const rows = await this.client.xrange(this.keys.events, `(${streamId(after)}`, streamId(upTo), 'COUNT', limit).catch(engineFailure);
     const records: ConfigEventRecord[] = [];
     let chars = 0;
     for (const [id, fields] of rows) {
-      const r = eventOf(id, pairs(fields));
+      const r = eventOf(eventIdOf(id), pairs(fields));
       records.push(r);
       chars += r.config?.length ?? 0;
       if (chars >= maxChars) break;
@@ -257,7 +256,7 @@ export class ReplicatedRecords {
     });
     this.lastId = changes[0]?.[0] ?? '0-0';
     this.lastSeq = Number(values[2] ?? 0);
-    if (events[0] && compareEventIds(events[0][0], this.newestEvent) > 0) this.newestEvent = events[0][0];
+    if (events[0] && compareEventIds(eventIdOf(events[0][0]), this.newestEvent) > 0) this.newestEvent = eventIdOf(events[0][0]);
     if (mutations.length && this.listeners.length) for (const l of this.listeners) l({ mutations, events: [] });
     for (const id of [...this.waiting.keys()]) if (compareEventIds(id, this.lastId) <= 0) this.release(id);
   }
@@ -279,8 +278,14 @@ export class ReplicatedRecords {
 }
 
 /** A stream id as Redis reads one: `n` is `n-0`. */
+/** The stream entry id of event `id` (`<n>-0`). */
 function streamId(id: string): string {
   return id.includes('-') ? id : `${id}-0`;
+}
+
+/** The event id of a stream entry (`<n>-0` → `<n>`). */
+function eventIdOf(entryId: string): string {
+  return entryId.endsWith('-0') ? entryId.slice(0, -2) : entryId;
 }
 
 function pairs(flat: string[]): Map<string, string> {

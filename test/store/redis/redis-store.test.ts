@@ -97,20 +97,24 @@ describe('RedisStore: a container\'s records shared by the nodes of a cluster', 
     expect(Math.abs(ma - mb)).to.be.at.least(1_000_000);
   });
 
-  it('numbers configuration events with stream ids, pages them on either node, and says when some left the log', async () => {
+  it('numbers configuration events one by one across nodes, pages them on either node, and says exactly when some left the log', async () => {
     const { a, b } = await twoNodes();
     const ids: string[] = [];
     for (let i = 0; i < 250; i++) {
       ids.push(await a.appendConfigEvent([], { type: 'create-template', name: `t${i}`, volatile: false, createdAt: i, config: `{"n":${i}}` }, 10));
     }
-    expect(ids.every((id) => /^\d+-\d+$/.test(id))).to.equal(true);
+    // numbers, as on SQLite: one more each time, whichever node writes
+    ids.push(await b.appendConfigEvent([], { type: 'create-template', name: 't250', volatile: false, createdAt: 250, config: '{"n":250}' }, 10));
+    expect(ids.map(Number)).to.deep.equal(ids.map((_, i) => Number(ids[0]) + i));
+    await eventually(() => a.configEvents.newest() === ids.at(-1), 5_000, 'node A to see the newest event');
     await eventually(() => b.configEvents.newest() === ids.at(-1), 5_000, 'node B to see the newest event');
     const page = await b.configEvents.page(ids[246], ids[249], 64, 1_000_000);
     expect(page?.map((r) => r.name)).to.deep.equal(['t247', 't248', 't249']);
-    expect(page?.[0]).to.deep.include({ type: 'create-template', volatile: false, createdAt: 247, config: '{"n":247}' });
-    // MAXLEN ~ 10 trims whole nodes of the stream: the first events are gone, the newest kept
-    expect(await b.configEvents.page(ids[0], ids[249], 64, 1_000_000)).to.equal(undefined);
-    expect(await b.configEvents.page('0', ids[249], 64, 100)).to.equal(undefined);
+    expect(page?.[0]).to.deep.include({ id: ids[247], type: 'create-template', volatile: false, createdAt: 247, config: '{"n":247}' });
+    // the log keeps exactly the newest 10: the one before them is the oldest id still resumable
+    expect((await a.configEvents.page(ids[240], ids[250], 64, 1_000_000))?.map((r) => r.name)).to.deep.equal(['t241', 't242', 't243', 't244', 't245', 't246', 't247', 't248', 't249', 't250']);
+    expect(await b.configEvents.page(ids[239], ids[250], 64, 1_000_000)).to.equal(undefined);
+    expect(await b.configEvents.page('0', ids[250], 64, 100)).to.equal(undefined);
   });
 
   it('writes users to its copy at once and to the cluster after', async () => {
