@@ -87,9 +87,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     throw err;
   });
   const main = containers[0];
-  await applyDeclared(config, main, logs.get('grid.config')).catch(async (err: unknown) => {
+  // what every stop gives back (the engine's connections too: a failed start must not leave them open)
+  const closeContainers = async () => {
     await Promise.all(containers.map((c) => c.close()));
     await offLoop.close();
+    await cluster?.close();
+  };
+  await applyDeclared(config, main, logs.get('grid.config')).catch(async (err: unknown) => {
+    await closeContainers();
     throw err;
   });
 
@@ -119,9 +124,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // what every stop gives back, and a start that fails from here on
   const release = async () => {
     services.server.runtime.close();
-    await Promise.all(containers.map((c) => c.close()));
-    await offLoop.close();
-    await cluster?.close();
+    await closeContainers();
   };
   const failed = async (err: unknown): Promise<never> => {
     await release();

@@ -3,12 +3,15 @@ import type { Client } from '../support/client';
 import { eventually } from '../support/poll';
 import { masterOfSlot, useClusterClients } from '../support/redis-client';
 import { throwawayCluster } from '../support/redis-cluster';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { ConfigError, readConfigFiles } from '../../src/config/server-config';
 import { SseReader } from '../support/sse';
 import { basic } from '../support/transports';
 import { runningPid } from '../../src/cli/local-redis-node';
 import { segmentKeysOf, segmentOf } from '../../src/store/redis/entry-layout';
 import calculateSlot from 'cluster-key-slot';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 // Two grid nodes over one real 3+3 Redis Cluster (docs/scale-out.md): what is written through one
 // is what the other answers, black-box over HTTP.
@@ -238,5 +241,21 @@ describe('two grid nodes on one Redis Cluster', function () {
       process.kill(pid, 'SIGCONT');
     }
     await eventually(async () => (await adminB.get('/rest/v2/caches/paused/k')).status === 200, 20_000, 'the key to be served again');
+  });
+
+  it('leaves no connection open after a start that fails on a declared resource', async () => {
+    const connected = async () => {
+      let n = 0;
+      for (const node of clients.client.nodes('all')) n += Number(/connected_clients:(\d+)/.exec(await node.info('clients'))![1]);
+      return n;
+    };
+    const before = await connected();
+    const nodes = redis.seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) }));
+    const dir = tempDir('grid-decl-');
+    const file = join(dir, 'infinispan.xml');
+    writeFileSync(file, '<infinispan><cache-container><local-cache name="c" configuration="no-such-template"/></cache-container></infinispan>');
+    const failed = await startTestServer({ ...readConfigFiles([file]), engine: { type: 'redis', nodes, passwordFile: redis.cluster.passwordFile } }).then(() => undefined, (err: Error) => err);
+    expect(failed).to.be.instanceOf(ConfigError);
+    await eventually(async () => (await connected()) <= before, 5_000, 'the failed start\'s connections to close');
   });
 });
