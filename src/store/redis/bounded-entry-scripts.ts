@@ -52,27 +52,42 @@ return f
 `;
 
 /**
+ * Entries one put script removes at most to make room (expired or least recently used): a write
+ * that needs more — after a lowered bound, or a large value among small ones — takes several
+ * scripts, so no script holds the master for long whatever the bound.
+ */
+export const EVICT_PER_SCRIPT = 256;
+
+/**
  * BOUNDED_PUT — KEYS: entry, keys, expiries, recency, sums; ARGV: as PUT's (entry-scripts.ts,
  * 1–14), then max-count and max-size in bytes (-1: none), and '1' when a write past the bound is
  * refused (when-full EXCEPTION) rather than making room. Returns {outcome, evicted}: outcome as
- * PUT's, or 3 when the bound refused the write (nothing was written); evicted, how many live
- * entries left to make room. An entry heavier than max-size on its own is evicted at once and the
- * others kept (as the local memory tier does); the entry just written is never evicted otherwise.
+ * PUT's, 3 when the bound refused the write, or 4 when the room is not made yet (EVICT_PER_SCRIPT
+ * entries went; the caller sends the write again) — nothing written with 3 or 4; evicted, how
+ * many live entries left to make room. Room is made before the write, expired entries first, then
+ * the least recently used other than the key written; an entry heavier than max-size on its own is
+ * evicted at once (with the one it replaces) and the others kept, as the local memory tier does.
  */
 export const BOUNDED_PUT = `#!lua
 ${EXPIRES_AT}
 local kset, xset, rset, sums = KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 ${DROP}
 local now = tonumber(ARGV[2])
-local maxCount, maxSize = tonumber(ARGV[15]), tonumber(ARGV[16])
+local maxCount, maxSize, refuse = tonumber(ARGV[15]), tonumber(ARGV[16]), ARGV[17] == '1'
 local cur = redis.call('HMGET', KEYS[1], 'c', 'u', 'l', 'i', 'e')
 local live = cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), now)
 if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and cur[5] == ARGV[11])) then return {0, 0} end
-local function pruneExpired(limit)
-  for _, m in ipairs(redis.call('ZRANGE', xset, '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, limit)) do drop(ARGV[12] .. m, m) end
+for _, m in ipairs(redis.call('ZRANGE', xset, '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, ${PRUNE_PER_WRITE})) do drop(ARGV[12] .. m, m) end
+local function published()
+  if ARGV[14] ~= '' then redis.call('SPUBLISH', ARGV[13], (live and 'm' or 'c') .. ARGV[14] .. ARGV[1]) end
+  if live then return 2 end
+  return 1
 end
-pruneExpired(${PRUNE_PER_WRITE})
 local weight = #ARGV[1] + #ARGV[3] + ${ENTRY_OVERHEAD}
+if maxSize >= 0 and weight > maxSize and not refuse then
+  drop(KEYS[1], ARGV[1])
+  return {published(), 1}
+end
 -- what the write adds: an entry unless it replaces one, and its weight less the one it replaces
 local function growth()
   if redis.call('EXISTS', KEYS[1]) == 0 then return 1, weight end
@@ -82,10 +97,26 @@ local function over(count, bytes)
   return (maxCount >= 0 and redis.call('ZCARD', kset) + count > maxCount)
     or (maxSize >= 0 and tonumber(redis.call('HGET', sums, 's') or '0') + bytes > maxSize)
 end
-if ARGV[17] == '1' and over(growth()) then
-  pruneExpired(-1) -- expired entries take no room: all of them go before the write is judged again
-  if over(growth()) then return {3, 0} end
+local evicted, alone = 0, false
+for _ = 1, ${EVICT_PER_SCRIPT} do
+  if not over(growth()) then break end
+  local gone = redis.call('ZRANGE', xset, '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, 1)[1]
+  if gone then
+    drop(ARGV[12] .. gone, gone)
+  else
+    if refuse then return {3, 0} end
+    local lru = redis.call('ZRANGE', rset, 0, 1)
+    local victim = lru[1]
+    if victim == ARGV[1] then victim = lru[2] end
+    if not victim then -- only the key written is left: it stays, as the newest
+      alone = true
+      break
+    end
+    drop(ARGV[12] .. victim, victim)
+    evicted = evicted + 1
+  end
 end
+if not alone and over(growth()) then return {4, evicted} end
 local _, added = growth()
 redis.call('HSET', KEYS[1], 'v', ARGV[3], 'c', ARGV[5], 'u', ARGV[6], 'l', ARGV[7], 'i', ARGV[8], 'e', ARGV[9])
 if ARGV[4] == '' then redis.call('HDEL', KEYS[1], 't') else redis.call('HSET', KEYS[1], 't', ARGV[4]) end
@@ -94,26 +125,7 @@ redis.call('ZADD', kset, 0, ARGV[1])
 redis.call('ZADD', rset, redis.call('HINCRBY', sums, 'q', 1), ARGV[1])
 local at = expiresAt(tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]))
 if at then redis.call('ZADD', xset, at, ARGV[1]) else redis.call('ZREM', xset, ARGV[1]) end
-local evicted = 0
-if maxSize >= 0 and weight > maxSize then
-  drop(KEYS[1], ARGV[1])
-  evicted = 1
-else
-  while over(0, 0) do
-    local gone = redis.call('ZRANGE', xset, '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, 1)[1]
-    if gone then
-      drop(ARGV[12] .. gone, gone)
-    else
-      local lru = redis.call('ZRANGE', rset, 0, 0)[1]
-      if not lru or lru == ARGV[1] then break end
-      drop(ARGV[12] .. lru, lru)
-      evicted = evicted + 1
-    end
-  end
-end
-if ARGV[14] ~= '' then redis.call('SPUBLISH', ARGV[13], (live and 'm' or 'c') .. ARGV[14] .. ARGV[1]) end
-if live then return {2, evicted} end
-return {1, evicted}
+return {published(), evicted}
 `;
 
 /**

@@ -57,6 +57,9 @@ export interface Bounded {
   evicted?(count: number): void;
 }
 
+/** BOUNDED_PUT's answer when it made some room and needs to be sent again. */
+const MORE_ROOM = 4;
+
 type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage'
   | 'boundedRead' | 'boundedPut' | 'boundedRemove' | 'boundedClearPage';
 
@@ -126,11 +129,14 @@ export class RedisEntries {
     ];
     let done: number;
     if (this.bounded) {
-      const { maxCount, maxSize, refuse } = this.bounded.bounds();
-      const [outcome, evicted] = await this.scripts.boundedPut(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.recency, segment.sums,
-        ...args, maxCount, maxSize, refuse ? '1' : '0') as [number, number];
-      if (evicted > 0) this.bounded.evicted?.(evicted);
-      done = outcome;
+      // a write that must make more room than one script may (EVICT_PER_SCRIPT) is sent again until it is done
+      do {
+        const { maxCount, maxSize, refuse } = this.bounded.bounds();
+        const [outcome, evicted] = await this.scripts.boundedPut(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.recency, segment.sums,
+          ...args, maxCount, maxSize, refuse ? '1' : '0') as [number, number];
+        if (evicted > 0) this.bounded.evicted?.(evicted);
+        done = outcome;
+      } while (done === MORE_ROOM);
     } else {
       done = await this.scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, ...args) as number;
     }

@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { MemoryTier } from '../../../src/grid/memory-tier';
 import { etagOf } from '../../../src/model/etag';
 import { entrySize } from '../../../src/model/stored-entry';
+import { EVICT_PER_SCRIPT } from '../../../src/store/redis/bounded-entry-scripts';
 import { entryKeyOf, segmentKeysOf } from '../../../src/store/redis/entry-layout';
 import { type EntryBounds, type EntryRecord, RedisEntries } from '../../../src/store/redis/redis-entries';
 import { itemsOf } from '../../support/pages';
@@ -192,6 +193,19 @@ describe('RedisEntries of a bounded cache on Redis Cluster', function () {
     await c.entries.write(record('k10', 'v', now), now);
     expect((await heldBy(c)).recency).to.deep.equal(['k8', 'k9', 'k10']);
     expect(c.state.evicted).to.equal(8);
+  });
+
+  it('makes room for one write in scripts of at most EVICT_PER_SCRIPT evictions each, so no script holds the master for long', async () => {
+    const calls: number[] = [];
+    const id = `b${++cacheIds}`;
+    let bounds: EntryBounds = { maxCount: 700, maxSize: -1, refuse: false };
+    const entries = new RedisEntries(clients.client, id, undefined, undefined, '', { bounds: () => bounds, evicted: (n) => calls.push(n) });
+    const now = Date.now();
+    for (let from = 0; from < 700; from += 100) await Promise.all(Array.from({ length: 100 }, (_, i) => entries.write(record(`k${from + i}`, 'v', now), now)));
+    bounds = { maxCount: 5, maxSize: -1, refuse: false };
+    expect(await entries.write(record('last', 'v', now), now)).to.equal('created');
+    expect(calls).to.deep.equal([EVICT_PER_SCRIPT, EVICT_PER_SCRIPT, 700 + 1 - 5 - 2 * EVICT_PER_SCRIPT]);
+    expect(await entries.count(now)).to.equal(5);
   });
 
   it('clears every structure of the segment: entries, keys, recency, expiries and the weight', async () => {
