@@ -3,7 +3,7 @@ import { ensurePrivateDir } from './util/private-files';
 import { type CredentialsKey, loadOrCreateCredentialsKey } from './config/credentials-key';
 import { ConfigError, type ServerConfig } from './config/server-config';
 import { CacheManager, type CacheManagerDeps } from './grid/cache-manager';
-import { RedisCacheData } from './grid/redis-cache-data';
+import { boundOf, keepsBound, RedisCacheData } from './grid/redis-cache-data';
 import { InvalidConfigurationError } from './errors';
 import { applyRemoteChange } from './services/cluster-changes';
 import { DEFAULT_PAGING, RedisEntries } from './store/redis/redis-entries';
@@ -185,10 +185,16 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
  */
 function clusterCaches(cluster: ClusterEngine, container: string, clock: Clock): Pick<CacheManagerDeps, 'dataOf' | 'checkDefinition'> {
   return {
-    dataOf: (cache) => new RedisCacheData(new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node), clock, cluster.events),
-    checkDefinition: (settings) => {
-      const refused = settings.maxCount > 0 ? 'memory.max-count' : settings.maxSizeBytes > 0 ? 'memory.max-size' : settings.indexed ? 'indexing' : undefined;
+    dataOf: (cache) => new RedisCacheData(
+      new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node, boundOf(cache)), clock, cluster.events),
+    checkDefinition: (settings, current) => {
+      const refused = settings.indexed ? 'indexing' : undefined;
       if (refused) throw new InvalidConfigurationError(`${refused} is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)`);
+      // a bounded cache has one segment, another 256: the layout is chosen at create (docs/scale-out.md, "Bounded caches")
+      if (current && keepsBound(settings) !== keepsBound(current)) {
+        throw new InvalidConfigurationError(`memory.max-count and memory.max-size cannot be ${keepsBound(settings) ? 'added to' : 'removed from'} an existing cache `
+          + 'on the redis engine, whose layout is chosen at create: create a new cache with the bound it is to have (docs/scale-out.md)');
+      }
     },
   };
 }

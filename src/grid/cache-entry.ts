@@ -18,13 +18,6 @@ export function isMortal(e: StoredEntry): boolean {
   return e.lifespan >= 0 || e.maxIdle >= 0;
 }
 
-/** Memory the entry accounts for against `memory.max-size` (key and value bytes plus a fixed overhead). */
-export function entrySize(e: Pick<CacheEntry, 'key' | 'value'>): number {
-  return e.key.length + e.value.length + ENTRY_OVERHEAD;
-}
-
-export const ENTRY_OVERHEAD = 64;
-
 /**
  * An entry as a scan hands it over: its value's bytes somewhere in `bytes`, a buffer the scan may
  * reuse for the next entry; `key()` and `value()` give buffers to keep.

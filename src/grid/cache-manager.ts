@@ -41,8 +41,11 @@ export interface CacheManagerDeps {
   dataOf?: (cache: Cache) => CacheData;
   /** Resolves once this node has applied every change the engine holds (another node's): absent where there are no other nodes. */
   catchUp?: () => Promise<void>;
-  /** Refuses a definition the engine cannot serve, before anything is written (an InvalidConfigurationError naming the engine). */
-  checkDefinition?: (settings: CacheSettings) => void;
+  /**
+   * Refuses a definition the engine cannot serve, before anything is written (an
+   * InvalidConfigurationError naming the engine); `current`: the settings it would replace (an update).
+   */
+  checkDefinition?: (settings: CacheSettings, current?: CacheSettings) => void;
   /** Attaches query indexes to indexed caches (src/grid/query/indexing.ts). */
   indexing?: {
     attach(cache: Cache, definition: CacheDefinition): void;
@@ -431,7 +434,7 @@ export class CacheManager {
       const problems = findIncompatibleChanges(h.definition, definition);
       if (problems.length) throw new IncompatibleConfigurationError(h.definition.root.name, problems);
       const settings = this.settingsOf(definition);
-      this.deps.checkDefinition?.(settings);
+      this.deps.checkDefinition?.(settings, h.cache.settings);
       this.aliases.check(name, settings.aliases.filter((a) => a !== moving), (n) => this.caches.has(n));
       this.checkNotReserved(settings.aliases);
       return { h, name, definition, settings };

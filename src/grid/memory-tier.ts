@@ -1,4 +1,5 @@
-import { type CacheEntry, entrySize, isMortal } from './cache-entry';
+import { entrySize } from '../model/stored-entry';
+import { type CacheEntry, isMortal } from './cache-entry';
 
 export interface MemoryLimits {
   /** -1 = unbounded */

@@ -1,22 +1,51 @@
+import { ContainerFullError } from '../errors';
+import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
 import { type OpFlags, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
 import type { StoredEntry } from '../store/store';
-import type { RedisEntries, WriteCondition } from '../store/redis/redis-entries';
+import type { Bounded, RedisEntries, WriteCondition } from '../store/redis/redis-entries';
 import type { EntryEventFeed } from '../store/redis/entry-event-feed';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
 import type { CacheData, RemoveOutcome } from './cache-data';
 import { type CacheEntry, type ScannedEntry, scannedPages } from './cache-entry';
+import type { CacheStats } from './cache-stats';
 import type { EntryEvent } from './entry-events';
+
+/**
+ * Whether the cache keeps its bound on this engine (docs/scale-out.md, "Bounded caches"): one
+ * without persistence and with memory.max-count or max-size, or one that refuses writes when full
+ * (when-full EXCEPTION), persistent or not — a bound a client sees. A persistent cache that evicts
+ * has nothing to evict here: Redis is its store and holds every entry.
+ */
+export function keepsBound(settings: CacheSettings): boolean {
+  return settings.bounded && (!settings.persistent || settings.whenFull === 'EXCEPTION');
+}
+
+/** The bound of a cache that keeps one, read from its settings at each write (a definition update may change it); evictions go to its statistics. */
+export function boundOf(cache: { readonly settings: CacheSettings; readonly stats: CacheStats }): Bounded | undefined {
+  if (!keepsBound(cache.settings)) return undefined;
+  return {
+    bounds: () => {
+      const { maxCount, maxSizeBytes, whenFull } = cache.settings;
+      return { maxCount: maxCount > 0 ? maxCount : -1, maxSize: maxSizeBytes, refuse: whenFull === 'EXCEPTION' };
+    },
+    evicted: (count) => {
+      for (let i = 0; i < count; i++) cache.stats.evicted();
+    },
+  };
+}
 
 /**
  * The entries of a cache on a Redis Cluster (docs/scale-out.md, "Entries"): every operation is one
  * script on the master of the key's segment, which checks a condition and makes the write it
  * guards in one step, whichever node of grid sends it. A write resolves once Redis acknowledged it,
  * so a listing has nothing to wait for first. Redis is this engine's memory, and it has no store
- * behind it: SKIP_CACHE_LOAD and SKIP_CACHE_STORE change nothing here.
+ * behind it: SKIP_CACHE_LOAD and SKIP_CACHE_STORE change nothing here. A bounded cache keeps its
+ * bound in the step of each write (`keepsBound`); a write its bound refuses (when-full EXCEPTION)
+ * answers as on the local engine.
  *
  * Listeners hear the writes made through this object when they are made, and — with a `feed` —
  * those of other nodes once the feed hands them over (docs/scale-out.md, "Entry events"); expiry
@@ -97,6 +126,10 @@ export class RedisCacheData implements CacheData {
     const now = this.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
     const outcome = await this.store.write(entry, now, condition, (flags & SKIP_LISTENER_NOTIFICATION) !== 0);
+    if (outcome === 'full') {
+      const { maxCount, maxSize } = this.store.bounds!;
+      throw new ContainerFullError(maxCount >= 0 ? maxCount : maxSize);
+    }
     if (outcome === 'kept') return undefined;
     this.notify(outcome === 'created' ? 'cache-entry-created' : 'cache-entry-modified', key, flags);
     return entry;

@@ -11,3 +11,15 @@ export interface StoredEntry {
   /** ms, -1 = no idle limit */
   maxIdle: number;
 }
+
+/** Bytes an entry counts for, beyond its key and value, against `memory.max-size`. */
+export const ENTRY_OVERHEAD = 64;
+
+/**
+ * What the entry weighs against `memory.max-size` (key and value bytes plus a fixed overhead): one
+ * rule for both engines, the memory tier's and the redis engine's bounded scripts, so a max-size
+ * means the same number of entries on either.
+ */
+export function entrySize(e: Pick<StoredEntry, 'key' | 'value'>): number {
+  return e.key.length + e.value.length + ENTRY_OVERHEAD;
+}

@@ -154,9 +154,11 @@ describe('two grid nodes on one Redis Cluster', function () {
     }
   });
 
-  it('refuses a bound this engine does not enforce yet with a sentence, and checks permissions as on one node', async () => {
-    const bounded = await adminB.post('/rest/v2/caches/bounded', '{"local-cache":{"memory":{"max-count":10}}}', { 'Content-Type': 'application/json' });
-    expect([bounded.status, bounded.text]).to.deep.equal([400, 'memory.max-count is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)']);
+  it('refuses a bound added to an existing cache with a sentence naming the engine, and checks permissions as on one node', async () => {
+    await adminA.createCache('unbounded');
+    const bounded = await adminB.put('/rest/v2/caches/unbounded', '{"local-cache":{"memory":{"max-count":10}}}', { 'Content-Type': 'application/json' });
+    expect([bounded.status, bounded.text]).to.deep.equal([400, 'memory.max-count and memory.max-size cannot be added to an existing cache on the redis engine, '
+      + 'whose layout is chosen at create: create a new cache with the bound it is to have (docs/scale-out.md)']);
     expect((await b.as('observer').post('/rest/v2/caches/nope', '{"local-cache":{}}', { 'Content-Type': 'application/json' })).status).to.equal(403);
     await adminA.createCache('guarded');
     await eventually(async () => (await adminB.get('/rest/v2/caches/guarded?action=size')).status === 200, 5_000, 'node B to have the cache');

@@ -10,6 +10,15 @@
  *   x:{<cacheId>:<segment>}               the segment's mortal keys: a sorted set scored by when each expires
  *   v:{<cacheId>:<segment>}               a sharded pub/sub channel: each write's event (no key: nothing stored)
  *
+ * A bounded cache (memory.max-count or max-size, bounded-entry-scripts.ts) lives in ONE segment,
+ * segment 0, so that one script sees every entry and keeps the bound exactly; its entries have no
+ * Redis expiry (the scripts remove them, keeping the sums), and it has two keys more:
+ *
+ *   r:{<cacheId>:0}                       recency: a sorted set of the keys scored by the sequence of their last use
+ *   b:{<cacheId>:0}                       a hash of s (the entries' weight in bytes, as the local memory
+ *                                         tier weighs them) and q (the last use sequence)
+ *
+ * Which layout a cache has is chosen at create and kept for its life.
  * Field names are one letter since every entry repeats them. This is stored data: the segment hash
  * and the names must never change under a running cluster.
  */
@@ -38,14 +47,21 @@ export interface SegmentKeys {
   expiries: string;
   /** The sharded channel the segment's entry events are published on. */
   events: string;
+  /** A bounded cache's keys by last use (its one segment only). */
+  recency: string;
+  /** A bounded cache's weight and use sequence (its one segment only). */
+  sums: string;
 }
 
-/** The names of every segment of the cache `cacheId` (an opaque cluster-wide id without braces). */
-export function segmentKeysOf(cacheId: string): SegmentKeys[] {
+/**
+ * The names of every segment of the cache `cacheId` (an opaque cluster-wide id without braces):
+ * SEGMENTS of them, or the one of a bounded cache.
+ */
+export function segmentKeysOf(cacheId: string, count = SEGMENTS): SegmentKeys[] {
   if (!TAG_SAFE.test(cacheId)) throw new Error(`a cache id in a Redis hash tag needs at least one character and no braces: ${JSON.stringify(cacheId)}`);
-  return Array.from({ length: SEGMENTS }, (_, s) => {
+  return Array.from({ length: count }, (_, s) => {
     const tag = `{${cacheId}:${s}}`;
-    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}`, events: `v:${tag}` };
+    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}`, events: `v:${tag}`, recency: `r:${tag}`, sums: `b:${tag}` };
   });
 }
 

@@ -15,7 +15,7 @@
  * The expiry rule over an entry's fields (entry-layout.ts: `v` value, `t` media type, `c` created,
  * `u` last used, `l` lifespan, `i` max-idle, `e` ETag), shared by the scripts that judge liveness.
  */
-const EXPIRES_AT = `
+export const EXPIRES_AT = `
 local function expiresAt(c, u, l, i)
   local at = nil
   if l >= 0 then at = c + l end
@@ -29,7 +29,7 @@ end
 `;
 
 /** Expired entries a write removes from its segment on its way (the segment's own reaper), at most. */
-const PRUNE_PER_WRITE = 16;
+export const PRUNE_PER_WRITE = 16;
 
 /**
  * READ — KEYS: entry, expiries; ARGV: key bytes, now, touch ('1': a read, '0': a peek).

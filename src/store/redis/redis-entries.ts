@@ -2,6 +2,7 @@ import type { Cluster } from 'ioredis';
 import type { StoredEntry } from '../../model/stored-entry';
 import { entryKeyOf, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
 import { CLEAR_PAGE, ENTRIES_PAGE, KEYS_PAGE, PUT, READ, REMOVE, SIZE } from './entry-scripts';
+import { BOUNDED_CLEAR_PAGE, BOUNDED_PUT, BOUNDED_READ, BOUNDED_REMOVE } from './bounded-entry-scripts';
 import type { Pages } from '../../util/pages';
 import { type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 import type { AfterWrite } from './cluster-engine';
@@ -15,8 +16,11 @@ export interface EntryRecord extends StoredEntry {
 /** What a write was to depend on: no live entry, or a live entry whose ETag is not the one given. */
 export type WriteCondition = { absent: true } | { unlessEtag: string };
 
-/** What a write did: `kept` — the condition held it back, nothing was written. */
-export type WriteOutcome = 'created' | 'replaced' | 'kept';
+/**
+ * What a write did: `kept` — the condition held it back, nothing was written; `full` — the bound
+ * of a cache that refuses writes when full held it back, nothing was written.
+ */
+export type WriteOutcome = 'created' | 'replaced' | 'kept' | 'full';
 
 /** What a remove found: done, no live entry, or a live entry whose ETag is not the one asked for. */
 export type RemovalOutcome = 'removed' | 'absent' | 'etag-differs';
@@ -35,11 +39,35 @@ export interface Paging {
 
 export const DEFAULT_PAGING: Paging = { keys: 256, bytes: 256 * 1024, window: 8, parallel: 32 };
 
-type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage';
+/** The bound of a bounded cache as it stands (a definition update may change the numbers). */
+export interface EntryBounds {
+  /** Entries at most; -1: no bound on their number. */
+  maxCount: number;
+  /** Bytes at most, each entry weighed as `entrySize` (src/model/stored-entry.ts); -1: none. */
+  maxSize: number;
+  /** A write past the bound is refused (`full`) rather than evicting the least recently used. */
+  refuse: boolean;
+}
+
+/** A bounded cache: its one segment keeps the bound in each write's step (bounded-entry-scripts.ts). */
+export interface Bounded {
+  /** The bound, read at each write. */
+  bounds(): EntryBounds;
+  /** Live entries a write evicted to make room. */
+  evicted?(count: number): void;
+}
+
+/** BOUNDED_PUT's answer when it made some room and needs to be sent again. */
+const MORE_ROOM = 4;
+
+type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage'
+  | 'boundedRead' | 'boundedPut' | 'boundedRemove' | 'boundedClearPage';
 
 const SCRIPTS: ScriptTable<EntryScript> = [
   ['read', READ, 2], ['put', PUT, 3], ['remove', REMOVE, 3], ['size', SIZE, 2],
   ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 2],
+  // a bounded cache's (its size and pages are the scripts above)
+  ['boundedRead', BOUNDED_READ, 4], ['boundedPut', BOUNDED_PUT, 5], ['boundedRemove', BOUNDED_REMOVE, 5], ['boundedClearPage', BOUNDED_CLEAR_PAGE, 4],
 ];
 
 /**
@@ -47,6 +75,8 @@ const SCRIPTS: ScriptTable<EntryScript> = [
  * cluster-wide cache id: one script per operation, each one round trip to the master of the key's
  * segment and atomic there. Times are the caller's clock (`now`), so every node of grid applies
  * one expiry rule; whole-cache operations walk the cache's 256 segments, never the master's other keys.
+ * A bounded cache (`bounded`) has one segment, and its reads, writes, removes and clears keep its
+ * bound, recency and weight (docs/scale-out.md, "Bounded caches").
  */
 export class RedisEntries {
   private readonly scripts: Record<EntryScript, ScriptCall>;
@@ -54,17 +84,31 @@ export class RedisEntries {
 
   /**
    * `afterWrite`: what makes a write durable (`--durability power`); `node`: the writing node's id
-   * (16 characters), published with each write's event unless a write asks for none.
+   * (16 characters), published with each write's event unless a write asks for none; `bounded`:
+   * the cache is bounded, which makes its layout one segment — for the cache's whole life.
    */
-  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '') {
+  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '',
+    private readonly bounded?: Bounded) {
     this.scripts = scriptCommands(client, 'gridEntries', SCRIPTS, true);
-    this.segments = segmentKeysOf(cacheId);
+    this.segments = segmentKeysOf(cacheId, bounded ? 1 : SEGMENTS);
+  }
+
+  /** The bound a bounded cache keeps as it stands now; undefined for an unbounded cache. */
+  get bounds(): EntryBounds | undefined {
+    return this.bounded?.bounds();
+  }
+
+  /** The key's segment: by its hash, or the one segment of a bounded cache. */
+  private segmentFor(key: Buffer): SegmentKeys {
+    return this.segments[this.bounded ? 0 : segmentOf(key)];
   }
 
   /** The live entry; `touch` (a read, not a peek) refreshes the idle time of an entry with max-idle. */
   async read(key: Buffer, now: number, touch: boolean): Promise<EntryRecord | undefined> {
-    const segment = this.segments[segmentOf(key)];
-    const f = await this.scripts.read(entryKeyOf(segment, key), segment.expiries, key, now, touch ? '1' : '0') as Array<Buffer | null> | null;
+    const segment = this.segmentFor(key);
+    const f = await (this.bounded
+      ? this.scripts.boundedRead(entryKeyOf(segment, key), segment.expiries, segment.recency, segment.sums, key, now, touch ? '1' : '0')
+      : this.scripts.read(entryKeyOf(segment, key), segment.expiries, key, now, touch ? '1' : '0')) as Array<Buffer | null> | null;
     if (!f) return undefined;
     return {
       key, value: f[0]!, valueType: f[1] && f[1].toString(), created: Number(f[2]), lastUsed: Number(f[3]),
@@ -72,24 +116,41 @@ export class RedisEntries {
     };
   }
 
-  /** Writes the entry as given (its times are the caller's) unless `condition` holds it back; `silent`: no event is published. */
+  /**
+   * Writes the entry as given (its times are the caller's) unless `condition` holds it back — or,
+   * on a bounded cache that refuses writes when full, its bound; `silent`: no event is published.
+   */
   async write(entry: EntryRecord, now: number, condition?: WriteCondition, silent = false): Promise<WriteOutcome> {
-    const segment = this.segments[segmentOf(entry.key)];
+    const segment = this.segmentFor(entry.key);
     const [kind, etag] = !condition ? ['', ''] : 'absent' in condition ? ['absent', ''] : ['unless-etag', condition.unlessEtag];
-    const done = await this.scripts.put(
-      entryKeyOf(segment, entry.key), segment.keys, segment.expiries,
+    const args = [
       entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
       kind, etag, segment.entryPrefix, segment.events, silent ? '' : this.node,
-    ) as number;
-    if (done !== 0) await this.afterWrite?.(segment.keys);
-    return done === 0 ? 'kept' : done === 1 ? 'created' : 'replaced';
+    ];
+    let done: number;
+    if (this.bounded) {
+      // a write that must make more room than one script may (EVICT_PER_SCRIPT) is sent again until it is done
+      do {
+        const { maxCount, maxSize, refuse } = this.bounded.bounds();
+        const [outcome, evicted] = await this.scripts.boundedPut(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.recency, segment.sums,
+          ...args, maxCount, maxSize, refuse ? '1' : '0') as [number, number];
+        if (evicted > 0) this.bounded.evicted?.(evicted);
+        done = outcome;
+      } while (done === MORE_ROOM);
+    } else {
+      done = await this.scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, ...args) as number;
+    }
+    if (done === 1 || done === 2) await this.afterWrite?.(segment.keys);
+    return done === 0 ? 'kept' : done === 1 ? 'created' : done === 2 ? 'replaced' : 'full';
   }
 
   /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag; `silent`: no event is published. */
   async remove(key: Buffer, now: number, ifEtag?: string, silent = false): Promise<RemovalOutcome> {
-    const segment = this.segments[segmentOf(key)];
-    const done = await this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '',
-      segment.events, silent ? '' : this.node) as number;
+    const segment = this.segmentFor(key);
+    const args = [key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '', segment.events, silent ? '' : this.node];
+    const done = await (this.bounded
+      ? this.scripts.boundedRemove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.recency, segment.sums, ...args)
+      : this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, ...args)) as number;
     if (done === 1) await this.afterWrite?.(segment.keys);
     return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
   }
@@ -102,7 +163,7 @@ export class RedisEntries {
   /** The live entries: a count per segment from its indexes (no entry is walked). */
   async count(now: number): Promise<number> {
     let total = 0;
-    await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
+    await inParallel(this.segments.length, this.paging.parallel, async (s) => {
       const live = await this.scripts.size(this.segments[s].keys, this.segments[s].expiries, now) as number;
       total += live;
     });
@@ -111,12 +172,12 @@ export class RedisEntries {
 
   /** Every live key, segment by segment (byte order within one), a bounded page at a time. */
   keys(clock: () => number): Pages<Buffer> {
-    return walkPages(SEGMENTS, this.paging.window, (s, after) => this.keyPage(s, after, clock(), this.paging.keys));
+    return walkPages(this.segments.length, this.paging.window, (s, after) => this.keyPage(s, after, clock(), this.paging.keys));
   }
 
   /** Every live entry, as `keys` orders them, a page of bounded size at a time; no idle time is refreshed. */
   entries(clock: () => number): Pages<StoredEntry> {
-    return walkPages(SEGMENTS, this.paging.window, (s, after) => this.entryPage(s, after, clock(), this.paging.keys, this.paging.bytes));
+    return walkPages(this.segments.length, this.paging.window, (s, after) => this.entryPage(s, after, clock(), this.paging.keys, this.paging.bytes));
   }
 
   /** The live keys among the `limit` keys of `segment` after `after` (undefined: from the start). */
@@ -143,11 +204,13 @@ export class RedisEntries {
   /** Removes every entry, each segment in pages; returns how many keys it removed (expired ones included). */
   async clear(): Promise<number> {
     let removed = 0;
-    await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
-      const { keys, expiries, entryPrefix } = this.segments[s];
+    await inParallel(this.segments.length, this.paging.parallel, async (s) => {
+      const { keys, expiries, recency, sums, entryPrefix } = this.segments[s];
       let n: number;
       do {
-        n = await this.scripts.clearPage(keys, expiries, entryPrefix, this.paging.keys) as number;
+        n = await (this.bounded
+          ? this.scripts.boundedClearPage(keys, expiries, recency, sums, entryPrefix, this.paging.keys)
+          : this.scripts.clearPage(keys, expiries, entryPrefix, this.paging.keys)) as number;
         removed += n;
       } while (n === this.paging.keys); // a shorter page emptied the segment
       await this.afterWrite?.(keys);

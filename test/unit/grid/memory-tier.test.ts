@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { type CacheEntry, entrySize } from '../../../src/grid/cache-entry';
+import type { CacheEntry } from '../../../src/grid/cache-entry';
+import { entrySize } from '../../../src/model/stored-entry';
 import { MemoryTier } from '../../../src/grid/memory-tier';
 
 function entry(id: string, valueBytes = 1): CacheEntry {
