@@ -144,7 +144,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
       maxWriteBytes: config.taskMaxWrite, maxConcurrent: config.taskConcurrency,
     }),
     xsite: new XSiteService(store, manager),
-    backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout }),
+    backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout, unserved: redis !== undefined }),
     counters: new CounterService(counterManager),
     bulk: new BulkService(types, values),
     queries: new QueryService(queryEngine),

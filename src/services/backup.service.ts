@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   ArchiveExistsError, BackupDeleteFailedError, BackupFailedError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
-  RestoreLocationError,
+  NotOnEngineError, RestoreLocationError,
 } from '../errors';
 import type { Resources } from '../model/backup/backup-resources';
 import { fileNameOf } from '../model/name-encoding';
@@ -47,6 +47,8 @@ export interface BackupOptions {
   locations?: BackupLocations;
   /** A backup or restore still running after this many ms fails (default one hour). */
   timeoutMs?: number;
+  /** The engine cannot take a snapshot (the redis engine, for now): every new backup or restore is a 501. */
+  unserved?: boolean;
 }
 
 export const DEFAULT_BACKUP_TIMEOUT_MS = 3_600_000;
@@ -60,6 +62,7 @@ export class BackupService {
   limits: BackupLimits = { ...DEFAULT_BACKUP_LIMITS };
   /** A backup or restore still running after this many ms fails; changes apply to operations started later. */
   timeoutMs: number;
+  private readonly unserved: boolean;
   private readonly locations: BackupLocations;
   private readonly records = new Map<string, OperationRecord>();
   private readonly deleteWhenDone = new Set<string>();
@@ -77,6 +80,7 @@ export class BackupService {
   ) {
     this.locations = options.locations ?? BackupLocations.open(dataDir, []);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_BACKUP_TIMEOUT_MS;
+    this.unserved = options.unserved ?? false;
     for (const r of store.operations.list()) {
       if (r.status === 'IN_PROGRESS') {
         // the unfinished archive of an interrupted backup is garbage, whatever becomes of its record
@@ -131,6 +135,7 @@ export class BackupService {
    * roots exists. Then runs in the background.
    */
   async startBackup(name: string, request: { directory?: string; resources: Resources }): Promise<void> {
+    this.checkServed();
     this.checkNew('backup', name);
     let parent = join(this.dataDir, 'backups');
     if (request.directory !== undefined) {
@@ -149,8 +154,14 @@ export class BackupService {
     this.launch(record, (signal) => this.runBackup(record, request.resources, signal));
   }
 
+  /** Before anything is checked or written: the redis engine does not take backups yet (501). */
+  private checkServed(): void {
+    if (this.unserved) throw new NotOnEngineError('Backups and restores');
+  }
+
   /** Checks a restore name before its upload is read (409 / 400). */
   checkNewRestore(name: string): void {
+    this.checkServed();
     this.checkNew('restore', name);
   }
 
@@ -179,6 +190,7 @@ export class BackupService {
    * one, nothing written). The rest runs in the background.
    */
   async startRestore(name: string, location: string, resources: Resources, uploaded: boolean, mayWrite?: (cache: string) => boolean): Promise<void> {
+    this.checkServed();
     this.checkNew('restore', name);
     let archivePath = location;
     if (!uploaded) {

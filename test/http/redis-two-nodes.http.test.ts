@@ -260,4 +260,15 @@ describe('two grid nodes on one Redis Cluster', function () {
     expect(failed).to.be.instanceOf(ConfigError);
     await eventually(async () => (await connected()) <= before, 5_000, 'the failed start\'s connections to close');
   });
+
+  it('refuses a backup and a restore with 501 before anything is registered or written (not served on this engine yet)', async () => {
+    const backup = await adminA.post('/rest/v2/container/backups/b1', '{}', { 'Content-Type': 'application/json' });
+    expect([backup.status, backup.text]).to.deep.equal([501, 'Backups and restores is not implemented on the redis engine yet (docs/scale-out.md)']);
+    expect((await adminB.head('/rest/v2/container/backups/b1')).status).to.equal(404);
+    const restore = await adminB.post('/rest/v2/container/restores/r1', '{"location":"/nowhere.zip"}', { 'Content-Type': 'application/json' });
+    expect(restore.status).to.equal(501);
+    expect((await adminA.head('/rest/v2/container/restores/r1')).status).to.equal(404);
+    // the permission is checked first, as for every route
+    expect((await a.as('observer').post('/rest/v2/container/backups/b2', '{}', { 'Content-Type': 'application/json' })).status).to.equal(403);
+  });
 });
