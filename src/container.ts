@@ -7,7 +7,7 @@ import { boundOf, keepsBound, RedisCacheData } from './grid/redis-cache-data';
 import { InvalidConfigurationError } from './errors';
 import { applyRemoteChange } from './services/cluster-changes';
 import { DEFAULT_PAGING, RedisEntries } from './store/redis/redis-entries';
-import { RedisStore } from './store/redis/redis-store';
+import { clusterContainerName, RedisStore } from './store/redis/redis-store';
 import type { ClusterEngine } from './store/redis/cluster-engine';
 import type { RemoteChange } from './store/redis/replicated-records';
 import type { Store } from './store/store';
@@ -90,8 +90,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   // a tenant's logs say which container wrote them: `grid.cache.t1` follows `grid.cache`'s level
   const log = (logger: string): Logger => spec.logs.get(name === CONTAINER_NAME ? logger : `${logger}.${name}`);
   // created 0700 (a tenant's data/tenants/<name>/ too), grid.db 0600: src/util/private-files.ts
-  // on the cluster a container is known by its name, after the grid's namespace when it has one
-  const clusterName = spec.cluster?.namespace ? `${spec.cluster.namespace}.${name}` : name;
+  const clusterName = clusterContainerName(name, spec.cluster?.namespace);
   // the node's own files (credentials key, logs, backups) stay in its data dir: created 0700 on either engine
   if (spec.cluster) ensurePrivateDir(dataDir);
   const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, spec.cluster.afterWrite);

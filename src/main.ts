@@ -6,7 +6,8 @@ import { ConfigError, type ServerConfig } from './config/server-config';
 import { tenantDataDir } from './config/tenants';
 import type { RedisEngineConfig } from './config/engine-config';
 import type { Durability } from './store/sqlite-store';
-import { openCluster } from './store/redis/cluster-client';
+import { connectCluster } from './store/redis/cluster-client';
+import { recordEngine } from './config/engine-record';
 import { type ClusterEngine, waitForReplica } from './store/redis/cluster-engine';
 import { EntryEventFeed, NODE_ID_LENGTH } from './store/redis/entry-event-feed';
 import { loadTlsIdentity } from './config/tls-identity';
@@ -87,6 +88,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     throw err;
   });
   const main = containers[0];
+  // what `grid user --data` reads to reach the users this node serves
+  recordEngine(config.dataDir, config.engine.type === 'redis' ? config.engine : undefined);
   // what every stop gives back (the engine's connections too: a failed start must not leave them open)
   const closeContainers = async () => {
     await Promise.all(containers.map((c) => c.close()));
@@ -168,24 +171,12 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   };
 }
 
-/** How long the engine's client may take to reach every master at start. */
-const CLUSTER_READY_MS = 10_000;
 /** How long a write waits for a replica under `--durability power` before it fails with a 503. */
 const REPLICA_WAIT_MS = 2_000;
 
 /** The redis engine's client, once it is connected (the start checks ran before: docs/scale-out.md). */
 async function openClusterEngine(engine: RedisEngineConfig, durability: Durability): Promise<ClusterEngine> {
-  const client = openCluster(engine);
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', resolve);
-    client.once('error', reject);
-    // e.g. a node that does not know its own address tells clients to connect to '' (cluster-announce-ip)
-    setTimeout(() => reject(new Error(`no connection to every master within ${CLUSTER_READY_MS / 1000} s; check that each node announces an address grid can reach (cluster-announce-ip)`)), CLUSTER_READY_MS).unref();
-  }).catch((err: unknown) => {
-    client.disconnect();
-    throw new ConfigError(`the Redis Cluster could not be connected to: ${(err as Error).message}`);
-  });
-  client.on('error', () => undefined); // each command reports its own failure (a 503)
+  const client = await connectCluster(engine);
   const events = new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex'));
   return {
     client, events, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined, namespace: engine.namespace,

@@ -112,6 +112,10 @@ Options:
   --tenant NAME         the users of this tenant: each tenant has its own (docs/configuration.md)
   -p, --password PW     the password
   -g, --groups ROLES    comma-separated roles: admin, deployer, application, observer, monitor
+  --engine, --redis, --redis-password-file, --config FILE
+                        the engine, as for grid start; by default the one the node whose data
+                        directory --data names last started on (a redis-engine node: the users
+                        are written to the cluster, where every node reads them)
   -h, --help            show this help
 
 Users created while the server runs can log in at once. Passwords are stored as scrypt hashes;

@@ -1,11 +1,18 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadOrCreateCredentialsKey } from '../config/credentials-key';
+import { CREDENTIALS_KEY_FILE, loadOrCreateCredentialsKey } from '../config/credentials-key';
+import { parseEngineType, parseRedisNodes, type RedisEngineConfig, resolveEngine } from '../config/engine-config';
+import { recordedEngine } from '../config/engine-record';
+import { readConfigFiles, resolveConfig } from '../config/server-config';
 import { AUTH_MECHANISMS_SETTING, DigestVault } from '../services/auth/digest-vault';
 import { tenantDataDir, tenantNameProblem } from '../config/tenants';
+import { CONTAINER_NAME } from '../services/container.service';
 import { UserService } from '../services/auth/user.service';
 import { RoleRegistry } from '../services/auth/role-registry';
+import { connectCluster } from '../store/redis/cluster-client';
+import { clusterContainerName, RedisStore } from '../store/redis/redis-store';
 import { DATABASE_FILE, SqliteStore } from '../store/sqlite-store';
+import type { Store } from '../store/store';
 import { systemClock } from '../util/clock';
 import { parse, UsageError } from './args';
 import { USAGE } from './usage';
@@ -14,7 +21,7 @@ import { USAGE } from './usage';
  * The server's rules for stored credentials: Digest HA1 values sealed with the data directory's
  * key, none at all when the server last ran without Digest (it records its `auth-mechanisms`).
  */
-function openUsers(store: SqliteStore, dataDir: string): UserService {
+function openUsers(store: Store, dataDir: string): UserService {
   const mechanisms = store.settings.find(AUTH_MECHANISMS_SETTING);
   const digest = mechanisms === undefined || mechanisms.split(',').includes('digest');
   const users = new UserService(store.users, systemClock, new DigestVault(digest, loadOrCreateCredentialsKey(dataDir).key));
@@ -22,11 +29,15 @@ function openUsers(store: SqliteStore, dataDir: string): UserService {
   return users;
 }
 
-/** `grid user …`: writes the user table directly; a running server sees changes at once. */
+/**
+ * `grid user …`: writes the users where the server keeps them — the data directory's store, or on
+ * the redis engine the cluster (docs/scale-out.md) — and a running server sees changes at once.
+ */
 export async function runUser(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     data: { type: 'string' }, tenant: { type: 'string' }, password: { type: 'string', short: 'p' }, groups: { type: 'string', short: 'g' },
-    init: { type: 'boolean' },
+    init: { type: 'boolean' }, config: { type: 'string', multiple: true },
+    engine: { type: 'string' }, redis: { type: 'string' }, 'redis-password-file': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(USAGE.user + '\n');
@@ -39,9 +50,19 @@ export async function runUser(args: string[]): Promise<number> {
   // every mistake in the arguments is reported before anything is created on disk
   checkArguments(sub, name, password, roles);
   const tenant = values.tenant as string | undefined;
-  const root = resolve((values.data as string | undefined) ?? './data');
+  // the engine as `grid start` reads it (flags over the configuration files), else as the node
+  // whose data directory this is last started on
+  const files = readConfigFiles((values.config as string[] | undefined) ?? []);
+  const engineFlags = {
+    type: values.engine === undefined ? undefined : parseEngineType(values.engine as string),
+    nodes: values.redis === undefined ? undefined : parseRedisNodes(values.redis as string),
+    passwordFile: values['redis-password-file'] as string | undefined,
+  };
+  const root = resolve(resolveConfig(files, { dataDir: values.data as string | undefined }).dataDir);
+  const given = files.engine !== undefined || Object.values(engineFlags).some((v) => v !== undefined);
+  const engine = given ? resolveConfig(files, { dataDir: root, engine: engineFlags }).engine : resolveEngine(recordedEngine(root), {}, process.env);
   const dataDir = usersDir(root, tenant);
-  // a mistyped --data (or a command run from another directory) must not make a store nobody serves
+  if (engine.type === 'redis') return onCluster(engine, dataDir, tenant, (store) => apply(sub!, name, password, roles, store, dataDir));
   const isDataDir = existsSync(join(root, DATABASE_FILE));
   if (!isDataDir && !values.init) {
     throw new UsageError(`${root} is not a grid data directory (it has no ${DATABASE_FILE}): name the server's data directory with --data, or pass --init to make a new one there`);
@@ -55,32 +76,64 @@ export async function runUser(args: string[]): Promise<number> {
   if (!isDataDir && tenant !== undefined) new SqliteStore({ dataDir: root, durability: 'power' }).close();
   const store = new SqliteStore({ dataDir, durability: 'power' });
   try {
-    const users = openUsers(store, dataDir);
-    switch (sub) {
-      case 'create': {
-        await users.upsert(name!, password!, roles);
-        process.stdout.write(`user '${name}' saved with roles ${roles.join(',')}\n`);
-        const registry = new RoleRegistry(store);
-        const grantsNothing = roles.filter((g) => !registry.exists(g) && !registry.hasMapping(g));
-        if (grantsNothing.length) {
-          process.stderr.write(`grid: note: ${grantsNothing.map((g) => `'${g}'`).join(', ')} names no role and has no grant yet, so it gives '${name}' no permission until one is granted (PUT /rest/v2/security/roles/GROUP?action=grant&role=ROLE) or a role of that name is created\n`);
-        }
-        return 0;
-      }
-      case 'list':
-        for (const u of users.list()) process.stdout.write(`${u.name}\t${u.roles.join(',')}\n`);
-        return 0;
-      case 'remove':
-        users.remove(name!);
-        process.stdout.write(`user '${name}' removed\n`);
-        return 0;
-      default: // 'password', the only command left after checkArguments
-        await users.setPassword(name!, password!);
-        process.stdout.write(`password of '${name}' changed\n`);
-        return 0;
-    }
+    return await apply(sub!, name, password, roles, store, dataDir);
   } finally {
     store.close();
+  }
+}
+
+/** Runs the command `sub` on the users of `store`; `dataDir` holds the key that seals Digest credentials. */
+async function apply(sub: string, name: string | undefined, password: string | undefined, roles: string[], store: Store, dataDir: string): Promise<number> {
+  const users = openUsers(store, dataDir);
+  switch (sub) {
+    case 'create': {
+      await users.upsert(name!, password!, roles);
+      process.stdout.write(`user '${name}' saved with roles ${roles.join(',')}\n`);
+      const registry = new RoleRegistry(store);
+      const grantsNothing = roles.filter((g) => !registry.exists(g) && !registry.hasMapping(g));
+      if (grantsNothing.length) {
+        process.stderr.write(`grid: note: ${grantsNothing.map((g) => `'${g}'`).join(', ')} names no role and has no grant yet, so it gives '${name}' no permission until one is granted (PUT /rest/v2/security/roles/GROUP?action=grant&role=ROLE) or a role of that name is created\n`);
+      }
+      return 0;
+    }
+    case 'list':
+      for (const u of users.list()) process.stdout.write(`${u.name}\t${u.roles.join(',')}\n`);
+      return 0;
+    case 'remove':
+      users.remove(name!);
+      process.stdout.write(`user '${name}' removed\n`);
+      return 0;
+    default: // 'password', the only command left after checkArguments
+      await users.setPassword(name!, password!);
+      process.stdout.write(`password of '${name}' changed\n`);
+      return 0;
+  }
+}
+
+/**
+ * The users of a redis-engine grid: the container's records on the cluster, written through and
+ * waited for; Digest credentials are sealed with a node's key, so `dataDir` must be a node's data
+ * directory (every node shares that key: docs/scale-out.md).
+ */
+async function onCluster(engine: RedisEngineConfig, dataDir: string, tenant: string | undefined, run: (store: Store) => Promise<number>): Promise<number> {
+  if (!existsSync(join(dataDir, CREDENTIALS_KEY_FILE))) {
+    throw new UsageError(`${dataDir} holds no ${CREDENTIALS_KEY_FILE}: name a node's data directory with --data (its key seals the Digest credentials every node opens)`);
+  }
+  const client = await connectCluster(engine);
+  try {
+    const store = await RedisStore.open(client, clusterContainerName(tenant ?? CONTAINER_NAME, engine.namespace));
+    let failed: Error | undefined;
+    store.onCommitFailure((_ops, err) => { failed ??= err; });
+    try {
+      const code = await run(store);
+      await store.whenDurable();
+      if (failed) throw failed;
+      return code;
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await client.quit().catch(() => undefined);
   }
 }
 

@@ -19,6 +19,8 @@ export interface RedisEngineConfig {
   nodes: RedisNodeAddress[];
   /** The nodes' password (`requirepass`): from a file or the environment, never from argv. Never logged. */
   password?: string;
+  /** The file the password was read from, when it was (absolute): what the node records for the CLI. */
+  passwordFile?: string;
   /** TLS to every node; undefined: plain TCP. */
   tls?: RedisTlsConfig;
   /** Keeps this grid's data apart from other grids on the same cluster: a prefix of every key (docs/scale-out.md, "Configuration"). */
@@ -126,9 +128,14 @@ export function resolveEngine(file: EngineOverrides = {}, flags: EngineOverrides
   }
   const nodes = flags.nodes ?? file.nodes;
   if (!nodes) throw new ConfigError('--engine redis needs the cluster\'s nodes: --redis HOST:PORT[,HOST:PORT…], or engine.nodes in the configuration file');
-  const password = passwordFrom(flags.passwordFile, '--redis-password-file')
-    ?? file.password ?? passwordFrom(file.passwordFile, 'engine.password-file') ?? env[REDIS_PASSWORD_ENV];
-  return { type, nodes, password: password === '' ? undefined : password, tls: file.tls, namespace: flags.namespace ?? file.namespace };
+  const fromFlag = passwordFrom(flags.passwordFile, '--redis-password-file');
+  const fromFile = fromFlag === undefined && file.password === undefined ? passwordFrom(file.passwordFile, 'engine.password-file') : undefined;
+  const password = fromFlag ?? file.password ?? fromFile ?? env[REDIS_PASSWORD_ENV];
+  const passwordFile = fromFlag !== undefined ? flags.passwordFile : fromFile !== undefined ? file.passwordFile : undefined;
+  return {
+    type, nodes, password: password === '' ? undefined : password, passwordFile: passwordFile === undefined ? undefined : resolve(passwordFile),
+    tls: file.tls, namespace: flags.namespace ?? file.namespace,
+  };
 }
 
 /** A namespace: 1–64 letters, digits, `_` or `-` (it goes into every key's hash tag). */

@@ -10,7 +10,7 @@ import {
   formatCacheConfig, formatCacheDocument, isTemplateKind, javaMediaTypeText, type MutableAttribute, type MutableValue, MutableValueError, mutableAttributesOf,
   mutableValueOf, mutableValueText, parseCacheConfig, sniffConfigFormat, withMutableAttribute,
 } from '../model/cache-config';
-import { type AdminFlag, NO_FLAGS, type OpFlags } from '../model/flags';
+import { type AdminFlag, NO_FLAGS, type OpFlags, SKIP_CACHE_LOAD } from '../model/flags';
 import type { Clock } from '../util/clock';
 import type { OffLoop } from './off-loop/off-loop';
 import type { Subject } from './auth/auth.service';
@@ -223,16 +223,19 @@ export class CacheService {
     handleOf(cache).rebalancing = enabled;
   }
 
-  /** Live entries held in memory (expired ones not counted, as the original's stats). */
+  /**
+   * Live entries held in memory (expired ones not counted, as the original's stats): the size the
+   * engine gives without loading (on the redis engine every entry, Redis keeping all in memory).
+   */
   memoryEntries(cache: CacheView): Promise<number> {
-    return handleOf(cache).cache.liveMemoryEntryCount();
+    return handleOf(cache).data.size(SKIP_CACHE_LOAD);
   }
 
   /** This node's share of the cache: all of it, since one process is one node. */
   async distribution(cache: CacheView): Promise<CacheDistribution> {
     const h = handleOf(cache);
     const totalEntries = await h.data.size(NO_FLAGS);
-    return { memoryEntries: h.cache.memoryEntryCount, totalEntries, memoryUsed: dataMemoryUsed(h) };
+    return { memoryEntries: await h.data.size(SKIP_CACHE_LOAD), totalEntries, memoryUsed: dataMemoryUsed(h) };
   }
 
   /**

@@ -2,7 +2,7 @@ import { CacheAbsentError } from '../errors';
 import type { CacheManager } from '../grid/cache-manager';
 import type { ConfigChange, ConfigEvent, ConfigEventPage } from '../grid/config-event-log';
 import type { StatsSnapshot } from '../grid/cache-stats';
-import { NO_FLAGS } from '../model/flags';
+import { NO_FLAGS, SKIP_CACHE_LOAD } from '../model/flags';
 import { type CacheDefinition, formatCacheConfig } from '../model/cache-config';
 import { compareEventIds, type EventId } from '../model/event-id';
 import type { Clock } from '../util/clock';
@@ -136,7 +136,7 @@ export class ContainerService {
     let memory = 0;
     for (const h of this.manager.handles()) {
       entries += await h.data.size(NO_FLAGS);
-      entriesInMemory += await h.cache.liveMemoryEntryCount();
+      entriesInMemory += await h.data.size(SKIP_CACHE_LOAD);
       memory += dataMemoryUsed(h);
     }
     return { ...this.manager.stats.snapshot(), entries, entriesInMemory, dataMemoryUsed: memory };

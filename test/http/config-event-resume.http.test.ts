@@ -9,6 +9,7 @@ import { rawStream } from '../support/raw-http';
 import { tempDir, useServer, withServer } from '../support/server';
 import { SseReader, type SseEventWithId } from '../support/sse';
 import { longestLoopDelay, STALL_BOUND_MS } from '../support/stall-probe';
+import { TWO_NODES } from '../support/two-node-engine';
 
 const basic = (user: string, password = `${user}-pw`) => ({ Authorization: 'Basic ' + Buffer.from(`${user}:${password}`).toString('base64') });
 const JSON_TYPE = { 'Content-Type': 'application/json' };
@@ -279,14 +280,16 @@ describe('configuration events across kill -9', () => {
 });
 
 describe('configuration events: replaying a full log', () => {
-  const LOG = DEFAULT_LIMITS.configEventLog;
+  // on two nodes over Redis a tenth (each update is a script, a follower step and a replica wait):
+  // still a full log, replayed over many pages
+  const LOG = TWO_NODES ? DEFAULT_LIMITS.configEventLog / 10 : DEFAULT_LIMITS.configEventLog;
   /** A secured cache with a long list of roles (16 KB of definition): each of its events costs some work to replay. */
   const roles = ['admin', ...Array.from({ length: 500 }, (_, i) => `a-role-that-no-user-holds-${i}`)];
   const vault = (lifespan: number) => ({ 'local-cache': { expiration: { lifespan: String(lifespan) }, security: { authorization: { enabled: true, roles } } } });
 
   it('never holds the event loop, to a listener who sees every event or none, and the live changes follow with no gap and no duplicate', async function () {
     this.timeout(180_000);
-    await withServer({ durability: 'process', users: { ops: ['monitor'] } }, async (server) => {
+    await withServer({ durability: 'process', users: { ops: ['monitor'] }, limits: { configEventLog: LOG } }, async (server) => {
       const admin = server.as('admin');
       const { manager, roles: registry } = server.running.services;
       await registry.createRole('operator', ['ALL'], 'global admin without a role on the vault');

@@ -262,7 +262,8 @@ describe('data formats over the entry API (docs/reference/media-types.md#media-t
       expect(r.headers.get('key-content-type')).to.equal('application/octet-stream; encoding=hex');
       const valueType = r.headers.get('value-content-type')!;
       expect(valueType).to.equal('application/octet-stream; encoding=hex');
-      expect(r.json()).to.deep.equal([{ key: '0x01', value: '0x010203' }, { key: '0x02', value: '0x020406' }]);
+      // in the engine's order (the original's is its segments')
+      expect(r.json<Array<{ key: string }>>().sort((x, y) => x.key.localeCompare(y.key))).to.deep.equal([{ key: '0x01', value: '0x010203' }, { key: '0x02', value: '0x020406' }]);
       await admin.put(entry(c, '0x01'), '0x0a0b', { 'Key-Content-Type': valueType, 'Content-Type': valueType });
       const again = (await admin.get(`/rest/v2/caches/${c}?action=entries&content-negotiation=true`)).json<Array<{ key: string; value: string }>>();
       expect(again.find((e) => e.key === '0x01')!.value).to.equal('0x0a0b');

@@ -5,6 +5,7 @@ import { until } from '../support/poll';
 import { useServer } from '../support/server';
 import { SseReader } from '../support/sse';
 import { longestLoopDelay, STALL_BOUND_MS, whileProbing, type ProbeReport } from '../support/stall-probe';
+import { TWO_NODES } from '../support/two-node-engine';
 
 // What a read-only user can make the server do grows with what the cache holds; each case sends
 // it against a cache as large as a deployment may have — 40 values of 10 MB (max-content-length)
@@ -15,7 +16,9 @@ import { longestLoopDelay, STALL_BOUND_MS, whileProbing, type ProbeReport } from
 
 const MB10 = 10 * 1000 * 1000 - 64;
 const BIG_VALUES = 40;
-const MANY_KEYS = 200_000;
+// on two nodes over Redis a tenth: the same listings of a cache far larger than a page, filled with
+// ten times fewer round trips (the fill alone took three minutes there)
+const MANY_KEYS = TWO_NODES ? 20_000 : 200_000;
 const WRITES_IN_FLIGHT = 2_000;
 const PERSISTENT = { 'local-cache': { encoding: { 'media-type': 'text/plain' }, memory: { 'max-count': '1' }, persistence: { 'file-store': {} } } };
 const PASSIVATING = { 'local-cache': { encoding: { 'media-type': 'text/plain' }, memory: { 'max-count': '1' }, persistence: { passivation: true, 'file-store': {} } } };
@@ -76,8 +79,9 @@ describe('stored state: a large cache never stalls the server', function () {
       const keys = await probed(() => observer.get('/rest/v2/caches/big?action=keys'));
       expect(keys.status).to.equal(200);
       expect(keys.json<string[]>()).to.have.length(BIG_VALUES).and.include.members(['k00', 'k39']);
+      // one key, whichever the engine lists first (the original's order is its segments', not the keys')
       const one = await probed(() => observer.get('/rest/v2/caches/big?action=keys&limit=1'));
-      expect(one.json()).to.deep.equal(['k00']);
+      expect(one.json<string[]>()).to.have.length(1).and.satisfy(([k]: string[]) => /^k\d\d$/.test(k));
       const v1 = await probed(() => observer.get('/rest/big'));
       expect(v1.status).to.equal(200);
       expect(v1.text.split('\n')).to.have.length(BIG_VALUES);
@@ -87,9 +91,10 @@ describe('stored state: a large cache never stalls the server', function () {
       const r = await probed(() => observer.get('/rest/v2/caches/big?action=entries&limit=1'));
       expect(r.status).to.equal(200);
       const [entry] = r.json<Array<{ key: string; value: string }>>();
-      expect(entry.key).to.equal('k00');
-      expect(entry.value).to.have.length(MB10 + 2);
-      expect(entry.value.startsWith('v0xxx')).to.equal(true);
+      const n = /^k(\d\d)$/.exec(entry.key)?.[1];
+      expect(n, 'a key of the cache').to.not.equal(undefined);
+      expect(entry.value).to.have.length(MB10 + `v${Number(n)}`.length);
+      expect(entry.value.startsWith(`v${Number(n)}xxx`)).to.equal(true);
     });
 
     it('counts it for a monitor: size, details, statistics, container statistics', async () => {

@@ -1,5 +1,6 @@
 import { Cluster, type ClusterOptions } from 'ioredis';
 import type { RedisEngineConfig } from '../../config/engine-config';
+import { ConfigError } from '../../config/server-config-error';
 import { nodeOptions } from './connection-options';
 
 const CONNECT_TIMEOUT_MS = 3_000;
@@ -20,4 +21,26 @@ export function openCluster(config: RedisEngineConfig, overrides: ClusterOptions
     ...overrides,
     redisOptions: { password, tls, connectTimeout: CONNECT_TIMEOUT_MS, commandTimeout: COMMAND_TIMEOUT_MS, ...overrides.redisOptions },
   });
+}
+
+/** How long the client may take to reach every master. */
+const READY_MS = 10_000;
+
+/**
+ * `openCluster`, resolved once the client reaches every master; a ConfigError naming the cause
+ * when it does not within 10 s (the server's start and the CLI stop on it, exit code 2).
+ */
+export async function connectCluster(config: RedisEngineConfig): Promise<Cluster> {
+  const client = openCluster(config);
+  await new Promise<void>((resolve, reject) => {
+    client.once('ready', resolve);
+    client.once('error', reject);
+    // e.g. a node that does not know its own address tells clients to connect to '' (cluster-announce-ip)
+    setTimeout(() => reject(new Error(`no connection to every master within ${READY_MS / 1000} s; check that each node announces an address grid can reach (cluster-announce-ip)`)), READY_MS).unref();
+  }).catch((err: unknown) => {
+    client.disconnect();
+    throw new ConfigError(`the Redis Cluster could not be connected to: ${(err as Error).message}`);
+  });
+  client.on('error', () => undefined); // each command reports its own failure
+  return client;
 }

@@ -3,8 +3,15 @@ import type { Cluster } from 'ioredis';
 import { EngineUnavailableError } from '../../errors';
 import type { EntryEventFeed } from './entry-event-feed';
 
-/** After a write to the slot of `key`: resolves once the write is as durable as the engine promises. */
-export type AfterWrite = (key: string) => Promise<void>;
+/** After a write of about `bytes` to the slot of `key`: resolves once the write is as durable as the engine promises. */
+export type AfterWrite = (key: string, bytes?: number) => Promise<void>;
+
+/**
+ * How fast a replica is assumed to receive a large write, at the least (bytes per ms: 10 MB/s): the
+ * replica wait grows by the time such a write needs on a busy machine, so a 64 MB value is not
+ * refused for the time its copy takes.
+ */
+const REPLICATION_BYTES_PER_MS = 10_000;
 
 /** The cluster a redis-engine server works on, and how its writes are made durable. */
 export interface ClusterEngine {
@@ -22,11 +29,13 @@ export interface ClusterEngine {
 /**
  * `WAIT 1` on the master of the key's slot, after a write to it (docs/scale-out.md, "Durability"):
  * Redis answers once a replica acknowledged every write that connection sent before, so a write
- * is on two nodes before it is acknowledged. No replica within `timeoutMs`: a 503 — the write is
- * on the master, perhaps not on a replica, and the client may repeat it.
+ * is on two nodes before it is acknowledged. No replica within `timeoutMs` (plus the time a large
+ * write takes to copy): a 503 — the write is on the master, perhaps not on a replica, and the
+ * client may repeat it.
  */
-export function waitForReplica(client: Cluster, timeoutMs: number): AfterWrite {
-  return async (key) => {
+export function waitForReplica(client: Cluster, baseTimeoutMs: number): AfterWrite {
+  return async (key, bytes = 0) => {
+    const timeoutMs = baseTimeoutMs + Math.ceil(bytes / REPLICATION_BYTES_PER_MS);
     const address = client.slots[calculateSlot(key)]?.[0];
     const node = client.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === address);
     if (!node) throw new EngineUnavailableError(`no master is known for the key's slot ${calculateSlot(key)}`);

@@ -140,7 +140,7 @@ export class RedisEntries {
     } else {
       done = await this.scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, ...args) as number;
     }
-    if (done === 1 || done === 2) await this.afterWrite?.(segment.keys);
+    if (done === 1 || done === 2) await this.afterWrite?.(segment.keys, entry.key.length + entry.value.length);
     return done === 0 ? 'kept' : done === 1 ? 'created' : done === 2 ? 'replaced' : 'full';
   }
 

@@ -20,6 +20,11 @@ const by = <T>(key: (r: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 :
  * The writes of one turn go out as one script, as the SQLite engine's group commit makes them one
  * transaction.
  */
+/** The name a container is known by on the cluster: after the grid's namespace, when it has one. */
+export function clusterContainerName(container: string, namespace: string | undefined): string {
+  return namespace ? `${namespace}.${container}` : container;
+}
+
 export class RedisStore implements Store {
   private batch: { ops: WriteOp[]; mutations: Mutation[]; commit: Commit } | undefined;
   private failureListener: (ops: WriteOp[], err: Error) => void = () => undefined;

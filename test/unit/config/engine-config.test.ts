@@ -27,6 +27,8 @@ describe('engine settings (engine-config)', () => {
       type: 'redis',
       nodes: [{ host: '10.0.0.1', port: 7000 }, { host: '::1', port: 7001 }],
       password: 'from-file',
+      // where the password came from, recorded for `grid user` (never the password)
+      passwordFile: pw,
       tls: { caFile: resolve('ca.pem'), certFile: undefined, keyFile: undefined, serverName: 'redis.internal' },
       namespace: undefined,
     });
@@ -36,7 +38,7 @@ describe('engine settings (engine-config)', () => {
     const first = file('first.yaml', 'engine: {type: redis, nodes: "a:1", password: one}\n');
     const second = file('second.json', JSON.stringify({ engine: { nodes: ['b:2'] } }));
     const merged = readConfigFiles([first, second]);
-    expect(resolveConfig(merged, {}, {}).engine).to.deep.equal({ type: 'redis', nodes: [{ host: 'b', port: 2 }], password: 'one', tls: undefined, namespace: undefined });
+    expect(resolveConfig(merged, {}, {}).engine).to.deep.equal({ type: 'redis', nodes: [{ host: 'b', port: 2 }], password: 'one', passwordFile: undefined, tls: undefined, namespace: undefined });
     expect(resolveConfig(merged, { engine: { nodes: [{ host: 'c', port: 3 }] } }, {}).engine).to.include({ type: 'redis' })
       .and.to.have.deep.property('nodes', [{ host: 'c', port: 3 }]);
     expect(resolveConfig(merged, { engine: { type: 'sqlite' } }, {}).engine).to.deep.equal({ type: 'sqlite' });
@@ -53,8 +55,8 @@ describe('engine settings (engine-config)', () => {
     const redis = { type: 'redis' as const, nodes: [{ host: 'h', port: 1 }] };
     expect(resolveConfig({}, { engine: redis }, env).engine).to.include({ password: 'from-env' });
     expect(resolveConfig({ engine: { password: 'in-file' } }, { engine: redis }, env).engine).to.include({ password: 'in-file' });
-    expect(resolveConfig({ engine: { password: 'in-file' } }, { engine: { ...redis, passwordFile: pw } }, env).engine).to.include({ password: 'from-flag-file' });
-    expect(resolveConfig({}, { engine: redis }, {}).engine).to.deep.equal({ ...redis, password: undefined, tls: undefined, namespace: undefined });
+    expect(resolveConfig({ engine: { password: 'in-file' } }, { engine: { ...redis, passwordFile: pw } }, env).engine).to.include({ password: 'from-flag-file', passwordFile: pw });
+    expect(resolveConfig({}, { engine: redis }, {}).engine).to.deep.equal({ ...redis, password: undefined, passwordFile: undefined, tls: undefined, namespace: undefined });
   });
 
   it('parses HOST:PORT lists: commas, spaces, IPv6 in brackets', () => {
