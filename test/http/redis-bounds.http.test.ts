@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import type { Client } from '../support/client';
 import { eventually } from '../support/poll';
-import { throwawayCluster } from '../support/redis-cluster';
-import { startTestServer, type TestServer } from '../support/server';
+import { startTwoNodes, throwawayCluster } from '../support/redis-cluster';
+import type { TestServer } from '../support/server';
 
 // memory.max-count and memory.max-size on two grid nodes over one real 3+3 Redis Cluster
 // (docs/scale-out.md, "Bounded caches"), black-box over HTTP.
@@ -18,14 +18,7 @@ describe('bounded caches on two grid nodes over one Redis Cluster', function () 
   let adminA: Client;
   let adminB: Client;
 
-  before(async () => {
-    const nodes = redis.seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) }));
-    const engine = { type: 'redis' as const, nodes, passwordFile: redis.cluster.passwordFile };
-    a = await startTestServer({ engine, durability: 'power' });
-    b = await startTestServer({ engine, durability: 'power' });
-    adminA = a.as('admin');
-    adminB = b.as('admin');
-  });
+  before(async () => ({ a, b, adminA, adminB } = await startTwoNodes(redis)));
   after(async () => {
     await a?.close();
     await b?.close();

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { Client } from '../support/client';
 import { eventually } from '../support/poll';
 import { masterOfSlot, useClusterClients } from '../support/redis-client';
-import { throwawayCluster } from '../support/redis-cluster';
+import { startTwoNodes, throwawayCluster } from '../support/redis-cluster';
 import { grid } from '../support/cli';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
 import { ConfigError, readConfigFiles } from '../../src/config/server-config';
@@ -28,14 +28,7 @@ describe('two grid nodes on one Redis Cluster', function () {
   let adminA: Client;
   let adminB: Client;
 
-  before(async () => {
-    const nodes = redis.seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) }));
-    const engine = { type: 'redis' as const, nodes, passwordFile: redis.cluster.passwordFile };
-    a = await startTestServer({ engine, durability: 'power' });
-    b = await startTestServer({ engine, durability: 'power' });
-    adminA = a.as('admin');
-    adminB = b.as('admin');
-  });
+  before(async () => ({ a, b, adminA, adminB } = await startTwoNodes(redis)));
   after(async () => {
     await a?.close();
     await b?.close();

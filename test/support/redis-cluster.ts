@@ -1,7 +1,8 @@
 import { rmSync } from 'node:fs';
 import { type LocalCluster, NODE_COUNT, startLocalCluster, stopLocalCluster } from '../../src/cli/local-redis-cluster';
 import { address, freeNodePorts, startRedisNode, stopRedisNode } from '../../src/cli/local-redis-node';
-import { tempDir } from './server';
+import type { Client } from './client';
+import { startTestServer, tempDir, type TestServer } from './server';
 import { needTool } from './tools';
 
 /**
@@ -63,4 +64,21 @@ export async function throwawayNode(opts: { cluster: boolean; password?: string 
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Two grid nodes over one cluster, and an admin client of each. */
+export interface TwoNodes {
+  a: TestServer;
+  b: TestServer;
+  adminA: Client;
+  adminB: Client;
+}
+
+/** Starts two grid nodes on `redis` under `--durability power` (the caller closes them). */
+export async function startTwoNodes(redis: ThrowawayCluster): Promise<TwoNodes> {
+  const nodes = redis.seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) }));
+  const engine = { type: 'redis' as const, nodes, passwordFile: redis.cluster.passwordFile };
+  const a = await startTestServer({ engine, durability: 'power' });
+  const b = await startTestServer({ engine, durability: 'power' });
+  return { a, b, adminA: a.as('admin'), adminB: b.as('admin') };
 }
