@@ -1,3 +1,4 @@
+import { lazy } from './util/lazy';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -6,7 +7,8 @@ import { ConfigError, type ServerConfig } from './config/server-config';
 import { tenantDataDir } from './config/tenants';
 import type { RedisEngineConfig } from './config/engine-config';
 import type { Durability } from './store/sqlite-store';
-import { connectCluster } from './store/redis/cluster-client';
+// the Redis client library is loaded only by a node on the redis engine (start-up time on SQLite)
+const clusterClient = lazy(() => require('./store/redis/cluster-client') as typeof import('./store/redis/cluster-client'));
 import { recordEngine } from './config/engine-record';
 import { type ClusterEngine, waitForReplica } from './store/redis/cluster-engine';
 import { EntryEventFeed, NODE_ID_LENGTH } from './store/redis/entry-event-feed';
@@ -176,7 +178,7 @@ const REPLICA_WAIT_MS = 2_000;
 
 /** The redis engine's client, once it is connected (the start checks ran before: docs/scale-out.md). */
 async function openClusterEngine(engine: RedisEngineConfig, durability: Durability): Promise<ClusterEngine> {
-  const client = await connectCluster(engine);
+  const client = await clusterClient().connectCluster(engine);
   const events = new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex'));
   return {
     client, events, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined, namespace: engine.namespace,

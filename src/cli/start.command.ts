@@ -1,7 +1,6 @@
 import { parseEngineType, parseRedisNodes, type RedisEngineConfig } from '../config/engine-config';
 import { ConfigError, type ConfigOverrides, type Durability, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
-import { powerDurabilityGaps, probeRedisCluster } from '../store/redis/cluster-probe';
 import { compileCacheStartupDone } from '../util/compile-cache';
 import { isLogFormat, LOG_FORMATS, type LogFormat } from '../util/log-format';
 import { packageVersion } from '../util/package-info';
@@ -81,6 +80,8 @@ export async function runStart(args: string[]): Promise<number> {
  * one that cannot give `--durability power` when it is asked for, stops the start with the reason.
  */
 async function checkRedisEngine(engine: RedisEngineConfig, durability: Durability): Promise<void> {
+  // loaded here only: a start on SQLite needs no Redis client library
+  const { powerDurabilityGaps, probeRedisCluster } = require('../store/redis/cluster-probe') as typeof import('../store/redis/cluster-probe');
   const facts = await probeRedisCluster(engine);
   const gaps = powerDurabilityGaps(facts);
   if (durability === 'power' && gaps.length) {

@@ -9,7 +9,6 @@ import { tenantDataDir, tenantNameProblem } from '../config/tenants';
 import { CONTAINER_NAME } from '../services/container.service';
 import { UserService } from '../services/auth/user.service';
 import { RoleRegistry } from '../services/auth/role-registry';
-import { connectCluster } from '../store/redis/cluster-client';
 import { clusterContainerName, RedisStore } from '../store/redis/redis-store';
 import { DATABASE_FILE, SqliteStore } from '../store/sqlite-store';
 import type { Store } from '../store/store';
@@ -119,6 +118,8 @@ async function onCluster(engine: RedisEngineConfig, dataDir: string, tenant: str
   if (!existsSync(join(dataDir, CREDENTIALS_KEY_FILE))) {
     throw new UsageError(`${dataDir} holds no ${CREDENTIALS_KEY_FILE}: name a node's data directory with --data (its key seals the Digest credentials every node opens)`);
   }
+  // loaded here only: the SQLite path needs no Redis client library
+  const { connectCluster } = require('../store/redis/cluster-client') as typeof import('../store/redis/cluster-client');
   const client = await connectCluster(engine);
   try {
     const store = await RedisStore.open(client, clusterContainerName(tenant ?? CONTAINER_NAME, engine.namespace));

@@ -35,6 +35,11 @@ export interface ClusterFacts {
   masters: MasterFacts[];
 }
 
+/**
+ * What the start checks read from the cluster (docs/scale-out.md, "Start checks").
+ *
+ * @public loaded on first use, through `require`, which the dead-export check cannot follow
+ */
 export async function probeRedisCluster(config: RedisEngineConfig, timeoutMs = PROBE_TIMEOUT_MS): Promise<ClusterFacts> {
   const { client, seed } = await connectToSeed(config, timeoutMs);
   const ask = async (...args: string[]): Promise<string> => {
