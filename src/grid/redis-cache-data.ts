@@ -46,7 +46,7 @@ export class RedisCacheData implements CacheData {
   }
 
   async remove(key: Buffer, flags: OpFlags, ifEtag?: string): Promise<RemoveOutcome> {
-    const outcome = await this.store.remove(key, this.clock.now(), ifEtag, (flags & SKIP_LISTENER_NOTIFICATION) !== 0);
+    const outcome = await this.store.remove(key, this.clock.now(), ifEtag, { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0 });
     if (outcome === 'removed') this.notify('cache-entry-removed', key, flags);
     return outcome;
   }
@@ -96,7 +96,7 @@ export class RedisCacheData implements CacheData {
   private async write(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags, condition: WriteCondition | undefined): Promise<CacheEntry | undefined> {
     const now = this.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
-    const outcome = await this.store.write(entry, now, condition, (flags & SKIP_LISTENER_NOTIFICATION) !== 0);
+    const outcome = await this.store.write(entry, now, condition, { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0 });
     if (outcome === 'kept') return undefined;
     this.notify(outcome === 'created' ? 'cache-entry-created' : 'cache-entry-modified', key, flags);
     return entry;

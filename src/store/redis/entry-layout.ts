@@ -9,12 +9,21 @@
  *   k:{<cacheId>:<segment>}               the segment's keys: a sorted set, every score 0, walked in byte order
  *   x:{<cacheId>:<segment>}               the segment's mortal keys: a sorted set scored by when each expires
  *   v:{<cacheId>:<segment>}               a sharded pub/sub channel: each write's event (no key: nothing stored)
+ *   q:{<cacheId>:<segment>}               an indexed cache's feed of changes: a stream (MAXLEN ~ FEED_LENGTH), one
+ *                                         entry per write — `k` the key put or removed, or a marker: `c` the
+ *                                         segment cleared, `r` reindex asked for, `x` index clear asked for
  *
  * Field names are one letter since every entry repeats them. This is stored data: the segment hash
  * and the names must never change under a running cluster.
  */
 
 export const SEGMENTS = 256;
+
+/**
+ * Changes a segment's feed keeps at least (`XADD … MAXLEN ~`): a node whose index fell further
+ * behind than this in one segment rebuilds it (docs/scale-out.md, "Queries").
+ */
+export const FEED_LENGTH = 1000;
 
 const TAG_SAFE = /^[^{}]+$/;
 
@@ -38,6 +47,8 @@ export interface SegmentKeys {
   expiries: string;
   /** The sharded channel the segment's entry events are published on. */
   events: string;
+  /** The stream of the segment's changes (indexed caches only). */
+  feed: string;
 }
 
 /** The names of every segment of the cache `cacheId` (an opaque cluster-wide id without braces). */
@@ -45,7 +56,7 @@ export function segmentKeysOf(cacheId: string): SegmentKeys[] {
   if (!TAG_SAFE.test(cacheId)) throw new Error(`a cache id in a Redis hash tag needs at least one character and no braces: ${JSON.stringify(cacheId)}`);
   return Array.from({ length: SEGMENTS }, (_, s) => {
     const tag = `{${cacheId}:${s}}`;
-    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}`, events: `v:${tag}` };
+    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}`, events: `v:${tag}`, feed: `q:${tag}` };
   });
 }
 

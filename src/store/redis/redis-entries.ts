@@ -1,11 +1,12 @@
 import type { Cluster } from 'ioredis';
 import type { StoredEntry } from '../../model/stored-entry';
-import { entryKeyOf, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
-import { CLEAR_PAGE, ENTRIES_PAGE, KEYS_PAGE, PUT, READ, REMOVE, SIZE } from './entry-scripts';
+import { entryKeyOf, FEED_LENGTH, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
+import { CLEAR_PAGE, ENTRIES_PAGE, FEED_READ, KEYS_PAGE, MARK, PUT, READ, REMOVE, SIZE } from './entry-scripts';
 import type { Pages } from '../../util/pages';
 import { type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 import type { AfterWrite } from './cluster-engine';
 import { inParallel, walkPages, type Page } from './segment-walk';
+import { engineFailure } from './engine-failure';
 
 /** An entry with its ETag, as a write stores it and a read finds it. */
 export interface EntryRecord extends StoredEntry {
@@ -21,6 +22,33 @@ export type WriteOutcome = 'created' | 'replaced' | 'kept';
 /** What a remove found: done, no live entry, or a live entry whose ETag is not the one asked for. */
 export type RemovalOutcome = 'removed' | 'absent' | 'etag-differs';
 
+/** What else a write does: `silent` publishes no event; `fed` tells the cache's feed of changes (an indexed cache's). */
+export interface WriteFlags {
+  silent?: boolean;
+  fed?: boolean;
+}
+
+/** Where a reader of a segment's feed stands: after the entry `id`, the feed having received `seen` entries up to it. */
+export interface FeedPosition {
+  id: string;
+  seen: number;
+}
+
+/** A marker in a feed: the segment cleared (`c`), a reindex (`r`) or an index clear (`x`) asked for. */
+export type FeedMarker = 'c' | 'r' | 'x';
+
+/** What one read of a segment's feed found. */
+export interface FeedRead {
+  /** Where the reader stands after it (after a gap: at the feed's end). */
+  next: FeedPosition;
+  /** The keys the entries read name, once each, with the live entry as it is now (undefined: none). */
+  changes: Array<{ key: Buffer; entry: StoredEntry | undefined }>;
+  /** Why the read stopped: entries after the reader's position were trimmed before it read them (`gap`), or the marker it read last. */
+  stop: 'gap' | FeedMarker | undefined;
+  /** The feed's newest id at the read. */
+  end: string;
+}
+
 /** How whole-cache operations walk the segments; each bound holds by construction. */
 export interface Paging {
   /** Keys a listing page looks at, at most. */
@@ -35,12 +63,15 @@ export interface Paging {
 
 export const DEFAULT_PAGING: Paging = { keys: 256, bytes: 256 * 1024, window: 8, parallel: 32 };
 
-type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage';
+type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage' | 'mark' | 'feedRead';
 
 const SCRIPTS: ScriptTable<EntryScript> = [
-  ['read', READ, 2], ['put', PUT, 3], ['remove', REMOVE, 3], ['size', SIZE, 2],
-  ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 2],
+  ['read', READ, 2], ['put', PUT, 4], ['remove', REMOVE, 4], ['size', SIZE, 2],
+  ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 3], ['mark', MARK, 1], ['feedRead', FEED_READ, 1],
 ];
+
+/** A write of an indexed cache goes to its segment's feed, kept at about this length. */
+const fedLength = (fed: boolean | undefined): string | number => (fed ? FEED_LENGTH : '');
 
 /**
  * The entries of one cache on a Redis Cluster (docs/scale-out.md, "Entries"), under an opaque
@@ -56,7 +87,7 @@ export class RedisEntries {
    * `afterWrite`: what makes a write durable (`--durability power`); `node`: the writing node's id
    * (16 characters), published with each write's event unless a write asks for none.
    */
-  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '') {
+  constructor(private readonly client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '') {
     this.scripts = scriptCommands(client, 'gridEntries', SCRIPTS, true);
     this.segments = segmentKeysOf(cacheId);
   }
@@ -72,24 +103,24 @@ export class RedisEntries {
     };
   }
 
-  /** Writes the entry as given (its times are the caller's) unless `condition` holds it back; `silent`: no event is published. */
-  async write(entry: EntryRecord, now: number, condition?: WriteCondition, silent = false): Promise<WriteOutcome> {
+  /** Writes the entry as given (its times are the caller's) unless `condition` holds it back. */
+  async write(entry: EntryRecord, now: number, condition?: WriteCondition, flags: WriteFlags = {}): Promise<WriteOutcome> {
     const segment = this.segments[segmentOf(entry.key)];
     const [kind, etag] = !condition ? ['', ''] : 'absent' in condition ? ['absent', ''] : ['unless-etag', condition.unlessEtag];
     const done = await this.scripts.put(
-      entryKeyOf(segment, entry.key), segment.keys, segment.expiries,
+      entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.feed,
       entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
-      kind, etag, segment.entryPrefix, segment.events, silent ? '' : this.node,
+      kind, etag, segment.entryPrefix, segment.events, flags.silent ? '' : this.node, fedLength(flags.fed),
     ) as number;
     if (done !== 0) await this.afterWrite?.(segment.keys);
     return done === 0 ? 'kept' : done === 1 ? 'created' : 'replaced';
   }
 
-  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag; `silent`: no event is published. */
-  async remove(key: Buffer, now: number, ifEtag?: string, silent = false): Promise<RemovalOutcome> {
+  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag. */
+  async remove(key: Buffer, now: number, ifEtag?: string, flags: WriteFlags = {}): Promise<RemovalOutcome> {
     const segment = this.segments[segmentOf(key)];
-    const done = await this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '',
-      segment.events, silent ? '' : this.node) as number;
+    const done = await this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.feed, key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '',
+      segment.events, flags.silent ? '' : this.node, fedLength(flags.fed)) as number;
     if (done === 1) await this.afterWrite?.(segment.keys);
     return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
   }
@@ -140,18 +171,69 @@ export class RedisEntries {
     return { items, next: next ?? undefined };
   }
 
-  /** Removes every entry, each segment in pages; returns how many keys it removed (expired ones included). */
-  async clear(): Promise<number> {
+  /** Removes every entry, each segment in pages; returns how many keys it removed (expired ones included). `fed`: each page tells the feed. */
+  async clear(fed = false): Promise<number> {
     let removed = 0;
     await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
-      const { keys, expiries, entryPrefix } = this.segments[s];
+      const { keys, expiries, entryPrefix, feed } = this.segments[s];
       let n: number;
       do {
-        n = await this.scripts.clearPage(keys, expiries, entryPrefix, this.paging.keys) as number;
+        n = await this.scripts.clearPage(keys, expiries, feed, entryPrefix, this.paging.keys, fedLength(fed)) as number;
         removed += n;
       } while (n === this.paging.keys); // a shorter page emptied the segment
       await this.afterWrite?.(keys);
     });
     return removed;
+  }
+
+  /**
+   * Where the feed of `segment` ends now (a reader starting there reads every change made after
+   * this), and whether it still holds every entry it ever received (none trimmed yet).
+   */
+  async feedEnd(segment: number): Promise<{ end: FeedPosition; whole: boolean }> {
+    const [end, added, , length] = await this.scripts.feedRead(this.segments[segment].feed, '0-0', 0, 0, 0, 0, '') as [Buffer, number, Buffer, number];
+    return { end: { id: end.toString(), seen: added }, whole: added === length };
+  }
+
+  /**
+   * The changes of `segment` after `from`: at most `limit` feed entries, stopping after a marker
+   * and after the entry whose key and value bring the read to `bytes`; each key with its live entry now.
+   */
+  async readFeed(segment: number, from: FeedPosition, now: number, limit = this.paging.keys, bytes = this.paging.bytes): Promise<FeedRead> {
+    const { feed, entryPrefix } = this.segments[segment];
+    const [end, added, last, read, stop, ...flat] = await this.scripts.feedRead(feed, from.id, from.seen, limit, now, bytes, entryPrefix) as Array<Buffer | number | null>;
+    const stopped = (stop as Buffer).toString();
+    if (stopped === 'gap') return { next: { id: end!.toString(), seen: added as number }, changes: [], stop: 'gap', end: end!.toString() };
+    const changes: FeedRead['changes'] = [];
+    for (let i = 0; i < flat.length; i += 7) {
+      const key = flat[i] as Buffer;
+      const f = flat as Array<Buffer | null>;
+      changes.push({
+        key,
+        entry: f[i + 1] ? {
+          key, value: f[i + 1]!, valueType: f[i + 2] && f[i + 2]!.toString(), created: Number(f[i + 3]), lastUsed: Number(f[i + 4]),
+          lifespan: Number(f[i + 5]), maxIdle: Number(f[i + 6]),
+        } : undefined,
+      });
+    }
+    const n = read as number;
+    return {
+      next: n === 0 ? from : { id: (last as Buffer).toString(), seen: from.seen + n },
+      changes, stop: stopped === '' ? undefined : stopped as FeedMarker, end: end!.toString(),
+    };
+  }
+
+  /** Puts `marker` in every segment's feed: every node's index reads it in order with the segment's changes. */
+  async mark(marker: 'r' | 'x'): Promise<void> {
+    await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
+      await this.scripts.mark(this.segments[s].feed, FEED_LENGTH, marker);
+    });
+  }
+
+  /** Deletes the feeds (the cache was removed). */
+  async dropFeeds(): Promise<void> {
+    await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
+      await this.client.unlink(this.segments[s].feed).catch(engineFailure);
+    });
   }
 }

@@ -346,4 +346,61 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
   });
 
+
+  describe('the feed of changes (indexed caches)', () => {
+    const feedOf = (id: string, key: string) => segmentKeysOf(id)[segmentOf(Buffer.from(key))].feed;
+    const start = { id: '0-0', seen: 0 };
+
+    it('gets each fed write and removal in the same step, and gives each key once with its live entry as it is now', async () => {
+      const { id, entries } = newCache(clients.client);
+      const now = Date.now();
+      const s = segmentOf(Buffer.from('k'));
+      await entries.write(record('k', 'one', now), now, undefined, { fed: true });
+      await entries.write(record('k', 'two', now), now, undefined, { fed: true });
+      await entries.write(record('quiet', 'v', now), now); // not fed: a cache without index pays nothing
+      expect(await clients.client.xlen(feedOf(id, 'quiet'))).to.equal(segmentOf(Buffer.from('quiet')) === s ? 2 : 0);
+      const read = await entries.readFeed(s, start, now);
+      expect(read.changes.map((c) => [c.key.toString(), c.entry?.value.toString()])).to.deep.equal([['k', 'two']]);
+      expect([read.next.seen, read.stop]).to.deep.equal([2, undefined]);
+      expect(read.next.id).to.equal(read.end);
+
+      await entries.remove(Buffer.from('k'), now, undefined, { fed: true });
+      const after = await entries.readFeed(s, read.next, now);
+      expect(after.changes.map((c) => [c.key.toString(), c.entry])).to.deep.equal([['k', undefined]]);
+      expect(after.next.seen).to.equal(3);
+      expect((await entries.readFeed(s, after.next, now)).changes).to.deep.equal([]);
+    });
+
+    it('stops at a marker: a cleared segment, a reindex or an index clear asked for', async () => {
+      const { entries } = newCache(clients.client);
+      const now = Date.now();
+      const s = segmentOf(Buffer.from('k'));
+      await entries.write(record('k', 'v', now), now, undefined, { fed: true });
+      await entries.mark('r');
+      await entries.clear(true);
+      const first = await entries.readFeed(s, start, now);
+      expect([first.changes.map((c) => c.key.toString()), first.stop]).to.deep.equal([['k'], 'r']);
+      const second = await entries.readFeed(s, first.next, now);
+      expect([second.changes, second.stop]).to.deep.equal([[], 'c']);
+      expect((await entries.feedEnd(s)).end).to.deep.equal(second.next);
+    });
+
+    it('says when changes after a reader\'s place were trimmed away, and where the feed ends', async () => {
+      const { entries } = newCache(clients.client);
+      const now = Date.now();
+      const s = segmentOf(Buffer.from('k'));
+      await entries.write(record('k', 'v0', now), now, undefined, { fed: true });
+      const early = await entries.readFeed(s, start, now);
+      expect((await entries.feedEnd(s)).whole).to.equal(true);
+      for (let i = 1; i <= 1_200; i++) await entries.write(record('k', `v${i}`, now), now, undefined, { fed: true });
+      const end = await entries.feedEnd(s);
+      expect([end.whole, end.end.seen]).to.deep.equal([false, 1_201]);
+      const behind = await entries.readFeed(s, early.next, now);
+      expect([behind.stop, behind.changes, behind.next]).to.deep.equal(['gap', [], end.end]);
+      // from the end on, nothing is missing
+      await entries.write(record('k', 'last', now), now, undefined, { fed: true });
+      const caught = await entries.readFeed(s, end.end, now);
+      expect([caught.stop, caught.changes.map((c) => c.entry?.value.toString())]).to.deep.equal([undefined, ['last']]);
+    });
+  });
 });
