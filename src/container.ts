@@ -94,7 +94,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const clusterName = spec.cluster?.namespace ? `${spec.cluster.namespace}.${name}` : name;
   // the node's own files (credentials key, logs, backups) stay in its data dir: created 0700 on either engine
   if (spec.cluster) ensurePrivateDir(dataDir);
-  const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, spec.cluster.afterWrite);
+  const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, dataDir, spec.cluster.afterWrite);
   const store: Store = redis ?? new SqliteStore({ dataDir, durability: config.durability });
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
