@@ -198,64 +198,86 @@ return 1
 `;
 
 /**
- * FEED_READ — KEYS: feed; ARGV: after (a stream id), seen (how many entries the feed had received
- * up to it), limit, now, bytes, the entry prefix. Returns [tail, added, last, read, stop, then per
- * key: key, value|nil, type|nil, created, lastUsed, lifespan, maxIdle]: the feed's newest id and
- * how many entries it ever received; the id of the last feed entry read ('' none) and how many were
- * read; why the read stopped early (`gap`, a marker `c`/`r`/`x`, which is read, or ''). Each key
- * the read entries name comes once, with its live entry as it is now (nil fields: none) — the
+ * One read of a segment's feed (`q:{…}`, entry-layout.ts), after `after` (a stream id) by a reader
+ * that had seen `seen` of the entries the feed received. Answers [tail, added, last, read, stop,
+ * then per key: key, value|nil, type|nil, created, lastUsed, lifespan, maxIdle]: the feed's newest id
+ * and how many entries it ever received; the id of the last feed entry read ('' none) and how many
+ * were read; why the read stopped early (`gap`, a marker `c`/`r`/`x`, which is read, or ''). Each
+ * key the read entries name comes once, with its live entry as it is now (nil fields: none) — the
  * state, not the change, so the reader need not apply changes in order. `gap`: entries after
  * `after` have been trimmed (the stream dropped more than `seen`) or the stream is younger than
- * `seen`. A limit of 0 reads nothing: where the feed ends now. It stops after the entry that
- * brings its keys and values to `bytes` or more. A limit of 0 answers [tail, added, '', length, '']:
- * where the feed ends, and whether it still holds every entry it received (added = length).
+ * `seen`. It reads at most `limit` entries and stops after the entry that brings its keys and values
+ * to `budget` bytes or more. A limit of 0 answers [tail, added, '', length, '']: where the feed ends,
+ * and whether it still holds every entry it received (added = length).
  */
-export const FEED_READ = `#!lua flags=no-writes
-${EXPIRES_AT}
-local out = { '0-0', 0, '', 0, '' }
-local length = 0
-if redis.call('EXISTS', KEYS[1]) == 1 then
-  local info = redis.call('XINFO', 'STREAM', KEYS[1])
-  for n = 1, #info, 2 do
-    if info[n] == 'last-generated-id' then out[1] = info[n + 1]
-    elseif info[n] == 'entries-added' then out[2] = info[n + 1]
-    elseif info[n] == 'length' then length = info[n + 1] end
-  end
-end
-local limit = tonumber(ARGV[3])
-if limit == 0 then
-  out[4] = length
-  return out
-end
-local seen = tonumber(ARGV[2])
-if out[2] < seen or out[2] - length > seen then
-  out[5] = 'gap'
-  return out
-end
-local now = tonumber(ARGV[4])
-local budget = tonumber(ARGV[5])
-local bytes = 0
-local done = {}
-for _, e in ipairs(redis.call('XRANGE', KEYS[1], '(' .. ARGV[1], '+', 'COUNT', limit)) do
-  out[3] = e[1]
-  out[4] = out[4] + 1
-  if e[2][1] ~= 'k' then
-    out[5] = e[2][1]
-    return out
-  end
-  local m = e[2][2]
-  if not done[m] then
-    done[m] = true
-    out[#out + 1] = m
-    local f = redis.call('HMGET', ARGV[6] .. m, 'v', 't', 'c', 'u', 'l', 'i')
-    if f[1] and isLive(tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6]), now) then
-      for j = 1, 6 do out[#out + 1] = f[j] end
-      bytes = bytes + #m + #f[1]
-      if bytes >= budget then return out end
-    else
-      for j = 1, 6 do out[#out + 1] = false end
+const READ_FEED = `
+local function readFeed(feed, after, seen, limit, now, budget, prefix)
+  local out = { '0-0', 0, '', 0, '' }
+  local length = 0
+  if redis.call('EXISTS', feed) == 1 then
+    local info = redis.call('XINFO', 'STREAM', feed)
+    for n = 1, #info, 2 do
+      if info[n] == 'last-generated-id' then out[1] = info[n + 1]
+      elseif info[n] == 'entries-added' then out[2] = info[n + 1]
+      elseif info[n] == 'length' then length = info[n + 1] end
     end
   end
+  if limit == 0 then
+    out[4] = length
+    return out
+  end
+  if out[2] < seen or out[2] - length > seen then
+    out[5] = 'gap'
+    return out
+  end
+  local bytes = 0
+  local done = {}
+  for _, e in ipairs(redis.call('XRANGE', feed, '(' .. after, '+', 'COUNT', limit)) do
+    out[3] = e[1]
+    out[4] = out[4] + 1
+    if e[2][1] ~= 'k' then
+      out[5] = e[2][1]
+      return out
+    end
+    local m = e[2][2]
+    if not done[m] then
+      done[m] = true
+      out[#out + 1] = m
+      local f = redis.call('HMGET', prefix .. m, 'v', 't', 'c', 'u', 'l', 'i')
+      if f[1] and isLive(tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6]), now) then
+        for j = 1, 6 do out[#out + 1] = f[j] end
+        bytes = bytes + #m + #f[1]
+        if bytes >= budget then return out end
+      else
+        for j = 1, 6 do out[#out + 1] = false end
+      end
+    end
+  end
+  return out
+end
+`;
+
+/** FEED_READ — KEYS: feed; ARGV: after, seen, limit, now, budget, the entry prefix. One read of the feed (`readFeed` above). */
+export const FEED_READ = `#!lua flags=no-writes
+${EXPIRES_AT}
+${READ_FEED}
+return readFeed(KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6])
+`;
+
+/**
+ * FEEDS_READ — KEYS: the first feed (where the call goes); ARGV: limit, now, budget, then per
+ * segment: its feed, after, seen, its entry prefix. A read of each feed (`readFeed` above), one answer
+ * each, in one call: the segments of one master read with one command where FEED_READ takes one
+ * each. Every feed must be in a slot this master serves (`allow-cross-slot-keys` lets the script
+ * touch several slots of it); a call that names another master's fails, and its reads are made one by one.
+ */
+export const FEEDS_READ = `#!lua flags=no-writes,allow-cross-slot-keys
+${EXPIRES_AT}
+${READ_FEED}
+local limit, now, budget = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local out = {}
+for n = 4, #ARGV, 4 do
+  out[#out + 1] = readFeed(ARGV[n], ARGV[n + 1], tonumber(ARGV[n + 2]), limit, now, budget, ARGV[n + 3])
 end
 return out
 `;

@@ -1,9 +1,9 @@
 import type { Cluster } from 'ioredis';
 import type { StoredEntry } from '../../model/stored-entry';
 import { entryKeyOf, FEED_LENGTH, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
-import { CLEAR_PAGE, ENTRIES_PAGE, FEED_READ, KEYS_PAGE, MARK, PUT, READ, REMOVE, SIZE } from './entry-scripts';
+import { CLEAR_PAGE, ENTRIES_PAGE, FEED_READ, FEEDS_READ, KEYS_PAGE, MARK, PUT, READ, REMOVE, SIZE } from './entry-scripts';
 import type { Pages } from '../../util/pages';
-import { type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
+import { groupByMaster, scriptBatch, type ScriptBatch, type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 import type { AfterWrite } from './cluster-engine';
 import { inParallel, walkPages, type Page } from './segment-walk';
 import { engineFailure } from './engine-failure';
@@ -41,8 +41,13 @@ export type FeedMarker = 'c' | 'r' | 'x';
 export interface FeedRead {
   /** Where the reader stands after it (after a gap: at the feed's end). */
   next: FeedPosition;
-  /** The keys the entries read name, once each, with the live entry as it is now (undefined: none). */
-  changes: Array<{ key: Buffer; entry: StoredEntry | undefined }>;
+  /**
+   * The keys the entries read name, once each, with the live entry as it is now (undefined: none):
+   * made as they are iterated, so that a reader of many reads turns them into objects a few at a time.
+   */
+  changes: Iterable<{ key: Buffer; entry: StoredEntry | undefined }>;
+  /** How many keys `changes` gives. */
+  count: number;
   /** Why the read stopped: entries after the reader's position were trimmed before it read them (`gap`), or the marker it read last. */
   stop: 'gap' | FeedMarker | undefined;
   /** The feed's newest id at the read. */
@@ -63,12 +68,22 @@ export interface Paging {
 
 export const DEFAULT_PAGING: Paging = { keys: 256, bytes: 256 * 1024, window: 8, parallel: 32 };
 
-type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage' | 'mark' | 'feedRead';
+type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage' | 'mark' | 'feedRead' | 'feedsRead';
 
 const SCRIPTS: ScriptTable<EntryScript> = [
   ['read', READ, 2], ['put', PUT, 4], ['remove', REMOVE, 4], ['size', SIZE, 2],
-  ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 3], ['mark', MARK, 1], ['feedRead', FEED_READ, 1],
+  ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 3], ['mark', MARK, 1],
+  ['feedRead', FEED_READ, 1], ['feedsRead', FEEDS_READ, 1],
 ];
+
+/**
+ * What one read of a segment's feed takes at most: feed entries, and key and value bytes (plus one
+ * entry) — a catch-up reads every segment at once, so a round holds at most 256 times this.
+ */
+const FEED_READ_KEYS = 32;
+const FEED_READ_BYTES = 8 * 1024;
+/** Segments one FEEDS_READ reads, at most: one call of a master's Lua, which holds that master meanwhile. */
+const FEEDS_PER_CALL = 32;
 
 /** A write of an indexed cache goes to its segment's feed, kept at about this length. */
 const fedLength = (fed: boolean | undefined): string | number => (fed ? FEED_LENGTH : '');
@@ -81,6 +96,7 @@ const fedLength = (fed: boolean | undefined): string | number => (fed ? FEED_LEN
  */
 export class RedisEntries {
   private readonly scripts: Record<EntryScript, ScriptCall>;
+  private readonly readBatch: ScriptBatch;
   private readonly segments: SegmentKeys[];
 
   /**
@@ -89,6 +105,7 @@ export class RedisEntries {
    */
   constructor(private readonly client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '') {
     this.scripts = scriptCommands(client, 'gridEntries', SCRIPTS, true);
+    this.readBatch = scriptBatch(client, 'gridEntries', 'read', true, this.scripts.read);
     this.segments = segmentKeysOf(cacheId);
   }
 
@@ -96,11 +113,7 @@ export class RedisEntries {
   async read(key: Buffer, now: number, touch: boolean): Promise<EntryRecord | undefined> {
     const segment = this.segments[segmentOf(key)];
     const f = await this.scripts.read(entryKeyOf(segment, key), segment.expiries, key, now, touch ? '1' : '0') as Array<Buffer | null> | null;
-    if (!f) return undefined;
-    return {
-      key, value: f[0]!, valueType: f[1] && f[1].toString(), created: Number(f[2]), lastUsed: Number(f[3]),
-      lifespan: Number(f[4]), maxIdle: Number(f[5]), etag: f[6]!.toString(),
-    };
+    return entryOf(key, f);
   }
 
   /** Writes the entry as given (its times are the caller's) unless `condition` holds it back. */
@@ -187,40 +200,50 @@ export class RedisEntries {
   }
 
   /**
-   * Where the feed of `segment` ends now (a reader starting there reads every change made after
-   * this), and whether it still holds every entry it ever received (none trimmed yet).
+   * Where the feed of each segment ends now (a reader starting there reads every change made after
+   * this), and whether it still holds every entry it ever received (none trimmed yet); one pipeline per master.
    */
-  async feedEnd(segment: number): Promise<{ end: FeedPosition; whole: boolean }> {
-    const [end, added, , length] = await this.scripts.feedRead(this.segments[segment].feed, '0-0', 0, 0, 0, 0, '') as [Buffer, number, Buffer, number];
-    return { end: { id: end.toString(), seen: added }, whole: added === length };
+  async feedEnds(): Promise<Array<{ end: FeedPosition; whole: boolean }>> {
+    const replies = await this.feedReads(this.segments.map((s) => ({ feed: s.feed, after: '0-0', seen: 0, prefix: '' })), 0, 0, 0) as Array<[Buffer, number, Buffer, number]>;
+    return replies.map(([end, added, , length]) => ({ end: { id: end.toString(), seen: added }, whole: added === length }));
   }
 
   /**
-   * The changes of `segment` after `from`: at most `limit` feed entries, stopping after a marker
-   * and after the entry whose key and value bring the read to `bytes`; each key with its live entry now.
+   * The changes of each segment after its `from`: at most `limit` feed entries, stopping after a
+   * marker and after the entry whose key and value bring the read to `bytes`; each key with its
+   * live entry now.
    */
-  async readFeed(segment: number, from: FeedPosition, now: number, limit = this.paging.keys, bytes = this.paging.bytes): Promise<FeedRead> {
-    const { feed, entryPrefix } = this.segments[segment];
-    const [end, added, last, read, stop, ...flat] = await this.scripts.feedRead(feed, from.id, from.seen, limit, now, bytes, entryPrefix) as Array<Buffer | number | null>;
-    const stopped = (stop as Buffer).toString();
-    if (stopped === 'gap') return { next: { id: end!.toString(), seen: added as number }, changes: [], stop: 'gap', end: end!.toString() };
-    const changes: FeedRead['changes'] = [];
-    for (let i = 0; i < flat.length; i += 7) {
-      const key = flat[i] as Buffer;
-      const f = flat as Array<Buffer | null>;
-      changes.push({
-        key,
-        entry: f[i + 1] ? {
-          key, value: f[i + 1]!, valueType: f[i + 2] && f[i + 2]!.toString(), created: Number(f[i + 3]), lastUsed: Number(f[i + 4]),
-          lifespan: Number(f[i + 5]), maxIdle: Number(f[i + 6]),
-        } : undefined,
-      });
-    }
-    const n = read as number;
-    return {
-      next: n === 0 ? from : { id: (last as Buffer).toString(), seen: from.seen + n },
-      changes, stop: stopped === '' ? undefined : stopped as FeedMarker, end: end!.toString(),
-    };
+  async readFeeds(reads: ReadonlyArray<{ segment: number; from: FeedPosition }>, now: number, limit = FEED_READ_KEYS, bytes = FEED_READ_BYTES): Promise<FeedRead[]> {
+    const replies = await this.feedReads(reads.map(({ segment, from }) => ({ feed: this.segments[segment].feed, after: from.id, seen: from.seen, prefix: this.segments[segment].entryPrefix })),
+      limit, now, bytes);
+    return replies.map((reply, i) => feedReadOf(reads[i].from, reply as Array<Buffer | number | null>));
+  }
+
+  /**
+   * Reads of many feeds: one FEEDS_READ per master for up to FEEDS_PER_CALL of its segments, where a
+   * read each would be a command each; the reads of a call that fails (slots moved since the client
+   * learned them) are made one by one.
+   */
+  private async feedReads(reads: Array<{ feed: string; after: string; seen: number; prefix: Buffer | string }>, limit: number, now: number, bytes: number): Promise<unknown[]> {
+    const answers = new Array<unknown>(reads.length);
+    await Promise.all(groupByMaster(this.client, reads.map((r) => r.feed), FEEDS_PER_CALL).map(async (group) => {
+      const args = group.flatMap((i) => [reads[i].feed, reads[i].after, reads[i].seen, reads[i].prefix]);
+      const replies = await this.scripts.feedsRead(reads[group[0]].feed, limit, now, bytes, ...args).catch(() => undefined) as unknown[] | undefined;
+      await Promise.all(group.map(async (i, n) => {
+        const { feed, after, seen, prefix } = reads[i];
+        answers[i] = replies ? replies[n] : await this.scripts.feedRead(feed, after, seen, limit, now, bytes, prefix);
+      }));
+    }));
+    return answers;
+  }
+
+  /** The live entries of `keys` (a peek: no idle time refreshed); one pipeline per master. */
+  async readMany(keys: Buffer[], now: number): Promise<Array<EntryRecord | undefined>> {
+    const replies = await this.readBatch(keys.map((key) => {
+      const segment = this.segments[segmentOf(key)];
+      return [entryKeyOf(segment, key), segment.expiries, key, now, '0'];
+    }));
+    return replies.map((f, i) => entryOf(keys[i], f as Array<Buffer | null> | null));
   }
 
   /** Puts `marker` in every segment's feed: every node's index reads it in order with the segment's changes. */
@@ -235,5 +258,39 @@ export class RedisEntries {
     await inParallel(SEGMENTS, this.paging.parallel, async (s) => {
       await this.client.unlink(this.segments[s].feed).catch(engineFailure);
     });
+  }
+}
+
+/** The entry of a READ answer (undefined: none live). */
+function entryOf(key: Buffer, f: Array<Buffer | null> | null): EntryRecord | undefined {
+  if (!f) return undefined;
+  return {
+    key, value: f[0]!, valueType: f[1] && f[1].toString(), created: Number(f[2]), lastUsed: Number(f[3]),
+    lifespan: Number(f[4]), maxIdle: Number(f[5]), etag: f[6]!.toString(),
+  };
+}
+
+/** A FEED_READ answer (entry-scripts.ts) of a reader that stood at `from`. */
+function feedReadOf(from: FeedPosition, [end, added, last, read, stop, ...flat]: Array<Buffer | number | null>): FeedRead {
+  const tail = (end as Buffer).toString();
+  const stopped = (stop as Buffer).toString();
+  if (stopped === 'gap') return { next: { id: tail, seen: added as number }, changes: [], count: 0, stop: 'gap', end: tail };
+  const n = read as number;
+  return {
+    next: n === 0 ? from : { id: (last as Buffer).toString(), seen: from.seen + n },
+    changes: changesOf(flat as Array<Buffer | null>), count: flat.length / 7, stop: stopped === '' ? undefined : stopped as FeedMarker, end: tail,
+  };
+}
+
+function* changesOf(f: Array<Buffer | null>): Generator<{ key: Buffer; entry: StoredEntry | undefined }> {
+  for (let i = 0; i < f.length; i += 7) {
+    const key = f[i]!;
+    yield {
+      key,
+      entry: f[i + 1] ? {
+        key, value: f[i + 1]!, valueType: f[i + 2] && f[i + 2]!.toString(), created: Number(f[i + 3]), lastUsed: Number(f[i + 4]),
+        lifespan: Number(f[i + 5]), maxIdle: Number(f[i + 6]),
+      } : undefined,
+    };
   }
 }
