@@ -112,7 +112,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const users = new UserService(store.users, clock, vault);
   reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
 
-  const indexing = new Indexing(store, types, log('grid.query'));
+  const indexing = new Indexing(store, types, log('grid.query'), clock);
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
     configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, clusterName, clock)),
@@ -173,6 +173,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     async close() {
       await services.backups.idle();
       manager.shutdown();
+      indexing.close();
       await store.close();
     },
   };
@@ -185,9 +186,9 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
  */
 function clusterCaches(cluster: ClusterEngine, container: string, clock: Clock): Pick<CacheManagerDeps, 'dataOf' | 'checkDefinition'> {
   return {
-    dataOf: (cache) => new RedisCacheData(new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node), clock, cluster.events),
+    dataOf: (cache) => new RedisCacheData(new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node), clock, cluster.events, cache),
     checkDefinition: (settings) => {
-      const refused = settings.maxCount > 0 ? 'memory.max-count' : settings.maxSizeBytes > 0 ? 'memory.max-size' : settings.indexed ? 'indexing' : undefined;
+      const refused = settings.maxCount > 0 ? 'memory.max-count' : settings.maxSizeBytes > 0 ? 'memory.max-size' : undefined;
       if (refused) throw new InvalidConfigurationError(`${refused} is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)`);
     },
   };
