@@ -93,7 +93,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const clusterName = clusterContainerName(name, spec.cluster?.namespace);
   // the node's own files (credentials key, logs, backups) stay in its data dir: created 0700 on either engine
   if (spec.cluster) ensurePrivateDir(dataDir);
-  const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, spec.cluster.afterWrite);
+  const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, dataDir, spec.cluster.afterWrite);
   const store: Store = redis ?? new SqliteStore({ dataDir, durability: config.durability });
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
@@ -111,7 +111,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const users = new UserService(store.users, clock, vault);
   reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
 
-  const indexing = new Indexing(store, types, log('grid.query'));
+  const indexing = new Indexing(store, types, log('grid.query'), clock);
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
     configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, clusterName, clock)),
@@ -172,6 +172,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     async close() {
       await services.backups.idle();
       manager.shutdown();
+      indexing.close();
       await store.close();
     },
   };
@@ -185,10 +186,13 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
 function clusterCaches(cluster: ClusterEngine, container: string, clock: Clock): Pick<CacheManagerDeps, 'dataOf' | 'checkDefinition'> {
   return {
     dataOf: (cache) => new RedisCacheData(
-      new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node, boundOf(cache)), clock, cluster.events),
+      new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node, boundOf(cache)), clock, cluster.events, cache),
     checkDefinition: (settings, current) => {
-      const refused = settings.indexed ? 'indexing' : undefined;
-      if (refused) throw new InvalidConfigurationError(`${refused} is not supported on the redis engine yet: remove it from the definition (docs/scale-out.md)`);
+      // a bounded cache has no feed of changes for the nodes' indexes (docs/scale-out.md, "Bounded caches")
+      if (settings.indexed && keepsBound(settings)) {
+        throw new InvalidConfigurationError('indexing together with memory.max-count or memory.max-size is not supported on the redis engine yet: '
+          + 'remove one of them from the definition (docs/scale-out.md)');
+      }
       // a bounded cache has one segment, another 256: the layout is chosen at create (docs/scale-out.md, "Bounded caches")
       if (current && keepsBound(settings) !== keepsBound(current)) {
         throw new InvalidConfigurationError(`memory.max-count and memory.max-size cannot be ${keepsBound(settings) ? 'added to' : 'removed from'} an existing cache `

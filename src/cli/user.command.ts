@@ -122,7 +122,7 @@ async function onCluster(engine: RedisEngineConfig, dataDir: string, tenant: str
   const { connectCluster } = require('../store/redis/cluster-client') as typeof import('../store/redis/cluster-client');
   const client = await connectCluster(engine);
   try {
-    const store = await RedisStore.open(client, clusterContainerName(tenant ?? CONTAINER_NAME, engine.namespace));
+    const store = await RedisStore.open(client, clusterContainerName(tenant ?? CONTAINER_NAME, engine.namespace), dataDir);
     let failed: Error | undefined;
     store.onCommitFailure((_ops, err) => { failed ??= err; });
     try {

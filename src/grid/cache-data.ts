@@ -1,6 +1,7 @@
 import type { Expiry } from '../model/expiration';
 import type { OpFlags } from '../model/flags';
 import type { StoredEntry } from '../store/store';
+import type { FeedPosition, FeedRead } from '../store/redis/redis-entries';
 import type { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
 import type { EntryEvent } from './entry-events';
@@ -11,6 +12,22 @@ export type MaybePromise<T> = T | Promise<T>;
 
 /** What a conditional remove found: done, no live entry, or an entry whose ETag is not the one asked for. */
 export type RemoveOutcome = 'removed' | 'absent' | 'etag-differs';
+
+/**
+ * What the query index a node keeps reads of a cache whose writes other nodes make too (the redis
+ * engine: docs/scale-out.md, "Queries"): each segment's feed of changed keys, in the order the
+ * segment's writes were made, and the entries of a query's hits.
+ */
+export interface SharedContent {
+  /** Where the feed of each segment ends now, and whether it still holds every change it received. */
+  feedEnds(): Promise<Array<{ end: FeedPosition; whole: boolean }>>;
+  /** The next changes of each segment after its `from`, each key with its live entry as it is now. */
+  readFeeds(reads: ReadonlyArray<{ segment: number; from: FeedPosition }>): Promise<FeedRead[]>;
+  /** Asks every node's index to rebuild (`r`) or to empty (`x`), in order with the writes. */
+  mark(marker: 'r' | 'x'): Promise<void>;
+  /** The live entries of `keys` now, no idle time refreshed. */
+  peekMany(keys: Buffer[]): Promise<Array<CacheEntry | undefined>>;
+}
 
 /**
  * The entries of one cache, wherever they are kept: the seam between what the API does with
@@ -54,4 +71,6 @@ export interface CacheData {
   discard?(): Promise<void>;
   /** Entry listeners (docs/reference/data-plane.md#entry-events). */
   readonly listeners: Listeners<EntryEvent>;
+  /** Where other nodes write the entries too (the redis engine): what this node's query index follows. */
+  readonly shared?: SharedContent;
 }

@@ -48,7 +48,7 @@ export interface CacheManagerDeps {
   checkDefinition?: (settings: CacheSettings, current?: CacheSettings) => void;
   /** Attaches query indexes to indexed caches (src/grid/query/indexing.ts). */
   indexing?: {
-    attach(cache: Cache, definition: CacheDefinition): void;
+    attach(cache: Cache, definition: CacheDefinition, data: CacheData): void;
     detach(cache: Cache): void;
   };
 }
@@ -364,8 +364,11 @@ export class CacheManager {
     const definition = parseCacheConfig(record.config, 'json');
     const settings = this.settingsOf(definition);
     if (!h || h.cache.id !== record.id) {
+      if (h) {
+        this.stopReaper(h);
+        this.deps.indexing?.detach(h.cache);
+      }
       const adopted = this.handle(record.id, name, definition, { internal: false, volatile: false }, settings);
-      if (h) this.stopReaper(h);
       this.caches.set(name, adopted);
       this.aliases.set(name, settings.aliases);
       this.scheduleReaper(adopted);
@@ -382,7 +385,7 @@ export class CacheManager {
     h.definition = definition;
     h.cache.reconfigure(settings);
     this.scheduleReaper(h);
-    this.deps.indexing?.attach(h.cache, definition);
+    this.deps.indexing?.attach(h.cache, definition, h.data);
     this.aliases.set(h.cache.name, settings.aliases);
   }
 
@@ -474,8 +477,8 @@ export class CacheManager {
   private handle(id: number, name: string, definition: CacheDefinition, flags: { internal: boolean; volatile: boolean },
     settings = this.settingsOf(definition)): CacheHandle {
     const cache = new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats });
-    if (!flags.internal) this.deps.indexing?.attach(cache, definition);
     const data = !flags.internal && this.deps.dataOf ? this.deps.dataOf(cache) : new LocalCacheData(cache);
+    if (!flags.internal) this.deps.indexing?.attach(cache, definition, data);
     return { cache, data, definition, ...flags, rebalancing: true };
   }
 }

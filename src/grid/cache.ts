@@ -84,6 +84,14 @@ export class Cache {
     this.index.attach(index);
   }
 
+  /**
+   * Refuses a put the cache's index cannot take (ISPN028021/ISPN028022) before anything is written:
+   * for an engine whose writes do not pass through `put` (the redis engine's).
+   */
+  checkIndexable(): void {
+    this.index.checkPut();
+  }
+
   /** Applies changed settings of a compatible update (memory limits may evict at once). */
   reconfigure(settings: CacheSettings): void {
     this.currentSettings = settings;

@@ -20,6 +20,8 @@ export type ContentChange =
  */
 export interface ContentIndex {
   apply(change: ContentChange): void;
+  /** Refuses a put while the configuration cannot be indexed (ISPN028021/ISPN028022), as `apply` does. */
+  checkPut(): void;
 }
 
 /**
@@ -35,5 +37,9 @@ export class IndexFeed {
 
   apply(change: ContentChange): void {
     this.index?.apply(change);
+  }
+
+  checkPut(): void {
+    this.index?.checkPut();
   }
 }

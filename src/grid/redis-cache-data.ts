@@ -2,17 +2,23 @@ import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
-import { type OpFlags, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
+import { type OpFlags, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
 import type { StoredEntry } from '../store/store';
-import type { Bounded, RedisEntries, WriteCondition } from '../store/redis/redis-entries';
+import type { Bounded, RedisEntries, WriteCondition, WriteFlags } from '../store/redis/redis-entries';
 import type { EntryEventFeed } from '../store/redis/entry-event-feed';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
-import type { CacheData, RemoveOutcome } from './cache-data';
+import type { CacheData, RemoveOutcome, SharedContent } from './cache-data';
 import { type CacheEntry, type ScannedEntry, scannedPages } from './cache-entry';
 import type { CacheStats } from './cache-stats';
 import type { EntryEvent } from './entry-events';
+
+/** What the entries need to know of their cache's index: whether it has one, and whether it takes a write (ISPN028021/22). */
+export interface IndexedCache {
+  readonly settings: { readonly indexed: boolean };
+  checkIndexable(): void;
+}
 
 /**
  * Whether the cache keeps its bound on this engine (docs/scale-out.md, "Bounded caches"): one
@@ -50,13 +56,24 @@ export function boundOf(cache: { readonly settings: CacheSettings; readonly stat
  * Listeners hear the writes made through this object when they are made, and — with a `feed` —
  * those of other nodes once the feed hands them over (docs/scale-out.md, "Entry events"); expiry
  * events are not there yet.
+ *
+ * The writes of an indexed cache also go to its feed of changes, in the same script, so that every
+ * node's index can follow them (`shared`, docs/scale-out.md, "Queries").
  */
 export class RedisCacheData implements CacheData {
   readonly listeners = new Listeners<EntryEvent>((n) => this.following(n > 0));
   /** Following the feed: the way to stop, once subscribed. */
   private followed: Promise<() => Promise<void>> | undefined;
 
-  constructor(private readonly store: RedisEntries, private readonly clock: Clock, private readonly feed?: EntryEventFeed) {}
+  /** Each segment's changes, in the order its master made them: what the nodes' query indexes follow. */
+  readonly shared: SharedContent = {
+    feedEnds: () => this.store.feedEnds(),
+    readFeeds: (reads) => this.store.readFeeds(reads, this.clock.now()),
+    mark: (marker) => this.store.mark(marker),
+    peekMany: (keys) => this.store.readMany(keys, this.clock.now()),
+  };
+
+  constructor(private readonly store: RedisEntries, private readonly clock: Clock, private readonly feed?: EntryEventFeed, private readonly cache?: IndexedCache) {}
 
   get(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
     return this.store.read(key, this.clock.now(), true);
@@ -75,7 +92,8 @@ export class RedisCacheData implements CacheData {
   }
 
   async remove(key: Buffer, flags: OpFlags, ifEtag?: string): Promise<RemoveOutcome> {
-    const outcome = await this.store.remove(key, this.clock.now(), ifEtag, (flags & SKIP_LISTENER_NOTIFICATION) !== 0);
+    // a removal always reaches the index, SKIP_INDEXING or not, as on the local engine
+    const outcome = await this.store.remove(key, this.clock.now(), ifEtag, { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0, fed: this.indexed });
     if (outcome === 'removed') this.notify('cache-entry-removed', key, flags);
     return outcome;
   }
@@ -85,13 +103,18 @@ export class RedisCacheData implements CacheData {
   }
 
   async clear(): Promise<void> {
-    await this.store.clear();
+    await this.store.clear(this.indexed);
   }
 
-  /** The cache was removed: its entries go too (whatever is written meanwhile may stay). */
+  /** The cache was removed: its entries and feeds go too (whatever is written meanwhile may stay). */
   async discard(): Promise<void> {
     this.following(false);
     await this.store.clear();
+    await this.store.dropFeeds();
+  }
+
+  private get indexed(): boolean {
+    return this.cache?.settings.indexed ?? false;
   }
 
   /** Follows the other nodes' events while someone listens. */
@@ -123,9 +146,13 @@ export class RedisCacheData implements CacheData {
   }
 
   private async write(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags, condition: WriteCondition | undefined): Promise<CacheEntry | undefined> {
+    // a configuration the index cannot take refuses the write before anything is written, as on the local engine
+    if (this.indexed) this.cache!.checkIndexable();
     const now = this.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
-    const outcome = await this.store.write(entry, now, condition, (flags & SKIP_LISTENER_NOTIFICATION) !== 0);
+    // SKIP_INDEXING leaves every node's index as it was
+    const written: WriteFlags = { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0, fed: this.indexed && (flags & SKIP_INDEXING) === 0 };
+    const outcome = await this.store.write(entry, now, condition, written);
     if (outcome === 'full') {
       const { maxCount, maxSize } = this.store.bounds!;
       throw new ContainerFullError(maxCount >= 0 ? maxCount : maxSize);

@@ -1,4 +1,4 @@
-import { CacheNotIndexedError, CacheStatisticsDisabledError } from '../errors';
+import { CacheNotIndexedError, CacheStatisticsDisabledError, IndexedEntityError } from '../errors';
 import type { CacheIndex } from '../grid/query/cache-index';
 import type { Indexing } from '../grid/query/indexing';
 import type { QueryEngine } from '../grid/query/query-engine';
@@ -63,6 +63,8 @@ export class SearchAdminService {
     const { cache: running } = handleOf(cache);
     const index = this.indexing.of(running);
     if (!index) return { types: [], reindexing: false, entityIndexingFailures: 0 };
+    // what every node wrote before now (the redis engine); a configuration that cannot be indexed yet counts what is there
+    await index.current()?.catch((err: unknown) => { if (!(err instanceof IndexedEntityError)) throw err; });
     const measured = new Map<string, IndexTypeStats>((await index.reads.stats(running.id)).map((s) => [s.type, s]));
     const types = index.settings.indexedEntities.map((name) => ({ name, count: measured.get(name)?.count ?? 0, size: measured.get(name)?.size ?? 0 }));
     return { types, reindexing: index.reindexing, entityIndexingFailures: index.entityIndexingFailures };

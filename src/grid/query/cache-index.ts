@@ -5,9 +5,13 @@ import { entityModelOf } from '../../model/ickle/entity-model';
 import type { ProtobufTypes } from '../../model/protobuf/protostream-json';
 import { wrappedMessageOf } from '../../model/protobuf/wrapped-message';
 import { type Commit, expiresAt, type IndexStore, type IndexWriteOp, type StoredEntry } from '../../store/store';
+import type { Pages } from '../../util/pages';
 import type { Cache } from '../cache';
+import type { MaybePromise } from '../cache-data';
+import type { CacheEntry } from '../cache-entry';
 import type { ContentChange, ContentIndex } from '../content-index';
 import { idOf } from '../memory-tier';
+import { byDeadline, type Deadline } from './deadline';
 import { toIndexDocument } from './index-documents';
 import type { QuerySettings } from './query-settings';
 import { TimeSlice } from './time-slice';
@@ -23,6 +27,29 @@ export interface IndexTarget {
   write(op: IndexWriteOp): Commit | undefined;
 }
 
+/** What an index reads of its cache's entries: all of them (a rebuild), and those of a query's hits. */
+export interface IndexedContent {
+  /** Every live entry, every write acknowledged before the call included. */
+  entries(): Pages<StoredEntry>;
+  /** The live entries of `keys`, read without bringing them into memory or refreshing idle times. */
+  lookupMany(keys: Buffer[]): MaybePromise<Array<CacheEntry | undefined>>;
+  /** Whether only memory holds the key's entry (a passivating cache's, not passivated). */
+  heldOnlyInMemory(key: Buffer): boolean;
+}
+
+/**
+ * How an index learns of changes made through other nodes (the redis engine's `IndexFollower`);
+ * absent where every change passes through this node's cache, which tells the index itself.
+ */
+export interface IndexSync {
+  /** Resolves once the index has every change acknowledged before the call, whichever node made it. */
+  catchUp(): Promise<void>;
+  /** Asks every node's index to rebuild; resolves once this node's has. */
+  reindex(): Promise<void>;
+  /** Asks every node's index to empty; resolves once this node's has. */
+  clear(): Promise<void>;
+}
+
 const REINDEX_BATCH = 1000;
 
 /**
@@ -36,8 +63,11 @@ export class CacheIndex implements ContentIndex {
   /** Keys the cache changed while a reindex runs: the reindex leaves them to the live path. */
   private touched: Set<string> | undefined;
   private cleared = false;
+  /** Set on the redis engine, where writes come from other nodes too. */
+  sync: IndexSync | undefined;
 
-  constructor(readonly cache: Cache, readonly settings: QuerySettings, readonly target: IndexTarget, private readonly types: ProtobufTypes) {}
+  constructor(readonly cache: Cache, readonly settings: QuerySettings, readonly target: IndexTarget, private readonly types: ProtobufTypes,
+    private readonly content: IndexedContent) {}
 
   get reindexing(): boolean {
     return this.rebuilding !== undefined;
@@ -45,6 +75,26 @@ export class CacheIndex implements ContentIndex {
 
   get reads(): IndexStore {
     return this.target.reads;
+  }
+
+  /**
+   * Resolves once the index holds every write acknowledged before the call, through whichever node
+   * (docs/scale-out.md, "Queries"), or fails with the query's time-out at `deadline`; undefined
+   * when there is nothing to wait for (every write passed through this node).
+   */
+  current(deadline?: Deadline): Promise<void> | undefined {
+    if (!this.sync) return undefined;
+    const caught = this.sync.catchUp();
+    return deadline ? byDeadline(caught, deadline) : caught;
+  }
+
+  /** The live entries of a query's hits (stale documents find none). */
+  lookupMany(keys: Buffer[]): MaybePromise<Array<CacheEntry | undefined>> {
+    return this.content.lookupMany(keys);
+  }
+
+  checkPut(): void {
+    this.entities();
   }
 
   apply(change: ContentChange): void {
@@ -99,39 +149,59 @@ export class CacheIndex implements ContentIndex {
     return this.entities().find((e) => e.name === name);
   }
 
-  /** `?action=clear`: the index emptied, the data kept. */
+  /** `?action=clear`: the index emptied, the data kept (every node's, with `sync`). */
   async clear(): Promise<void> {
     this.entities();
+    if (this.sync) return this.sync.clear();
+    await this.clearHere();
+  }
+
+  /** This node's index emptied. */
+  async clearHere(): Promise<void> {
     await this.target.write({ kind: 'index.clear', cacheId: this.cache.id })?.promise;
   }
 
-  /** `?action=reindex`: the index rebuilt from the cache's entries, a batch at a time; joins a running one. */
+  /** `?action=reindex`: the index rebuilt from the cache's entries, a batch at a time (every node's, with `sync`); joins a running one. */
   reindex(): Promise<void> {
     this.entities();
-    this.rebuilding ??= this.rebuild().finally(() => {
-      this.rebuilding = undefined;
-      this.touched = undefined;
-    });
+    return this.sync ? this.sync.reindex() : this.rebuildHere();
+  }
+
+  /**
+   * This node's index rebuilt from the cache's entries; joins a running rebuild — `again`: one that
+   * reads every entry after this call (a running one starts over).
+   */
+  rebuildHere(again = false): Promise<void> {
+    this.entities();
+    if (this.rebuilding && again) this.cleared = true;
+    this.rebuilding ??= this.rebuild();
     return this.rebuilding;
   }
 
   private async rebuild(): Promise<void> {
-    await this.cache.settled();
-    do {
-      this.touched = new Set();
-      this.cleared = false;
-      let commit = this.target.write({ kind: 'index.clear', cacheId: this.cache.id });
-      const slice = new TimeSlice();
-      let n = 0;
-      for (const e of this.cache.entries()) {
-        if (this.cleared) break;
-        if (this.touched.has(idOf(e.key))) continue;
-        commit = this.index(e, this.cache.heldOnlyInMemory(e.key)) ?? commit;
-        if (++n % REINDEX_BATCH === 0 && commit) await commit.promise;
-        if (slice.due()) await slice.pause();
-      }
-      if (commit) await commit.promise;
-    } while (this.cleared);
+    // the last look at `cleared` and the end of `rebuilding` in one step: a call between them would be lost
+    try {
+      do {
+        this.touched = new Set();
+        this.cleared = false;
+        let commit = this.target.write({ kind: 'index.clear', cacheId: this.cache.id });
+        const slice = new TimeSlice();
+        let n = 0;
+        pages: for await (const page of this.content.entries()) {
+          for (const e of page) {
+            if (this.cleared) break pages;
+            if (this.touched.has(idOf(e.key))) continue;
+            commit = this.index(e, this.content.heldOnlyInMemory(e.key)) ?? commit;
+            if (++n % REINDEX_BATCH === 0 && commit) await commit.promise;
+            if (slice.due()) await slice.pause();
+          }
+        }
+        if (commit) await commit.promise;
+      } while (this.cleared);
+    } finally {
+      this.rebuilding = undefined;
+      this.touched = undefined;
+    }
   }
 
   /** Writes the entry's document, or removes a stale one when the value is not an indexed entity. */

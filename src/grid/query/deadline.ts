@@ -22,3 +22,12 @@ export class Deadline {
     if (this.passed) throw new QueryTimeoutError(this.ms);
   }
 }
+
+/** `work`, or the deadline's time-out if the deadline passes first (the work goes on, unobserved). */
+export function byDeadline<T>(work: Promise<T>, deadline: Deadline): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new QueryTimeoutError(deadline.ms)), Math.max(0, deadline.at - sharedNow()));
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}

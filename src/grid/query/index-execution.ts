@@ -83,7 +83,7 @@ async function streamCandidates(exec: ExecutableQuery, index: CacheIndex, sel: I
     const { hits, next }: IndexBatch = await pending;
     pending = next === undefined ? undefined : index.reads.batch(sel, next, BATCH);
     for (let i = 0; i < hits.length; i += LOAD) {
-      for (const row of loadAll(exec, index, hits.slice(i, i + LOAD), loading)) {
+      for (const row of await loadAll(exec, index, hits.slice(i, i + LOAD), loading)) {
         if ((!check || exec.where(row.entity)) && visit(row)) return;
         if (slice.due() || (heavyPatternWork() && slice.spent())) await slice.pause();
       }
@@ -106,7 +106,7 @@ function sortKeys(q: AnalyzedQuery): IndexSortKey[] {
 async function loadPage(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit[], loading: EntityLoading, budget: QueryBudget): Promise<MatchRow[]> {
   const rows: MatchRow[] = [];
   for (let i = 0; i < hits.length; i += LOAD) {
-    for (const row of loadAll(exec, index, hits.slice(i, i + LOAD), loading)) {
+    for (const row of await loadAll(exec, index, hits.slice(i, i + LOAD), loading)) {
       budget.hold(row);
       rows.push(row);
     }
@@ -115,10 +115,14 @@ async function loadPage(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit
   return rows;
 }
 
-/** The hits' entries, read without bringing them into memory; stale documents (entry gone) are skipped. */
-function loadAll(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit[], loading: EntityLoading): MatchRow[] {
+/**
+ * The hits' entries, read without bringing them into memory (on the redis engine, from the
+ * cluster); stale documents (entry gone or expired) are skipped.
+ */
+async function loadAll(exec: ExecutableQuery, index: CacheIndex, hits: IndexHit[], loading: EntityLoading): Promise<MatchRow[]> {
   const started = process.hrtime.bigint();
-  const entries = index.cache.lookupMany(hits.map((h) => h.key));
+  const found = index.lookupMany(hits.map((h) => h.key));
+  const entries = found instanceof Promise ? await found : found;
   const rows: MatchRow[] = [];
   hits.forEach((hit, i) => {
     const entity = entries[i] && exec.reader.read(entries[i]!.value);

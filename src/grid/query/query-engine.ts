@@ -72,7 +72,11 @@ export class QueryEngine {
     const loading: EntityLoading = { loaded: 0, ns: 0 };
     let result: QueryResult | undefined;
     try {
-      if (index?.entity(exec.query.entity.name)) result = await runIndexQuery(exec, index, paging, accuracy, this.clock.now(), loading, budget);
+      if (index?.entity(exec.query.entity.name)) {
+        // on the redis engine: every write acknowledged before now, through any node, is in the index first
+        await index.current(budget.deadline);
+        result = await runIndexQuery(exec, index, paging, accuracy, this.clock.now(), loading, budget);
+      }
       result ??= await this.scan(data, exec, paging, budget);
     } catch (err) {
       throw budget.explain(err);

@@ -9,6 +9,9 @@
  *   k:{<cacheId>:<segment>}               the segment's keys: a sorted set, every score 0, walked in byte order
  *   x:{<cacheId>:<segment>}               the segment's mortal keys: a sorted set scored by when each expires
  *   v:{<cacheId>:<segment>}               a sharded pub/sub channel: each write's event (no key: nothing stored)
+ *   q:{<cacheId>:<segment>}               an indexed cache's feed of changes: a stream (MAXLEN ~ FEED_LENGTH), one
+ *                                         entry per write — `k` the key put or removed, or a marker: `c` the
+ *                                         segment cleared, `r` reindex asked for, `x` index clear asked for
  *
  * A bounded cache (memory.max-count or max-size, bounded-entry-scripts.ts) lives in ONE segment,
  * segment 0, so that one script sees every entry and keeps the bound exactly; its entries have no
@@ -18,12 +21,20 @@
  *   b:{<cacheId>:0}                       a hash of s (the entries' weight in bytes, as the local memory
  *                                         tier weighs them) and q (the last use sequence)
  *
- * Which layout a cache has is chosen at create and kept for its life.
+ * Which layout a cache has is chosen at create and kept for its life; a bounded cache has no feed
+ * (bounds and indexing together are refused on this engine).
+ *
  * Field names are one letter since every entry repeats them. This is stored data: the segment hash
  * and the names must never change under a running cluster.
  */
 
 export const SEGMENTS = 256;
+
+/**
+ * Changes a segment's feed keeps at least (`XADD … MAXLEN ~`): a node whose index fell further
+ * behind than this in one segment rebuilds it (docs/scale-out.md, "Queries").
+ */
+export const FEED_LENGTH = 1000;
 
 const TAG_SAFE = /^[^{}]+$/;
 
@@ -51,6 +62,8 @@ export interface SegmentKeys {
   recency: string;
   /** A bounded cache's weight and use sequence (its one segment only). */
   sums: string;
+  /** The stream of the segment's changes (indexed caches only). */
+  feed: string;
 }
 
 /**
@@ -61,7 +74,7 @@ export function segmentKeysOf(cacheId: string, count = SEGMENTS): SegmentKeys[] 
   if (!TAG_SAFE.test(cacheId)) throw new Error(`a cache id in a Redis hash tag needs at least one character and no braces: ${JSON.stringify(cacheId)}`);
   return Array.from({ length: count }, (_, s) => {
     const tag = `{${cacheId}:${s}}`;
-    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}`, events: `v:${tag}`, recency: `r:${tag}`, sums: `b:${tag}` };
+    return { entryPrefix: Buffer.from(`e:${tag}:`), keys: `k:${tag}`, expiries: `x:${tag}`, events: `v:${tag}`, recency: `r:${tag}`, sums: `b:${tag}`, feed: `q:${tag}` };
   });
 }
 

@@ -55,10 +55,11 @@ return f
 `;
 
 /**
- * PUT — KEYS: entry, keys, expiries; ARGV: key bytes, now, value, type ('' = null), created,
+ * PUT — KEYS: entry, keys, expiries, feed; ARGV: key bytes, now, value, type ('' = null), created,
  * lastUsed, lifespan, maxIdle, etag, condition ('' | 'absent' | 'unless-etag'), the condition's
  * ETag, the segment's entry prefix, its event channel, the writing node's id ('' publishes no
- * event; else `c` or `m`, the node, the key bytes go to the channel). Returns 0 when the condition kept the write from happening
+ * event; else `c` or `m`, the node, the key bytes go to the channel), the feed's length ('' feeds
+ * nothing: a cache without index; else the key goes to the feed). Returns 0 when the condition kept the write from happening
  * (a live entry exists; its ETag is the one given), 1 when it created the entry, 2 when it
  * replaced a live one. The entry's native expiry (PEXPIREAT) is its absolute expiry; an immortal
  * entry is PERSISTed, so an overwrite does not inherit the old expiry.
@@ -87,14 +88,15 @@ else
   redis.call('ZREM', KEYS[3], ARGV[1])
 end
 if ARGV[14] ~= '' then redis.call('SPUBLISH', ARGV[13], (live and 'm' or 'c') .. ARGV[14] .. ARGV[1]) end
+if ARGV[15] ~= '' then redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[15], '*', 'k', ARGV[1]) end
 if live then return 2 end
 return 1
 `;
 
 /**
- * REMOVE — KEYS: entry, keys, expiries; ARGV: key bytes, now, '1' when only a given ETag may be
+ * REMOVE — KEYS: entry, keys, expiries, feed; ARGV: key bytes, now, '1' when only a given ETag may be
  * removed, that ETag, the event channel, the writing node's id ('' publishes nothing; else `r`,
- * the node, the key bytes). Returns 1 removed, 0 no live entry (an expired one is cleared away), 2 the
+ * the node, the key bytes), the feed's length ('' feeds nothing). Returns 1 removed, 0 no live entry (an expired one is cleared away), 2 the
  * live entry's ETag is another (nothing removed).
  */
 export const REMOVE = `#!lua flags=allow-oom
@@ -106,6 +108,7 @@ redis.call('UNLINK', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 if live and ARGV[6] ~= '' then redis.call('SPUBLISH', ARGV[5], 'r' .. ARGV[6] .. ARGV[1]) end
+if live and ARGV[7] ~= '' then redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'k', ARGV[1]) end
 if live then return 1 end
 return 0
 `;
@@ -173,9 +176,10 @@ return out
 `;
 
 /**
- * CLEAR_PAGE — KEYS: keys, expiries; ARGV: the entry prefix, limit. Removes the segment's first
- * `limit` entries (UNLINK: their memory is freed off Redis's main thread) and their index
- * members; returns how many keys it took (0: the segment is empty).
+ * CLEAR_PAGE — KEYS: keys, expiries, feed; ARGV: the entry prefix, limit, the feed's length ('':
+ * none; else a `c` marker goes to the feed). Removes the segment's first `limit` entries (UNLINK:
+ * their memory is freed off Redis's main thread) and their index members; returns how many keys
+ * it took (0: the segment is empty).
  */
 export const CLEAR_PAGE = `#!lua flags=allow-oom
 local ms = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
@@ -183,5 +187,97 @@ if #ms == 0 then return 0 end
 for _, m in ipairs(ms) do redis.call('UNLINK', ARGV[1] .. m) end
 redis.call('ZREM', KEYS[1], unpack(ms))
 redis.call('ZREM', KEYS[2], unpack(ms))
+if ARGV[3] ~= '' then redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[3], '*', 'c', '') end
 return #ms
+`;
+
+/** MARK — KEYS: feed; ARGV: the feed's length, the marker (`r` reindex, `x` index clear). */
+export const MARK = `#!lua flags=allow-oom
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', ARGV[2], '')
+return 1
+`;
+
+/**
+ * One read of a segment's feed (`q:{…}`, entry-layout.ts), after `after` (a stream id) by a reader
+ * that had seen `seen` of the entries the feed received. Answers [tail, added, last, read, stop,
+ * then per key: key, value|nil, type|nil, created, lastUsed, lifespan, maxIdle]: the feed's newest id
+ * and how many entries it ever received; the id of the last feed entry read ('' none) and how many
+ * were read; why the read stopped early (`gap`, a marker `c`/`r`/`x`, which is read, or ''). Each
+ * key the read entries name comes once, with its live entry as it is now (nil fields: none) — the
+ * state, not the change, so the reader need not apply changes in order. `gap`: entries after
+ * `after` have been trimmed (the stream dropped more than `seen`) or the stream is younger than
+ * `seen`. It reads at most `limit` entries and stops after the entry that brings its keys and values
+ * to `budget` bytes or more. A limit of 0 answers [tail, added, '', length, '']: where the feed ends,
+ * and whether it still holds every entry it received (added = length).
+ */
+const READ_FEED = `
+local function readFeed(feed, after, seen, limit, now, budget, prefix)
+  local out = { '0-0', 0, '', 0, '' }
+  local length = 0
+  if redis.call('EXISTS', feed) == 1 then
+    local info = redis.call('XINFO', 'STREAM', feed)
+    for n = 1, #info, 2 do
+      if info[n] == 'last-generated-id' then out[1] = info[n + 1]
+      elseif info[n] == 'entries-added' then out[2] = info[n + 1]
+      elseif info[n] == 'length' then length = info[n + 1] end
+    end
+  end
+  if limit == 0 then
+    out[4] = length
+    return out
+  end
+  if out[2] < seen or out[2] - length > seen then
+    out[5] = 'gap'
+    return out
+  end
+  local bytes = 0
+  local done = {}
+  for _, e in ipairs(redis.call('XRANGE', feed, '(' .. after, '+', 'COUNT', limit)) do
+    out[3] = e[1]
+    out[4] = out[4] + 1
+    if e[2][1] ~= 'k' then
+      out[5] = e[2][1]
+      return out
+    end
+    local m = e[2][2]
+    if not done[m] then
+      done[m] = true
+      out[#out + 1] = m
+      local f = redis.call('HMGET', prefix .. m, 'v', 't', 'c', 'u', 'l', 'i')
+      if f[1] and isLive(tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6]), now) then
+        for j = 1, 6 do out[#out + 1] = f[j] end
+        bytes = bytes + #m + #f[1]
+        if bytes >= budget then return out end
+      else
+        for j = 1, 6 do out[#out + 1] = false end
+      end
+    end
+  end
+  return out
+end
+`;
+
+/** FEED_READ — KEYS: feed; ARGV: after, seen, limit, now, budget, the entry prefix. One read of the feed (`readFeed` above). */
+export const FEED_READ = `#!lua flags=no-writes
+${EXPIRES_AT}
+${READ_FEED}
+return readFeed(KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), ARGV[6])
+`;
+
+/**
+ * FEEDS_READ — KEYS: the first feed (where the call goes); ARGV: limit, now, budget, then per
+ * segment: its feed, after, seen, its entry prefix. A read of each feed (`readFeed` above), one answer
+ * each, in one call: the segments of one master read with one command where FEED_READ takes one
+ * each. Every feed must be in a slot this master serves (`allow-cross-slot-keys` lets the script
+ * touch several slots of it); a call that names another master's fails, and its reads are made one by one.
+ */
+export const FEEDS_READ = `#!lua flags=no-writes,allow-cross-slot-keys
+${EXPIRES_AT}
+${READ_FEED}
+local limit, now, budget = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local out = {}
+for n = 4, #ARGV, 4 do
+  out[#out + 1] = readFeed(ARGV[n], ARGV[n + 1], tonumber(ARGV[n + 2]), limit, now, budget, ARGV[n + 3])
+end
+return out
 `;

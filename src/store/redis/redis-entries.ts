@@ -1,12 +1,13 @@
 import type { Cluster } from 'ioredis';
 import type { StoredEntry } from '../../model/stored-entry';
-import { entryKeyOf, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
-import { CLEAR_PAGE, ENTRIES_PAGE, KEYS_PAGE, PUT, READ, REMOVE, SIZE } from './entry-scripts';
+import { entryKeyOf, FEED_LENGTH, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
+import { CLEAR_PAGE, ENTRIES_PAGE, FEED_READ, FEEDS_READ, KEYS_PAGE, MARK, PUT, READ, REMOVE, SIZE } from './entry-scripts';
 import { BOUNDED_CLEAR_PAGE, BOUNDED_PUT, BOUNDED_READ, BOUNDED_REMOVE } from './bounded-entry-scripts';
 import type { Pages } from '../../util/pages';
-import { type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
+import { groupByMaster, scriptBatch, type ScriptBatch, type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 import type { AfterWrite } from './cluster-engine';
 import { inParallel, walkPages, type Page } from './segment-walk';
+import { engineFailure } from './engine-failure';
 
 /** An entry with its ETag, as a write stores it and a read finds it. */
 export interface EntryRecord extends StoredEntry {
@@ -24,6 +25,38 @@ export type WriteOutcome = 'created' | 'replaced' | 'kept' | 'full';
 
 /** What a remove found: done, no live entry, or a live entry whose ETag is not the one asked for. */
 export type RemovalOutcome = 'removed' | 'absent' | 'etag-differs';
+
+/** What else a write does: `silent` publishes no event; `fed` tells the cache's feed of changes (an indexed cache's). */
+export interface WriteFlags {
+  silent?: boolean;
+  fed?: boolean;
+}
+
+/** Where a reader of a segment's feed stands: after the entry `id`, the feed having received `seen` entries up to it. */
+export interface FeedPosition {
+  id: string;
+  seen: number;
+}
+
+/** A marker in a feed: the segment cleared (`c`), a reindex (`r`) or an index clear (`x`) asked for. */
+export type FeedMarker = 'c' | 'r' | 'x';
+
+/** What one read of a segment's feed found. */
+export interface FeedRead {
+  /** Where the reader stands after it (after a gap: at the feed's end). */
+  next: FeedPosition;
+  /**
+   * The keys the entries read name, once each, with the live entry as it is now (undefined: none):
+   * made as they are iterated, so that a reader of many reads turns them into objects a few at a time.
+   */
+  changes: Iterable<{ key: Buffer; entry: StoredEntry | undefined }>;
+  /** How many keys `changes` gives. */
+  count: number;
+  /** Why the read stopped: entries after the reader's position were trimmed before it read them (`gap`), or the marker it read last. */
+  stop: 'gap' | FeedMarker | undefined;
+  /** The feed's newest id at the read. */
+  end: string;
+}
 
 /** How whole-cache operations walk the segments; each bound holds by construction. */
 export interface Paging {
@@ -60,15 +93,28 @@ export interface Bounded {
 /** BOUNDED_PUT's answer when it made some room and needs to be sent again. */
 const MORE_ROOM = 4;
 
-type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage'
+type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage' | 'mark' | 'feedRead' | 'feedsRead'
   | 'boundedRead' | 'boundedPut' | 'boundedRemove' | 'boundedClearPage';
 
 const SCRIPTS: ScriptTable<EntryScript> = [
-  ['read', READ, 2], ['put', PUT, 3], ['remove', REMOVE, 3], ['size', SIZE, 2],
-  ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 2],
-  // a bounded cache's (its size and pages are the scripts above)
+  ['read', READ, 2], ['put', PUT, 4], ['remove', REMOVE, 4], ['size', SIZE, 2],
+  ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 3], ['mark', MARK, 1],
+  ['feedRead', FEED_READ, 1], ['feedsRead', FEEDS_READ, 1],
+  // a bounded cache's (its size and pages are the scripts above; it has no feed: bounds and indexing are not served together)
   ['boundedRead', BOUNDED_READ, 4], ['boundedPut', BOUNDED_PUT, 5], ['boundedRemove', BOUNDED_REMOVE, 5], ['boundedClearPage', BOUNDED_CLEAR_PAGE, 4],
 ];
+
+/**
+ * What one read of a segment's feed takes at most: feed entries, and key and value bytes (plus one
+ * entry) — a catch-up reads every segment at once, so a round holds at most 256 times this.
+ */
+const FEED_READ_KEYS = 32;
+const FEED_READ_BYTES = 8 * 1024;
+/** Segments one FEEDS_READ reads, at most: one call of a master's Lua, which holds that master meanwhile. */
+const FEEDS_PER_CALL = 32;
+
+/** A write of an indexed cache goes to its segment's feed, kept at about this length. */
+const fedLength = (fed: boolean | undefined): string | number => (fed ? FEED_LENGTH : '');
 
 /**
  * The entries of one cache on a Redis Cluster (docs/scale-out.md, "Entries"), under an opaque
@@ -80,6 +126,7 @@ const SCRIPTS: ScriptTable<EntryScript> = [
  */
 export class RedisEntries {
   private readonly scripts: Record<EntryScript, ScriptCall>;
+  private readonly readBatch: ScriptBatch;
   private readonly segments: SegmentKeys[];
 
   /**
@@ -87,9 +134,10 @@ export class RedisEntries {
    * (16 characters), published with each write's event unless a write asks for none; `bounded`:
    * the cache is bounded, which makes its layout one segment — for the cache's whole life.
    */
-  constructor(client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '',
+  constructor(private readonly client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '',
     private readonly bounded?: Bounded) {
     this.scripts = scriptCommands(client, 'gridEntries', SCRIPTS, true);
+    this.readBatch = scriptBatch(client, 'gridEntries', 'read', true, this.scripts.read);
     this.segments = segmentKeysOf(cacheId, bounded ? 1 : SEGMENTS);
   }
 
@@ -109,23 +157,19 @@ export class RedisEntries {
     const f = await (this.bounded
       ? this.scripts.boundedRead(entryKeyOf(segment, key), segment.expiries, segment.recency, segment.sums, key, now, touch ? '1' : '0')
       : this.scripts.read(entryKeyOf(segment, key), segment.expiries, key, now, touch ? '1' : '0')) as Array<Buffer | null> | null;
-    if (!f) return undefined;
-    return {
-      key, value: f[0]!, valueType: f[1] && f[1].toString(), created: Number(f[2]), lastUsed: Number(f[3]),
-      lifespan: Number(f[4]), maxIdle: Number(f[5]), etag: f[6]!.toString(),
-    };
+    return entryOf(key, f);
   }
 
   /**
    * Writes the entry as given (its times are the caller's) unless `condition` holds it back — or,
-   * on a bounded cache that refuses writes when full, its bound; `silent`: no event is published.
+   * on a bounded cache that refuses writes when full, its bound.
    */
-  async write(entry: EntryRecord, now: number, condition?: WriteCondition, silent = false): Promise<WriteOutcome> {
+  async write(entry: EntryRecord, now: number, condition?: WriteCondition, flags: WriteFlags = {}): Promise<WriteOutcome> {
     const segment = this.segmentFor(entry.key);
     const [kind, etag] = !condition ? ['', ''] : 'absent' in condition ? ['absent', ''] : ['unless-etag', condition.unlessEtag];
     const args = [
       entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
-      kind, etag, segment.entryPrefix, segment.events, silent ? '' : this.node,
+      kind, etag, segment.entryPrefix, segment.events, flags.silent ? '' : this.node,
     ];
     let done: number;
     if (this.bounded) {
@@ -138,19 +182,19 @@ export class RedisEntries {
         done = outcome;
       } while (done === MORE_ROOM);
     } else {
-      done = await this.scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, ...args) as number;
+      done = await this.scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed)) as number;
     }
     if (done === 1 || done === 2) await this.afterWrite?.(segment.keys, entry.key.length + entry.value.length);
     return done === 0 ? 'kept' : done === 1 ? 'created' : done === 2 ? 'replaced' : 'full';
   }
 
-  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag; `silent`: no event is published. */
-  async remove(key: Buffer, now: number, ifEtag?: string, silent = false): Promise<RemovalOutcome> {
+  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag. */
+  async remove(key: Buffer, now: number, ifEtag?: string, flags: WriteFlags = {}): Promise<RemovalOutcome> {
     const segment = this.segmentFor(key);
-    const args = [key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '', segment.events, silent ? '' : this.node];
+    const args = [key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '', segment.events, flags.silent ? '' : this.node];
     const done = await (this.bounded
       ? this.scripts.boundedRemove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.recency, segment.sums, ...args)
-      : this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, ...args)) as number;
+      : this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed))) as number;
     if (done === 1) await this.afterWrite?.(segment.keys);
     return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
   }
@@ -201,20 +245,115 @@ export class RedisEntries {
     return { items, next: next ?? undefined };
   }
 
-  /** Removes every entry, each segment in pages; returns how many keys it removed (expired ones included). */
-  async clear(): Promise<number> {
+  /** Removes every entry, each segment in pages; returns how many keys it removed (expired ones included). `fed`: each page tells the feed. */
+  async clear(fed = false): Promise<number> {
     let removed = 0;
     await inParallel(this.segments.length, this.paging.parallel, async (s) => {
-      const { keys, expiries, recency, sums, entryPrefix } = this.segments[s];
+      const { keys, expiries, recency, sums, entryPrefix, feed } = this.segments[s];
       let n: number;
       do {
         n = await (this.bounded
           ? this.scripts.boundedClearPage(keys, expiries, recency, sums, entryPrefix, this.paging.keys)
-          : this.scripts.clearPage(keys, expiries, entryPrefix, this.paging.keys)) as number;
+          : this.scripts.clearPage(keys, expiries, feed, entryPrefix, this.paging.keys, fedLength(fed))) as number;
         removed += n;
       } while (n === this.paging.keys); // a shorter page emptied the segment
       await this.afterWrite?.(keys);
     });
     return removed;
+  }
+
+  /**
+   * Where the feed of each segment ends now (a reader starting there reads every change made after
+   * this), and whether it still holds every entry it ever received (none trimmed yet); one pipeline per master.
+   */
+  async feedEnds(): Promise<Array<{ end: FeedPosition; whole: boolean }>> {
+    const replies = await this.feedReads(this.segments.map((s) => ({ feed: s.feed, after: '0-0', seen: 0, prefix: '' })), 0, 0, 0) as Array<[Buffer, number, Buffer, number]>;
+    return replies.map(([end, added, , length]) => ({ end: { id: end.toString(), seen: added }, whole: added === length }));
+  }
+
+  /**
+   * The changes of each segment after its `from`: at most `limit` feed entries, stopping after a
+   * marker and after the entry whose key and value bring the read to `bytes`; each key with its
+   * live entry now.
+   */
+  async readFeeds(reads: ReadonlyArray<{ segment: number; from: FeedPosition }>, now: number, limit = FEED_READ_KEYS, bytes = FEED_READ_BYTES): Promise<FeedRead[]> {
+    const replies = await this.feedReads(reads.map(({ segment, from }) => ({ feed: this.segments[segment].feed, after: from.id, seen: from.seen, prefix: this.segments[segment].entryPrefix })),
+      limit, now, bytes);
+    return replies.map((reply, i) => feedReadOf(reads[i].from, reply as Array<Buffer | number | null>));
+  }
+
+  /**
+   * Reads of many feeds: one FEEDS_READ per master for up to FEEDS_PER_CALL of its segments, where a
+   * read each would be a command each; the reads of a call that fails (slots moved since the client
+   * learned them) are made one by one.
+   */
+  private async feedReads(reads: Array<{ feed: string; after: string; seen: number; prefix: Buffer | string }>, limit: number, now: number, bytes: number): Promise<unknown[]> {
+    const answers = new Array<unknown>(reads.length);
+    await Promise.all(groupByMaster(this.client, reads.map((r) => r.feed), FEEDS_PER_CALL).map(async (group) => {
+      const args = group.flatMap((i) => [reads[i].feed, reads[i].after, reads[i].seen, reads[i].prefix]);
+      const replies = await this.scripts.feedsRead(reads[group[0]].feed, limit, now, bytes, ...args).catch(() => undefined) as unknown[] | undefined;
+      await Promise.all(group.map(async (i, n) => {
+        const { feed, after, seen, prefix } = reads[i];
+        answers[i] = replies ? replies[n] : await this.scripts.feedRead(feed, after, seen, limit, now, bytes, prefix);
+      }));
+    }));
+    return answers;
+  }
+
+  /** The live entries of `keys` (a peek: no idle time refreshed); one pipeline per master. */
+  async readMany(keys: Buffer[], now: number): Promise<Array<EntryRecord | undefined>> {
+    const replies = await this.readBatch(keys.map((key) => {
+      const segment = this.segmentFor(key);
+      return [entryKeyOf(segment, key), segment.expiries, key, now, '0'];
+    }));
+    return replies.map((f, i) => entryOf(keys[i], f as Array<Buffer | null> | null));
+  }
+
+  /** Puts `marker` in every segment's feed: every node's index reads it in order with the segment's changes. */
+  async mark(marker: 'r' | 'x'): Promise<void> {
+    await inParallel(this.segments.length, this.paging.parallel, async (s) => {
+      await this.scripts.mark(this.segments[s].feed, FEED_LENGTH, marker);
+    });
+  }
+
+  /** Deletes the feeds (the cache was removed). */
+  async dropFeeds(): Promise<void> {
+    await inParallel(this.segments.length, this.paging.parallel, async (s) => {
+      await this.client.unlink(this.segments[s].feed).catch(engineFailure);
+    });
+  }
+}
+
+/** The entry of a READ answer (undefined: none live). */
+function entryOf(key: Buffer, f: Array<Buffer | null> | null): EntryRecord | undefined {
+  if (!f) return undefined;
+  return {
+    key, value: f[0]!, valueType: f[1] && f[1].toString(), created: Number(f[2]), lastUsed: Number(f[3]),
+    lifespan: Number(f[4]), maxIdle: Number(f[5]), etag: f[6]!.toString(),
+  };
+}
+
+/** A FEED_READ answer (entry-scripts.ts) of a reader that stood at `from`. */
+function feedReadOf(from: FeedPosition, [end, added, last, read, stop, ...flat]: Array<Buffer | number | null>): FeedRead {
+  const tail = (end as Buffer).toString();
+  const stopped = (stop as Buffer).toString();
+  if (stopped === 'gap') return { next: { id: tail, seen: added as number }, changes: [], count: 0, stop: 'gap', end: tail };
+  const n = read as number;
+  return {
+    next: n === 0 ? from : { id: (last as Buffer).toString(), seen: from.seen + n },
+    changes: changesOf(flat as Array<Buffer | null>), count: flat.length / 7, stop: stopped === '' ? undefined : stopped as FeedMarker, end: tail,
+  };
+}
+
+function* changesOf(f: Array<Buffer | null>): Generator<{ key: Buffer; entry: StoredEntry | undefined }> {
+  for (let i = 0; i < f.length; i += 7) {
+    const key = f[i]!;
+    yield {
+      key,
+      entry: f[i + 1] ? {
+        key, value: f[i + 1]!, valueType: f[i + 2] && f[i + 2]!.toString(), created: Number(f[i + 3]), lastUsed: Number(f[i + 4]),
+        lifespan: Number(f[i + 5]), maxIdle: Number(f[i + 6]),
+      } : undefined,
+    };
   }
 }

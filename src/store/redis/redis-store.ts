@@ -1,6 +1,8 @@
 import type { Cluster } from 'ioredis';
 import { CacheExistsError, NotOnEngineError } from '../../errors';
 import { Commit } from '../group-commit';
+import { migrationsDir } from '../sqlite-store';
+import { deleteVolatileIndexFiles, SqliteVolatileIndexStore } from '../sqlite-volatile-index';
 import type {
   CacheRecord, ConfigEventRecord, CounterRecord, DigestUpdate, IndexStore, IndexWriteOp, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord,
   SchemaRecord, Store, StoreSnapshot, TaskRecord, TemplateRecord, UserRecord, VolatileIndexStore, WriteOp, XSiteRecord,
@@ -16,9 +18,10 @@ const by = <T>(key: (r: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 :
 /**
  * The `Store` of the redis engine (docs/scale-out.md, "Records"): the container's records live on
  * the cluster (`ReplicatedRecords`), read from this node's copy; entries do not come through here
- * (each cache's are `RedisCacheData`), nor do query indexes, which this engine does not keep yet.
- * The writes of one turn go out as one script, as the SQLite engine's group commit makes them one
- * transaction.
+ * (each cache's are `RedisCacheData`). Query indexes are each node's own, in the volatile index
+ * database of its data dir, emptied at every start (docs/scale-out.md, "Queries"): there are no
+ * indexes of persistent caches (`indexes`). The writes of one turn go out as one script, as the
+ * SQLite engine's group commit makes them one transaction.
  */
 /** The name a container is known by on the cluster: after the grid's namespace, when it has one. */
 export function clusterContainerName(container: string, namespace: string | undefined): string {
@@ -29,16 +32,18 @@ export class RedisStore implements Store {
   private batch: { ops: WriteOp[]; mutations: Mutation[]; commit: Commit } | undefined;
   private failureListener: (ops: WriteOp[], err: Error) => void = () => undefined;
   private readonly inflight = new Set<Promise<unknown>>();
+  private readonly volatiles: SqliteVolatileIndexStore[] = [];
 
-  private constructor(readonly records: ReplicatedRecords, private readonly firstCacheId: number) {}
+  /** `dataDir`: this node's own directory, where its query indexes live. */
+  private constructor(readonly records: ReplicatedRecords, private readonly firstCacheId: number, private readonly dataDir: string) {}
 
-  static async open(client: Cluster, container: string, afterWrite?: AfterWrite): Promise<RedisStore> {
+  static async open(client: Cluster, container: string, dataDir: string, afterWrite?: AfterWrite): Promise<RedisStore> {
     const records = await ReplicatedRecords.open(client, container, afterWrite);
     const top = await client.hincrby(`{grid:${container}}:meta`, 'cache-ids', CACHE_ID_BLOCK).catch(async (err: unknown) => {
       await records.close();
       throw err;
     });
-    return new RedisStore(records, top - CACHE_ID_BLOCK + 1);
+    return new RedisStore(records, top - CACHE_ID_BLOCK + 1, dataDir);
   }
 
   /** Resolves once this node's copy has every change committed before the call. */
@@ -117,8 +122,10 @@ export class RedisStore implements Store {
     get: () => () => { throw new NotOnEngineError('Query indexes'); },
   });
 
-  openVolatileIndexes(): VolatileIndexStore {
-    throw new NotOnEngineError('Query indexes');
+  openVolatileIndexes(onFailure: (ops: IndexWriteOp[], err: Error) => void): VolatileIndexStore {
+    const volatile = new SqliteVolatileIndexStore(this.dataDir, migrationsDir(), onFailure);
+    this.volatiles.push(volatile);
+    return volatile;
   }
 
   /** The writes of one turn share one script; a write this engine does not make throws at once. */
@@ -151,7 +158,9 @@ export class RedisStore implements Store {
     return id;
   }
 
+  /** The previous run's indexes: nothing in them is known to be true any more. */
   deleteMemoryOnlyIndexDocuments(): number {
+    deleteVolatileIndexFiles(this.dataDir);
     return 0;
   }
 
@@ -192,6 +201,7 @@ export class RedisStore implements Store {
   async close(): Promise<void> {
     await Promise.allSettled([...this.inflight]);
     await this.records.close();
+    for (const v of this.volatiles) v.close();
   }
 
   private send(mutations: Mutation[]): void {

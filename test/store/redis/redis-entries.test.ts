@@ -5,9 +5,9 @@ import type { Cluster } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { etagOf } from '../../../src/model/etag';
 import { entryKeyOf, segmentKeysOf, segmentOf } from '../../../src/store/redis/entry-layout';
-import { type EntryRecord, type Paging, RedisEntries } from '../../../src/store/redis/redis-entries';
+import { type EntryRecord, type FeedPosition, type Paging, RedisEntries } from '../../../src/store/redis/redis-entries';
 import { eventually } from '../../support/poll';
-import { useClusterClients, masterAddresses, masterOfSlot } from '../../support/redis-client';
+import { clusterClient, useClusterClients, masterAddresses, masterOfSlot } from '../../support/redis-client';
 import { throwawayCluster } from '../../support/redis-cluster';
 
 // The entries of a cache on a real 3+3 Redis Cluster (docs/scale-out.md, "Entries").
@@ -346,4 +346,85 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
     });
   });
 
+  describe('the feed of changes (indexed caches)', () => {
+    const feedOf = (id: string, key: string) => segmentKeysOf(id)[segmentOf(Buffer.from(key))].feed;
+    const start = { id: '0-0', seen: 0 };
+    const readFeed = async (entries: RedisEntries, segment: number, from: FeedPosition, now: number) => {
+      const [read] = await entries.readFeeds([{ segment, from }], now);
+      return { ...read, changes: [...read.changes] };
+    };
+    const feedEnd = async (entries: RedisEntries, segment: number) => (await entries.feedEnds())[segment];
+
+    it('gets each fed write and removal in the same step, and gives each key once with its live entry as it is now', async () => {
+      const { id, entries } = newCache(clients.client);
+      const now = Date.now();
+      const s = segmentOf(Buffer.from('k'));
+      await entries.write(record('k', 'one', now), now, undefined, { fed: true });
+      await entries.write(record('k', 'two', now), now, undefined, { fed: true });
+      await entries.write(record('quiet', 'v', now), now); // not fed: a cache without index pays nothing
+      expect(await clients.client.xlen(feedOf(id, 'quiet'))).to.equal(segmentOf(Buffer.from('quiet')) === s ? 2 : 0);
+      const read = await readFeed(entries, s, start, now);
+      expect(read.changes.map((c) => [c.key.toString(), c.entry?.value.toString()])).to.deep.equal([['k', 'two']]);
+      expect([read.next.seen, read.stop]).to.deep.equal([2, undefined]);
+      expect(read.next.id).to.equal(read.end);
+
+      await entries.remove(Buffer.from('k'), now, undefined, { fed: true });
+      const after = await readFeed(entries, s, read.next, now);
+      expect(after.changes.map((c) => [c.key.toString(), c.entry])).to.deep.equal([['k', undefined]]);
+      expect(after.next.seen).to.equal(3);
+      expect((await readFeed(entries, s, after.next, now)).changes).to.deep.equal([]);
+    });
+
+    it('stops at a marker: a cleared segment, a reindex or an index clear asked for', async () => {
+      const { entries } = newCache(clients.client);
+      const now = Date.now();
+      const s = segmentOf(Buffer.from('k'));
+      await entries.write(record('k', 'v', now), now, undefined, { fed: true });
+      await entries.mark('r');
+      await entries.clear(true);
+      const first = await readFeed(entries, s, start, now);
+      expect([first.changes.map((c) => c.key.toString()), first.stop]).to.deep.equal([['k'], 'r']);
+      const second = await readFeed(entries, s, first.next, now);
+      expect([second.changes, second.stop]).to.deep.equal([[], 'c']);
+      expect((await feedEnd(entries, s)).end).to.deep.equal(second.next);
+    });
+
+    it('says when changes after a reader\'s place were trimmed away, and where the feed ends', async () => {
+      const { entries } = newCache(clients.client);
+      const now = Date.now();
+      const s = segmentOf(Buffer.from('k'));
+      await entries.write(record('k', 'v0', now), now, undefined, { fed: true });
+      const early = await readFeed(entries, s, start, now);
+      expect((await feedEnd(entries, s)).whole).to.equal(true);
+      for (let i = 1; i <= 1_200; i++) await entries.write(record('k', `v${i}`, now), now, undefined, { fed: true });
+      const end = await feedEnd(entries, s);
+      expect([end.whole, end.end.seen]).to.deep.equal([false, 1_201]);
+      const behind = await readFeed(entries, s, early.next, now);
+      expect([behind.stop, behind.changes, behind.next]).to.deep.equal(['gap', [], end.end]);
+      // from the end on, nothing is missing
+      await entries.write(record('k', 'last', now), now, undefined, { fed: true });
+      const caught = await readFeed(entries, s, end.end, now);
+      expect([caught.stop, caught.changes.map((c) => c.entry?.value.toString())]).to.deep.equal([undefined, ['last']]);
+    });
+
+    it('reads the segments of one master with one call, and one by one when the client placed them wrong', async () => {
+      const c = await clusterClient(redis);
+      try {
+        const { id, entries } = newCache(c);
+        const now = Date.now();
+        const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+        for (const k of keys) await entries.write(record(k, `v-${k}`, now), now, undefined, { fed: true });
+        const reads = segmentKeysOf(id).map((_, segment) => ({ segment, from: start }));
+        const valuesOf = (found: Awaited<ReturnType<RedisEntries['readFeeds']>>) => found.flatMap((r) => [...r.changes].map((ch) => ch.entry!.value.toString())).sort();
+        const expected = keys.map((k) => `v-${k}`).sort();
+        expect(valuesOf(await entries.readFeeds(reads, now))).to.deep.equal(expected);
+        // the client believes one master serves every slot: each call names feeds of other masters, fails, and its reads are made alone
+        const first = c.slots[0];
+        for (let slot = 0; slot < c.slots.length; slot++) c.slots[slot] = first;
+        expect(valuesOf(await entries.readFeeds(reads, now))).to.deep.equal(expected);
+      } finally {
+        await c.quit();
+      }
+    });
+  });
 });

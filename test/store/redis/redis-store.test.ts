@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { rmSync } from 'node:fs';
 import type { Cluster } from 'ioredis';
 import { CacheExistsError, NotOnEngineError } from '../../../src/errors';
 import { recordKeysOf, type RemoteChange } from '../../../src/store/redis/replicated-records';
@@ -7,6 +8,7 @@ import type { CacheRecord } from '../../../src/store/store';
 import { eventually } from '../../support/poll';
 import { useClusterClients } from '../../support/redis-client';
 import { throwawayCluster } from '../../support/redis-cluster';
+import { tempDir } from '../../support/server';
 
 // The container's records on a real 3+3 Redis Cluster, as two grid nodes see them: each node
 // (here, a store over its own cluster client) keeps a copy current by following the change stream
@@ -19,13 +21,17 @@ describe('RedisStore: a container\'s records shared by the nodes of a cluster', 
   const redis = throwawayCluster();
   const clients = useClusterClients(redis);
   const opened: RedisStore[] = [];
+  const dirs: string[] = [];
 
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((s) => s.close()));
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
   const open = async (client: Cluster, container: string) => {
-    const store = await RedisStore.open(client, container);
+    const dir = tempDir('grid-redis-store-');
+    dirs.push(dir);
+    const store = await RedisStore.open(client, container, dir);
     opened.push(store);
     return store;
   };
