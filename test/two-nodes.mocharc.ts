@@ -29,6 +29,7 @@ const NOT_ON_TWO_NODES: Array<[title: string, reason: string]> = [
   ['refuses a backup that would read it', BACKUPS],
   ['refuses a restore that would write into it', BACKUPS],
   ['refuses a wide `resources` part of an uploaded restore', BACKUPS],
+  ['rebuilds the index of an indexed cache restored into a fresh server', BACKUPS],
   ['POST /rest/<tenant>/v2/container/restores/{name}', BACKUPS],
   ['POST /rest/v2/container/restores/{name} of a cache named like a tenant', BACKUPS],
 
@@ -40,6 +41,8 @@ const NOT_ON_TWO_NODES: Array<[title: string, reason: string]> = [
   ['start-up: a data directory written by grid 0.1.0', SQLITE_FILE],
   ['max-idle with a store still starts a cache already stored that way', SQLITE_FILE],
   ['refuses a write whose commit fails with 500', SQLITE_FILE],
+  ['is indexed again from the entries at the next start, then answers exactly', SQLITE_FILE],
+  ['builds, at start, the index of a persistent cache whose stored entries were never indexed', SQLITE_FILE],
 
   ['makes `grid user create` and `grid user password` store no HA1 either', SQLITE_FILE],
   ['grid user (CLI) with Digest on stores sealed HA1 values', SQLITE_FILE],

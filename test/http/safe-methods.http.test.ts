@@ -6,6 +6,7 @@ import { until } from '../support/poll';
 import { PERSON, PERSON_PROTO, people } from '../support/query-fixtures';
 import { putJson, registerSchema } from '../support/search';
 import { useServer } from '../support/server';
+import { TWO_NODES } from '../support/two-node-engine';
 
 // No GET or HEAD changes state (docs/security.md, What a client can make the server do): every GET
 // and HEAD row of the route table is called as the admin, with its own action and with every other
@@ -38,8 +39,11 @@ describe('GET and HEAD change nothing, whatever the route and parameters', () =>
     await admin.post('/rest/v2/counters/strong', JSON.stringify({ 'strong-counter': { 'initial-value': 5 } }), { 'Content-Type': 'application/json' });
     await admin.post('/rest/v2/counters/weak', JSON.stringify({ 'weak-counter': { 'initial-value': 7 } }), { 'Content-Type': 'application/json' });
     expect((await admin.put('/rest/v2/tasks/hello', '// mode=local\n"hello"')).status).to.equal(200);
-    expect((await admin.post('/rest/v2/container/backups/b1')).status).to.equal(202);
-    await until(() => admin.head('/rest/v2/container/backups/b1'));
+    // a backup to read back, where the engine takes them (the redis engine does not yet: its GET and HEAD then find none)
+    if (!TWO_NODES) {
+      expect((await admin.post('/rest/v2/container/backups/b1')).status).to.equal(202);
+      await until(() => admin.head('/rest/v2/container/backups/b1'));
+    }
   });
 
   it('leaves the data directory and every cache and counter as they were', async function () {
