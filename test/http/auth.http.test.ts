@@ -1,10 +1,15 @@
 import { expect } from 'chai';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Agent, request as httpRequest } from 'node:http';
+import { grid } from '../support/cli';
 import { Client } from '../support/client';
-import { GRID_BIN } from '../support/process';
 import { useServer, withServer } from '../support/server';
+
+/** `grid …args` in a process of its own, as an operator runs it beside the server (which goes on serving meanwhile). */
+async function gridOk(args: string[]): Promise<void> {
+  const run = await grid(args);
+  expect(run.code, run.stderr).to.equal(0);
+}
 
 function digestAuthorization(challenge: string, user: string, password: string, method: string, uri: string): string {
   const field = (name: string) => new RegExp(`${name}="?([^",]+)"?`).exec(challenge)![1];
@@ -133,12 +138,12 @@ describe('authentication', () => {
   it('lets a user created by the CLI while the server runs log in at once', async () => {
     const client = new Client(server.url, { user: 'carol', password: 'secret' });
     expect((await client.get('/rest/v2/caches')).status).to.equal(401);
-    execFileSync(process.execPath, [GRID_BIN, 'user', 'create', 'carol', '-p', 'secret', '-g', 'observer', '--data', server.dataDir]);
+    await gridOk(['user', 'create', 'carol', '-p', 'secret', '-g', 'observer', '--data', server.dataDir]);
     expect((await client.get('/rest/v2/caches')).status).to.equal(200);
-    execFileSync(process.execPath, [GRID_BIN, 'user', 'password', 'carol', '-p', 'changed', '--data', server.dataDir]);
+    await gridOk(['user', 'password', 'carol', '-p', 'changed', '--data', server.dataDir]);
     await settle(); // the server looks for changes by other processes every 200 ms
     expect((await client.get('/rest/v2/caches')).status).to.equal(401);
-    execFileSync(process.execPath, [GRID_BIN, 'user', 'remove', 'carol', '--data', server.dataDir]);
+    await gridOk(['user', 'remove', 'carol', '--data', server.dataDir]);
     await settle();
     expect((await new Client(server.url, { user: 'carol', password: 'changed' }).get('/rest/v2/caches')).status).to.equal(401);
   });
@@ -177,11 +182,11 @@ describe('remembered Basic logins on one connection', () => {
       await users.upsert('fred', 'second', ['observer']);
       expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'first'))).to.deep.equal({ status: 401, reused: true });
       expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'second'))).to.deep.equal({ status: 200, reused: true });
-      execFileSync(process.execPath, [GRID_BIN, 'user', 'password', 'fred', '-p', 'third', '--data', server.dataDir]);
+      await gridOk(['user', 'password', 'fred', '-p', 'third', '--data', server.dataDir]);
       await settle(); // the server looks for changes by other processes every 200 ms
       expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'second'))).to.deep.equal({ status: 401, reused: true });
       expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'third'))).to.deep.equal({ status: 200, reused: true });
-      execFileSync(process.execPath, [GRID_BIN, 'user', 'remove', 'fred', '--data', server.dataDir]);
+      await gridOk(['user', 'remove', 'fred', '--data', server.dataDir]);
       await settle();
       expect(await c.send('GET', '/rest/v2/caches', basicOf('fred', 'third'))).to.deep.equal({ status: 401, reused: true });
     } finally {
