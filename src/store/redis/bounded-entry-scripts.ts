@@ -35,11 +35,10 @@ end
  */
 export const BOUNDED_READ = `#!lua flags=allow-oom
 ${EXPIRES_AT}
-local f = redis.call('HMGET', KEYS[1], 'v', 't', 'c', 'u', 'l', 'i', 'e')
-if not f[1] then return false end
 local now = tonumber(ARGV[2])
+local f = liveEntry(KEYS[1], now)
+if not f then return false end
 local c, u, l, i = tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
-if not isLive(c, u, l, i, now) then return false end
 if ARGV[3] == '1' then
   redis.call('ZADD', KEYS[3], 'XX', redis.call('HINCRBY', KEYS[4], 'q', 1), ARGV[1])
   if i >= 0 and now > u then
@@ -74,9 +73,8 @@ local kset, xset, rset, sums = KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 ${DROP}
 local now = tonumber(ARGV[2])
 local maxCount, maxSize, refuse = tonumber(ARGV[15]), tonumber(ARGV[16]), ARGV[17] == '1'
-local cur = redis.call('HMGET', KEYS[1], 'c', 'u', 'l', 'i', 'e')
-local live = cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), now)
-if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and cur[5] == ARGV[11])) then return {0, 0} end
+local live, etag = liveEtag(KEYS[1], now)
+if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and etag == ARGV[11])) then return {0, 0} end
 for _, m in ipairs(redis.call('ZRANGE', xset, '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, ${PRUNE_PER_WRITE})) do drop(ARGV[12] .. m, m) end
 local function published()
   if ARGV[14] ~= '' then redis.call('SPUBLISH', ARGV[13], (live and 'm' or 'c') .. ARGV[14] .. ARGV[1]) end
@@ -136,9 +134,8 @@ export const BOUNDED_REMOVE = `#!lua flags=allow-oom
 ${EXPIRES_AT}
 local kset, xset, rset, sums = KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 ${DROP}
-local cur = redis.call('HMGET', KEYS[1], 'c', 'u', 'l', 'i', 'e')
-local live = cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), tonumber(ARGV[2]))
-if live and ARGV[3] == '1' and cur[5] ~= ARGV[4] then return 2 end
+local live, etag = liveEtag(KEYS[1], tonumber(ARGV[2]))
+if live and ARGV[3] == '1' and etag ~= ARGV[4] then return 2 end
 drop(KEYS[1], ARGV[1])
 if live and ARGV[6] ~= '' then redis.call('SPUBLISH', ARGV[5], 'r' .. ARGV[6] .. ARGV[1]) end
 if live then return 1 end

@@ -13,7 +13,9 @@
 
 /**
  * The expiry rule over an entry's fields (entry-layout.ts: `v` value, `t` media type, `c` created,
- * `u` last used, `l` lifespan, `i` max-idle, `e` ETag), shared by the scripts that judge liveness.
+ * `u` last used, `l` lifespan, `i` max-idle, `e` ETag), shared by the scripts that judge liveness,
+ * with the two reads of an entry they make: `liveEntry(k, now)`, its fields v, t, c, u, l, i, e
+ * when it is live (nil when not), and `liveEtag(k, now)`, whether it is live and its ETag.
  */
 export const EXPIRES_AT = `
 local function expiresAt(c, u, l, i)
@@ -25,6 +27,15 @@ end
 local function isLive(c, u, l, i, now)
   local at = expiresAt(c, u, l, i)
   return at == nil or at > now
+end
+local function liveEntry(k, now)
+  local f = redis.call('HMGET', k, 'v', 't', 'c', 'u', 'l', 'i', 'e')
+  if f[1] and isLive(tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6]), now) then return f end
+  return nil
+end
+local function liveEtag(k, now)
+  local cur = redis.call('HMGET', k, 'c', 'u', 'l', 'i', 'e')
+  return cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), now), cur[5]
 end
 `;
 
@@ -39,11 +50,10 @@ export const PRUNE_PER_WRITE = 16;
  */
 export const READ = `#!lua flags=allow-oom
 ${EXPIRES_AT}
-local f = redis.call('HMGET', KEYS[1], 'v', 't', 'c', 'u', 'l', 'i', 'e')
-if not f[1] then return false end
 local now = tonumber(ARGV[2])
+local f = liveEntry(KEYS[1], now)
+if not f then return false end
 local c, u, l, i = tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
-if not isLive(c, u, l, i, now) then return false end
 if ARGV[3] == '1' and i >= 0 and now > u then
   f[4] = ARGV[2]
   local at = expiresAt(c, now, l, i)
@@ -67,9 +77,8 @@ return f
 export const PUT = `#!lua
 ${EXPIRES_AT}
 local now = tonumber(ARGV[2])
-local cur = redis.call('HMGET', KEYS[1], 'c', 'u', 'l', 'i', 'e')
-local live = cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), now)
-if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and cur[5] == ARGV[11])) then return 0 end
+local live, etag = liveEtag(KEYS[1], now)
+if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and etag == ARGV[11])) then return 0 end
 local gone = redis.call('ZRANGE', KEYS[3], '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, ${PRUNE_PER_WRITE})
 for _, m in ipairs(gone) do redis.call('UNLINK', ARGV[12] .. m) end
 if #gone > 0 then
@@ -101,9 +110,8 @@ return 1
  */
 export const REMOVE = `#!lua flags=allow-oom
 ${EXPIRES_AT}
-local cur = redis.call('HMGET', KEYS[1], 'c', 'u', 'l', 'i', 'e')
-local live = cur[1] and isLive(tonumber(cur[1]), tonumber(cur[2]), tonumber(cur[3]), tonumber(cur[4]), tonumber(ARGV[2]))
-if live and ARGV[3] == '1' and cur[5] ~= ARGV[4] then return 2 end
+local live, etag = liveEtag(KEYS[1], tonumber(ARGV[2]))
+if live and ARGV[3] == '1' and etag ~= ARGV[4] then return 2 end
 redis.call('UNLINK', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
@@ -160,8 +168,8 @@ local budget = tonumber(ARGV[5])
 local bytes = 0
 local more = #ms == limit
 for n, m in ipairs(ms) do
-  local f = redis.call('HMGET', ARGV[6] .. m, 'v', 't', 'c', 'u', 'l', 'i')
-  if f[1] and isLive(tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6]), now) then
+  local f = liveEntry(ARGV[6] .. m, now)
+  if f then
     out[#out + 1] = m
     for j = 1, 6 do out[#out + 1] = f[j] end
     bytes = bytes + #m + #f[1]
@@ -243,8 +251,8 @@ local function readFeed(feed, after, seen, limit, now, budget, prefix)
     if not done[m] then
       done[m] = true
       out[#out + 1] = m
-      local f = redis.call('HMGET', prefix .. m, 'v', 't', 'c', 'u', 'l', 'i')
-      if f[1] and isLive(tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6]), now) then
+      local f = liveEntry(prefix .. m, now)
+      if f then
         for j = 1, 6 do out[#out + 1] = f[j] end
         bytes = bytes + #m + #f[1]
         if bytes >= budget then return out end
