@@ -236,12 +236,7 @@ export class RedisEntries {
     const { keys, expiries, entryPrefix } = this.segments[segment];
     const [next, ...flat] = await this.scripts.entriesPage(keys, expiries, now, after ?? '', after ? '1' : '0', limit, bytes, entryPrefix) as Array<Buffer | null>;
     const items: StoredEntry[] = [];
-    for (let i = 0; i < flat.length; i += 7) {
-      items.push({
-        key: flat[i]!, value: flat[i + 1]!, valueType: flat[i + 2] && flat[i + 2]!.toString(), created: Number(flat[i + 3]),
-        lastUsed: Number(flat[i + 4]), lifespan: Number(flat[i + 5]), maxIdle: Number(flat[i + 6]),
-      });
-    }
+    for (let i = 0; i < flat.length; i += 7) items.push(storedEntryOf(flat[i]!, flat, i + 1));
     return { items, next: next ?? undefined };
   }
 
@@ -324,13 +319,20 @@ export class RedisEntries {
   }
 }
 
-/** The entry of a READ answer (undefined: none live). */
-function entryOf(key: Buffer, f: Array<Buffer | null> | null): EntryRecord | undefined {
-  if (!f) return undefined;
+/**
+ * The entry `key` whose fields — value, type|nil, created, lastUsed, lifespan, maxIdle, as the
+ * scripts answer them (entry-scripts.ts) — start at `f[at]`.
+ */
+function storedEntryOf(key: Buffer, f: ReadonlyArray<Buffer | null>, at: number): StoredEntry {
   return {
-    key, value: f[0]!, valueType: f[1] && f[1].toString(), created: Number(f[2]), lastUsed: Number(f[3]),
-    lifespan: Number(f[4]), maxIdle: Number(f[5]), etag: f[6]!.toString(),
+    key, value: f[at]!, valueType: f[at + 1] && f[at + 1]!.toString(), created: Number(f[at + 2]), lastUsed: Number(f[at + 3]),
+    lifespan: Number(f[at + 4]), maxIdle: Number(f[at + 5]),
   };
+}
+
+/** The entry of a READ answer (undefined: none live): its fields, then its ETag. */
+function entryOf(key: Buffer, f: Array<Buffer | null> | null): EntryRecord | undefined {
+  return f ? { ...storedEntryOf(key, f, 0), etag: f[6]!.toString() } : undefined;
 }
 
 /** A FEED_READ answer (entry-scripts.ts) of a reader that stood at `from`. */
@@ -348,12 +350,6 @@ function feedReadOf(from: FeedPosition, [end, added, last, read, stop, ...flat]:
 function* changesOf(f: Array<Buffer | null>): Generator<{ key: Buffer; entry: StoredEntry | undefined }> {
   for (let i = 0; i < f.length; i += 7) {
     const key = f[i]!;
-    yield {
-      key,
-      entry: f[i + 1] ? {
-        key, value: f[i + 1]!, valueType: f[i + 2] && f[i + 2]!.toString(), created: Number(f[i + 3]), lastUsed: Number(f[i + 4]),
-        lifespan: Number(f[i + 5]), maxIdle: Number(f[i + 6]),
-      } : undefined,
-    };
+    yield { key, entry: f[i + 1] ? storedEntryOf(key, f, i + 1) : undefined };
   }
 }
