@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { CREDENTIALS_KEY_FILE, loadOrCreateCredentialsKey } from '../config/credentials-key';
 import { parseEngineType, parseRedisNodes, type RedisEngineConfig, resolveEngine } from '../config/engine-config';
 import { recordedEngine } from '../config/engine-record';
@@ -57,9 +57,10 @@ export async function runUser(args: string[]): Promise<number> {
     nodes: values.redis === undefined ? undefined : parseRedisNodes(values.redis as string),
     passwordFile: values['redis-password-file'] as string | undefined,
   };
-  const root = resolve(resolveConfig(files, { dataDir: values.data as string | undefined }).dataDir);
+  const config = resolveConfig(files, { dataDir: values.data as string | undefined, engine: engineFlags });
+  const root = config.dataDir;
   const given = files.engine !== undefined || Object.values(engineFlags).some((v) => v !== undefined);
-  const engine = given ? resolveConfig(files, { dataDir: root, engine: engineFlags }).engine : resolveEngine(recordedEngine(root), {}, process.env);
+  const engine = given ? config.engine : resolveEngine(recordedEngine(root), {}, process.env);
   const dataDir = usersDir(root, tenant);
   if (engine.type === 'redis') return onCluster(engine, dataDir, tenant, (store) => apply(sub!, name, password, roles, store, dataDir));
   const isDataDir = existsSync(join(root, DATABASE_FILE));
