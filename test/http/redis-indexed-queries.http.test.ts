@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '../support/client';
 import { eventually } from '../support/poll';
-import { throwawayCluster } from '../support/redis-cluster';
+import { redisEngine, startTwoNodes, throwawayCluster } from '../support/redis-cluster';
 import { putAllJson, putJson, registerSchema, searchError, searchOk } from '../support/search';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -34,13 +34,9 @@ describe('indexed caches on two grid nodes over one Redis Cluster', function () 
   let b: TestServer;
   let adminA: Client;
   let adminB: Client;
-  const engine = () => ({ type: 'redis' as const, nodes: redis.seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) })), passwordFile: redis.cluster.passwordFile });
 
   before(async () => {
-    a = await startTestServer({ engine: engine() });
-    b = await startTestServer({ engine: engine() });
-    adminA = a.as('admin');
-    adminB = b.as('admin');
+    ({ a, b, adminA, adminB } = await startTwoNodes(redis));
     await registerSchema(adminA, 'ix-book.proto', BOOK_PROTO);
     await eventually(async () => (await adminB.get('/rest/v2/schemas/ix-book.proto')).status === 200, 5_000, 'node B to have the schema');
   });
@@ -125,7 +121,7 @@ describe('indexed caches on two grid nodes over one Redis Cluster', function () 
     const onB = await searchOk(adminB, 'busy', 'FROM ix.Book ORDER BY year DESC', { max_results: 2 });
     expect([onB.hit_count, titles(onB)]).to.deep.equal([51, ['Last version', 'Cold 49']]);
 
-    const c = await startTestServer({ engine: engine() });
+    const c = await startTestServer({ engine: redisEngine(redis) });
     try {
       const adminC = c.as('admin');
       const onC = await searchOk(adminC, 'busy', 'FROM ix.Book ORDER BY year DESC', { max_results: 2 });

@@ -1,5 +1,6 @@
 import type { Cluster, ClusterOptions } from 'ioredis';
-import { openCluster } from '../../src/store/redis/cluster-client';
+import { parseRedisNodes } from '../../src/config/engine-config';
+import { connectCluster } from '../../src/store/redis/cluster-client';
 import { runningPid } from '../../src/cli/local-redis-node';
 import type { ThrowawayCluster } from './redis-cluster';
 
@@ -7,15 +8,9 @@ import type { ThrowawayCluster } from './redis-cluster';
  * A client of a throwaway cluster, as the engine opens one (src/store/redis/cluster-client.ts),
  * once it is ready; close it with `quit()` in the describe's `after`.
  */
-export async function clusterClient(redis: ThrowawayCluster, overrides: ClusterOptions = {}): Promise<Cluster> {
-  const nodes = redis.seeds.split(',').map((a) => ({ host: a.split(':')[0], port: Number(a.split(':')[1]) }));
-  const client = openCluster({ type: 'redis', nodes, password: redis.cluster.password }, overrides);
-  await new Promise<void>((resolve, reject) => {
-    client.once('ready', resolve);
-    client.once('error', reject);
-  });
-  client.on('error', () => {}); // a node lost (the failover tests): each command reports its own failure
-  return client;
+export function clusterClient(redis: ThrowawayCluster, overrides: ClusterOptions = {}): Promise<Cluster> {
+  // a node lost later (the failover tests): each command reports its own failure, as for the engine
+  return connectCluster({ type: 'redis', nodes: parseRedisNodes(redis.seeds), password: redis.cluster.password }, overrides);
 }
 
 /** Two clients of a throwaway cluster (two grid nodes, say), opened before the describe's tests and quit after them. */

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { type LocalCluster, NODE_COUNT, startLocalCluster, stopLocalCluster } from '../../src/cli/local-redis-cluster';
 import { address, freeNodePorts, startRedisNode, stopRedisNode } from '../../src/cli/local-redis-node';
+import { type EngineOverrides, parseRedisNodes } from '../../src/config/engine-config';
 import type { Client } from './client';
 import { startTestServer, tempDir, type TestServer } from './server';
 import { needTool } from './tools';
@@ -74,10 +75,14 @@ export interface TwoNodes {
   adminB: Client;
 }
 
+/** The engine settings of a grid node on `redis`. */
+export function redisEngine(redis: ThrowawayCluster): EngineOverrides {
+  return { type: 'redis', nodes: parseRedisNodes(redis.seeds), passwordFile: redis.cluster.passwordFile };
+}
+
 /** Starts two grid nodes on `redis` under `--durability power` (the caller closes them). */
 export async function startTwoNodes(redis: ThrowawayCluster): Promise<TwoNodes> {
-  const nodes = redis.seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) }));
-  const engine = { type: 'redis' as const, nodes, passwordFile: redis.cluster.passwordFile };
+  const engine = redisEngine(redis);
   const a = await startTestServer({ engine, durability: 'power' });
   const b = await startTestServer({ engine, durability: 'power' });
   return { a, b, adminA: a.as('admin'), adminB: b.as('admin') };

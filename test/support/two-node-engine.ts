@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { NODE_COUNT, startLocalCluster } from '../../src/cli/local-redis-cluster';
 import { address, freeNodePorts, runningPid } from '../../src/cli/local-redis-node';
-import type { EngineOverrides } from '../../src/config/engine-config';
+import { type EngineOverrides, parseRedisNodes } from '../../src/config/engine-config';
 import { tempDir } from './server';
 
 /**
@@ -36,6 +36,5 @@ function sharedCluster(): Promise<{ seeds: string; passwordFile: string }> {
 /** The engine settings of a test server on the shared cluster, its namespace taken from its data dir. */
 export async function twoNodeEngine(dataDir: string): Promise<EngineOverrides> {
   const { seeds, passwordFile } = await sharedCluster();
-  const nodes = seeds.split(',').map((s) => ({ host: s.split(':')[0], port: Number(s.split(':')[1]) }));
-  return { type: 'redis', nodes, passwordFile, namespace: createHash('sha256').update(dataDir).digest('hex').slice(0, 16) };
+  return { type: 'redis', nodes: parseRedisNodes(seeds), passwordFile, namespace: createHash('sha256').update(dataDir).digest('hex').slice(0, 16) };
 }

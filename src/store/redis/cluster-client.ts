@@ -27,13 +27,13 @@ export function openCluster(config: RedisEngineConfig, overrides: ClusterOptions
 const READY_MS = 10_000;
 
 /**
- * `openCluster`, resolved once the client reaches every master; a ConfigError naming the cause
+ * `openCluster` (`overrides` as there), resolved once the client reaches every master; a ConfigError naming the cause
  * when it does not within 10 s (the server's start and the CLI stop on it, exit code 2).
  *
  * @public loaded on first use, through `require`, which the dead-export check cannot follow
  */
-export async function connectCluster(config: RedisEngineConfig): Promise<Cluster> {
-  const client = openCluster(config);
+export async function connectCluster(config: RedisEngineConfig, overrides: ClusterOptions = {}): Promise<Cluster> {
+  const client = openCluster(config, overrides);
   await new Promise<void>((resolve, reject) => {
     client.once('ready', resolve);
     client.once('error', reject);
