@@ -23,6 +23,7 @@ function wrkAsync(server, { method, path, keys, connections, seconds }) {
   return new Promise((resolve, reject) => child.once('exit', (code) => {
     if (code !== 0) return reject(new Error(`wrk failed (${code})`));
     const toMs = (t) => { const m = /([\d.]+)(us|ms|s)/.exec(t); return m[2] === 'us' ? m[1] / 1000 : m[2] === 's' ? m[1] * 1000 : Number(m[1]); };
+    if (!/Requests\/sec/.test(out)) return reject(new Error(`wrk printed no rate: ${out}`));
     const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out);
     resolve({
       rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)[1]),

@@ -93,7 +93,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const clusterName = clusterContainerName(name, spec.cluster?.namespace);
   // the node's own files (credentials key, logs, backups) stay in its data dir: created 0700 on either engine
   if (spec.cluster) ensurePrivateDir(dataDir);
-  const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, dataDir, spec.cluster.afterWrite);
+  const redis = spec.cluster && await RedisStore.open(spec.cluster.client, clusterName, dataDir, spec.cluster.writes);
   const store: Store = redis ?? new SqliteStore({ dataDir, durability: config.durability });
   const storeLog = log('grid.store');
   store.onCommitFailure((ops, err) => storeLog.error({ err, writes: ops.length }, 'commit failed; the writes were refused'));
@@ -129,7 +129,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     nameOf: (key) => storedKeyText(key, keyType(), types),
     keyOf: (name) => toStoredKey(Buffer.from(name, 'utf8'), TEXT, keyType(), types),
   });
-  const counterValues = spec.cluster ? new RedisCounterValues(new RedisCounters(spec.cluster.client, clusterName, spec.cluster.afterWrite), clock) : new LocalCounterValues(store, clock);
+  const counterValues = spec.cluster ? new RedisCounterValues(new RedisCounters(spec.cluster.client, clusterName, spec.cluster.writes), clock) : new LocalCounterValues(store, clock);
   const counterManager = new CounterManager({ store, values: counterValues, clock, log: log('grid.counters') });
   const services: ContainerServices & { manager: CacheManager; types: TypeRegistry } = {
     manager,
@@ -186,7 +186,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
 function clusterCaches(cluster: ClusterEngine, container: string, clock: Clock): Pick<CacheManagerDeps, 'dataOf' | 'checkDefinition'> {
   return {
     dataOf: (cache) => new RedisCacheData(
-      new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.afterWrite, cluster.events.node, boundOf(cache)), clock, cluster.events, cache),
+      new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.writes, cluster.events.node, boundOf(cache)), clock, cluster.events, cache),
     checkDefinition: (settings, current) => {
       // a bounded cache has no feed of changes for the nodes' indexes (docs/scale-out.md, "Bounded caches")
       if (settings.indexed && keepsBound(settings)) {

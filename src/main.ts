@@ -10,7 +10,7 @@ import type { Durability } from './store/sqlite-store';
 // the Redis client library is loaded only by a node on the redis engine (start-up time on SQLite)
 const clusterClient = lazy(() => require('./store/redis/cluster-client') as typeof import('./store/redis/cluster-client'));
 import { recordEngine } from './config/engine-record';
-import { type ClusterEngine, waitForReplica } from './store/redis/cluster-engine';
+import { type ClusterEngine, masterWrites, ReplicatedWrites } from './store/redis/cluster-engine';
 import { EntryEventFeed, NODE_ID_LENGTH } from './store/redis/entry-event-feed';
 import { loadTlsIdentity } from './config/tls-identity';
 import { type Container, createContainer } from './container';
@@ -176,15 +176,29 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 /** How long a write waits for a replica under `--durability power` before it fails with a 503. */
 const REPLICA_WAIT_MS = 2_000;
 
-/** The redis engine's client, once it is connected (the start checks ran before: docs/scale-out.md). */
+/**
+ * Clients of their own for the writes of `--durability power` and their waits for a replica
+ * (docs/scale-out.md, "Durability"): as many writes, and waits, in flight to one master at once.
+ */
+const WRITE_CLIENTS = 4;
+
+/** The redis engine's clients, once they are connected (the start checks ran before: docs/scale-out.md). */
 async function openClusterEngine(engine: RedisEngineConfig, durability: Durability): Promise<ClusterEngine> {
-  const client = await clusterClient().connectCluster(engine);
+  const { connectCluster, duplicateCluster } = clusterClient();
+  const client = await connectCluster(engine);
+  const writers = await Promise.allSettled(durability === 'power' ? Array.from({ length: WRITE_CLIENTS }, () => duplicateCluster(client)) : []);
+  const pool = writers.flatMap((w) => (w.status === 'fulfilled' ? [w.value] : []));
+  const failed = writers.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+  if (failed) {
+    for (const c of [client, ...pool]) c.disconnect();
+    throw failed.reason;
+  }
   const events = new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex'));
   return {
-    client, events, afterWrite: durability === 'power' ? waitForReplica(client, REPLICA_WAIT_MS) : undefined, namespace: engine.namespace,
+    client, events, writes: pool.length ? new ReplicatedWrites(pool, REPLICA_WAIT_MS) : masterWrites(client), namespace: engine.namespace,
     async close() {
       events.close();
-      await client.quit().catch(() => undefined);
+      await Promise.all([client, ...pool].map((c) => c.quit().catch(() => undefined)));
     },
   };
 }

@@ -241,6 +241,32 @@ describe('two grid nodes on one Redis Cluster', function () {
     await eventually(async () => (await adminB.get('/rest/v2/caches/paused/k')).status === 200, 20_000, 'the key to be served again');
   });
 
+  it('keeps serving reads of a master while a write through the same node waits for its replica (--durability power)', async () => {
+    await adminA.createCache('waits');
+    await adminA.put('/rest/v2/caches/waits/k', 'v1', { 'Content-Type': 'text/plain' });
+    const cacheId = `default:${a.running.services.manager.find('waits')!.cache.id}`;
+    const master = masterOfSlot(clients.client, calculateSlot(segmentKeysOf(cacheId)[segmentOf(Buffer.from('k'))].keys));
+    const masterNode = clients.client.nodes('master').find((n) => `${n.options.host}:${n.options.port}` === master)!;
+    const blocked = async () => Number(/blocked_clients:(\d+)/.exec(await masterNode.info('clients'))![1]);
+    const replicaPorts = [...(await masterNode.info('replication')).matchAll(/^slave\d+:.*port=(\d+)/gm)].map((m) => Number(m[1]));
+    const pids = replicaPorts.map((port) => runningPid(redis.cluster.dir, port)!);
+    expect(pids).to.have.length.above(0);
+    const before = await blocked(); // the records' followers may block on this master
+    for (const pid of pids) process.kill(pid, 'SIGSTOP');
+    try {
+      const put = adminA.put('/rest/v2/caches/waits/k', 'v2', { 'Content-Type': 'text/plain' });
+      await eventually(async () => await blocked() > before, 10_000, 'the write to wait for a replica');
+      const read = await adminA.get('/rest/v2/caches/waits/k');
+      expect(await blocked()).to.be.above(before, 'the read was answered only once the write stopped waiting');
+      expect(read.status).to.equal(200);
+      expect(read.text).to.equal('v2'); // on the master, not yet on a replica
+      expect((await put).status).to.equal(503);
+    } finally {
+      for (const pid of pids) process.kill(pid, 'SIGCONT');
+    }
+    await eventually(async () => (await adminA.put('/rest/v2/caches/waits/k', 'v3', { 'Content-Type': 'text/plain' })).status === 204, 20_000, 'writes to be acknowledged again');
+  });
+
   it('leaves no connection open after a start that fails on a declared resource', async () => {
     const connected = async () => {
       let n = 0;

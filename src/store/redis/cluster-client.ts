@@ -33,7 +33,20 @@ const READY_MS = 10_000;
  * @public loaded on first use, through `require`, which the dead-export check cannot follow
  */
 export async function connectCluster(config: RedisEngineConfig, overrides: ClusterOptions = {}): Promise<Cluster> {
-  const client = openCluster(config, overrides);
+  return ready(openCluster(config, overrides));
+}
+
+/**
+ * A client of the same cluster as `client`, with the same options and connections of its own, once
+ * it reaches every master (a ConfigError as `connectCluster`'s when it does not).
+ *
+ * @public loaded on first use, through `require`, which the dead-export check cannot follow
+ */
+export function duplicateCluster(client: Cluster): Promise<Cluster> {
+  return ready(client.duplicate());
+}
+
+async function ready(client: Cluster): Promise<Cluster> {
   await new Promise<void>((resolve, reject) => {
     client.once('ready', resolve);
     client.once('error', reject);

@@ -1,7 +1,7 @@
 import type { Cluster } from 'ioredis';
 import type { CounterConfig } from '../../model/counter-config';
 import { ADD, COMPARE_AND_SWAP, GET_AND_SET, VALUE } from './counter-scripts';
-import type { AfterWrite } from './cluster-engine';
+import { masterWrites, type Writes } from './cluster-engine';
 import { engineFailure } from './engine-failure';
 import { type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 
@@ -41,6 +41,11 @@ const SCRIPTS: ScriptTable<CounterScript> = [
   ['value', VALUE, 1], ['add', ADD, 1], ['compareAndSwap', COMPARE_AND_SWAP, 1], ['getAndSet', GET_AND_SET, 1],
 ];
 
+/** The scripts as commands of `client` (the shared one, or one `writes` hands a write). */
+function counterScripts(client: Cluster): CounterScripts {
+  return scriptCommands(client, 'gridCounters', SCRIPTS, false);
+}
+
 function boundOf(flag: string | undefined): Bound | undefined {
   return flag === 'U' ? 'Upper bound' : flag === 'L' ? 'Lower bound' : undefined;
 }
@@ -49,15 +54,15 @@ function boundOf(flag: string | undefined): Bound | undefined {
 export class RedisCounters {
   private readonly scripts: CounterScripts;
 
-  /** `afterWrite`: what makes a write durable (`--durability power`: a replica has it). */
-  constructor(private readonly client: Cluster, private readonly containerId: string, private readonly afterWrite: AfterWrite = () => Promise.resolve()) {
+  /** `writes`: how a write is sent and made durable (`--durability power`: a replica has it). */
+  constructor(client: Cluster, private readonly containerId: string, private readonly writes: Writes = masterWrites(client)) {
     if (!TAG_SAFE.test(containerId)) throw new Error(`a container id in a Redis hash tag needs at least one character and no braces or colon: ${JSON.stringify(containerId)}`);
-    this.scripts = scriptCommands(client, 'gridCounters', SCRIPTS, false);
+    this.scripts = counterScripts(client);
   }
 
   /** The value of the counter `name` defined by `config`. */
   of(name: string, config: CounterConfig): RedisCounter {
-    return new RedisCounter(this.client, this.scripts, counterKeyOf(this.containerId, name), config, this.afterWrite);
+    return new RedisCounter(this.scripts, counterKeyOf(this.containerId, name), config, this.writes);
   }
 }
 
@@ -70,8 +75,7 @@ export class RedisCounter {
   /** ARGV 1–5 of every script: the definition (counter-scripts.ts). */
   private readonly definition: string[];
 
-  constructor(private readonly client: Cluster, private readonly scripts: CounterScripts, private readonly key: string, private readonly config: CounterConfig,
-    private readonly afterWrite: AfterWrite) {
+  constructor(private readonly scripts: CounterScripts, private readonly key: string, private readonly config: CounterConfig, private readonly writes: Writes) {
     const bounded = config.kind === 'strong-counter' && config.bounded;
     this.definition = [config.initialValue, bounded ? '1' : '0', config.lowerBound, config.upperBound, config.lifespan].map(String);
   }
@@ -81,27 +85,24 @@ export class RedisCounter {
   }
 
   async add(delta: bigint, now: number): Promise<Added> {
-    const [value, flag] = await this.scripts.add(this.key, ...this.definition, String(now), String(delta)) as string[];
-    await this.afterWrite(this.key);
+    const [value, flag] = await this.write((s) => s.add(this.key, ...this.definition, String(now), String(delta)));
     return { value: BigInt(value), beyond: boundOf(flag) };
   }
 
   async compareAndSwap(expect: bigint, update: bigint, now: number): Promise<Swapped> {
-    const [previous, flag] = await this.scripts.compareAndSwap(this.key, ...this.definition, String(now), String(expect), String(update)) as string[];
-    if (previous === String(expect) && !flag) await this.afterWrite(this.key);
+    const [previous, flag] = await this.write((s) => s.compareAndSwap(this.key, ...this.definition, String(now), String(expect), String(update)),
+      ([was, beyond]) => was === String(expect) && !beyond);
     return { previous: BigInt(previous), beyond: boundOf(flag) };
   }
 
   async getAndSet(update: bigint, now: number): Promise<Swapped> {
-    const [previous, flag] = await this.scripts.getAndSet(this.key, ...this.definition, String(now), String(update)) as string[];
-    if (!flag) await this.afterWrite(this.key);
+    const [previous, flag] = await this.write((s) => s.getAndSet(this.key, ...this.definition, String(now), String(update)), ([, beyond]) => !beyond);
     return { previous: BigInt(previous), beyond: boundOf(flag) };
   }
 
   /** Sets the value with no check (reset, restore, a counter defined anew). */
   async set(value: bigint, now: number): Promise<void> {
-    await this.client.hset(this.key, 'v', String(value), 'u', String(now)).catch(engineFailure);
-    await this.afterWrite(this.key);
+    await this.writes.run(this.key, 0, (client) => client.hset(this.key, 'v', String(value), 'u', String(now)).catch(engineFailure));
   }
 
   /** The initial value, last updated now. */
@@ -110,7 +111,11 @@ export class RedisCounter {
   }
 
   async delete(): Promise<void> {
-    await this.client.del(this.key).catch(engineFailure);
-    await this.afterWrite(this.key);
+    await this.writes.run(this.key, 0, (client) => client.del(this.key).catch(engineFailure));
+  }
+
+  /** A script that may change the value, sent as `writes` sends writes; `changed`: whether its answer says it did (by default: always). */
+  private write(call: (scripts: CounterScripts) => Promise<unknown>, changed?: (answer: string[]) => boolean): Promise<string[]> {
+    return this.writes.run(this.key, 0, async (client) => await call(counterScripts(client)) as string[], changed);
   }
 }

@@ -5,7 +5,7 @@ import { CLEAR_PAGE, ENTRIES_PAGE, FEED_READ, FEEDS_READ, KEYS_PAGE, MARK, PUT, 
 import { BOUNDED_CLEAR_PAGE, BOUNDED_PUT, BOUNDED_READ, BOUNDED_REMOVE } from './bounded-entry-scripts';
 import type { Pages } from '../../util/pages';
 import { groupByMaster, scriptBatch, type ScriptBatch, type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
-import type { AfterWrite } from './cluster-engine';
+import { masterWrites, type Writes } from './cluster-engine';
 import { inParallel, walkPages, type Page } from './segment-walk';
 import { engineFailure } from './engine-failure';
 
@@ -130,11 +130,13 @@ export class RedisEntries {
   private readonly segments: SegmentKeys[];
 
   /**
-   * `afterWrite`: what makes a write durable (`--durability power`); `node`: the writing node's id
+   * `writes`: how a write is sent and made durable (`--durability power`: on clients of their own,
+   * then waiting for a replica; by default on `client`, waiting for nothing); `node`: the writing node's id
    * (16 characters), published with each write's event unless a write asks for none; `bounded`:
    * the cache is bounded, which makes its layout one segment — for the cache's whole life.
    */
-  constructor(private readonly client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING, private readonly afterWrite?: AfterWrite, private readonly node = '',
+  constructor(private readonly client: Cluster, cacheId: string, private readonly paging: Paging = DEFAULT_PAGING,
+    private readonly writes: Writes = masterWrites(client), private readonly node = '',
     private readonly bounded?: Bounded) {
     this.scripts = scriptCommands(client, 'gridEntries', SCRIPTS, true);
     this.readBatch = scriptBatch(client, 'gridEntries', 'read', true, this.scripts.read);
@@ -144,6 +146,11 @@ export class RedisEntries {
   /** The bound a bounded cache keeps as it stands now; undefined for an unbounded cache. */
   get bounds(): EntryBounds | undefined {
     return this.bounded?.bounds();
+  }
+
+  /** The scripts as commands of `client` (the shared one, or one `writes` hands a write). */
+  private scriptsOf(client: Cluster): Record<EntryScript, ScriptCall> {
+    return client === this.client ? this.scripts : scriptCommands(client, 'gridEntries', SCRIPTS, true);
   }
 
   /** The key's segment: by its hash, or the one segment of a bounded cache. */
@@ -171,20 +178,20 @@ export class RedisEntries {
       entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
       kind, etag, segment.entryPrefix, segment.events, flags.silent ? '' : this.node,
     ];
-    let done: number;
-    if (this.bounded) {
+    const done = await this.writes.run(segment.keys, entry.key.length + entry.value.length, async (client) => {
+      const scripts = this.scriptsOf(client);
+      if (!this.bounded) return await scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed)) as number;
       // a write that must make more room than one script may (EVICT_PER_SCRIPT) is sent again until it is done
+      let outcome: number;
       do {
         const { maxCount, maxSize, refuse } = this.bounded.bounds();
-        const [outcome, evicted] = await this.scripts.boundedPut(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.recency, segment.sums,
+        let evicted: number;
+        [outcome, evicted] = await scripts.boundedPut(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.recency, segment.sums,
           ...args, maxCount, maxSize, refuse ? '1' : '0') as [number, number];
         if (evicted > 0) this.bounded.evicted?.(evicted);
-        done = outcome;
-      } while (done === MORE_ROOM);
-    } else {
-      done = await this.scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed)) as number;
-    }
-    if (done === 1 || done === 2) await this.afterWrite?.(segment.keys, entry.key.length + entry.value.length);
+      } while (outcome === MORE_ROOM);
+      return outcome;
+    }, (outcome) => outcome === 1 || outcome === 2);
     return done === 0 ? 'kept' : done === 1 ? 'created' : done === 2 ? 'replaced' : 'full';
   }
 
@@ -192,10 +199,12 @@ export class RedisEntries {
   async remove(key: Buffer, now: number, ifEtag?: string, flags: WriteFlags = {}): Promise<RemovalOutcome> {
     const segment = this.segmentFor(key);
     const args = [key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '', segment.events, flags.silent ? '' : this.node];
-    const done = await (this.bounded
-      ? this.scripts.boundedRemove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.recency, segment.sums, ...args)
-      : this.scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed))) as number;
-    if (done === 1) await this.afterWrite?.(segment.keys);
+    const done = await this.writes.run(segment.keys, 0, async (client) => {
+      const scripts = this.scriptsOf(client);
+      return await (this.bounded
+        ? scripts.boundedRemove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.recency, segment.sums, ...args)
+        : scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed))) as number;
+    }, (outcome) => outcome === 1);
     return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
   }
 
@@ -245,14 +254,16 @@ export class RedisEntries {
     let removed = 0;
     await inParallel(this.segments.length, this.paging.parallel, async (s) => {
       const { keys, expiries, recency, sums, entryPrefix, feed } = this.segments[s];
-      let n: number;
-      do {
-        n = await (this.bounded
-          ? this.scripts.boundedClearPage(keys, expiries, recency, sums, entryPrefix, this.paging.keys)
-          : this.scripts.clearPage(keys, expiries, feed, entryPrefix, this.paging.keys, fedLength(fed))) as number;
-        removed += n;
-      } while (n === this.paging.keys); // a shorter page emptied the segment
-      await this.afterWrite?.(keys);
+      await this.writes.run(keys, 0, async (client) => {
+        const scripts = this.scriptsOf(client);
+        let n: number;
+        do {
+          n = await (this.bounded
+            ? scripts.boundedClearPage(keys, expiries, recency, sums, entryPrefix, this.paging.keys)
+            : scripts.clearPage(keys, expiries, feed, entryPrefix, this.paging.keys, fedLength(fed))) as number;
+          removed += n;
+        } while (n === this.paging.keys); // a shorter page emptied the segment
+      });
     });
     return removed;
   }

@@ -7,7 +7,7 @@ import type {
   CacheRecord, ConfigEventRecord, CounterRecord, DigestUpdate, IndexStore, IndexWriteOp, LoggerRecord, OperationRecord, PrincipalRolesRecord, RoleRecord,
   SchemaRecord, Store, StoreSnapshot, TaskRecord, TemplateRecord, UserRecord, VolatileIndexStore, WriteOp, XSiteRecord,
 } from '../store';
-import type { AfterWrite } from './cluster-engine';
+import type { Writes } from './cluster-engine';
 import { type Mutation, RecordExistsError, type RemoteChange, ReplicatedRecords, type Table } from './replicated-records';
 
 /** Cache ids a node takes for itself at start: ids are unique in the cluster without asking Redis at each create. */
@@ -37,8 +37,8 @@ export class RedisStore implements Store {
   /** `dataDir`: this node's own directory, where its query indexes live. */
   private constructor(readonly records: ReplicatedRecords, private readonly firstCacheId: number, private readonly dataDir: string) {}
 
-  static async open(client: Cluster, container: string, dataDir: string, afterWrite?: AfterWrite): Promise<RedisStore> {
-    const records = await ReplicatedRecords.open(client, container, afterWrite);
+  static async open(client: Cluster, container: string, dataDir: string, writes?: Writes): Promise<RedisStore> {
+    const records = await ReplicatedRecords.open(client, container, writes);
     const top = await client.hincrby(`{grid:${container}}:meta`, 'cache-ids', CACHE_ID_BLOCK).catch(async (err: unknown) => {
       await records.close();
       throw err;

@@ -4,8 +4,8 @@ import { compareEventIds } from '../../model/event-id';
 import type { ConfigEventRecord, ConfigEventType } from '../records';
 import { COMMIT } from './record-script';
 import { engineFailure } from './engine-failure';
-import { type ScriptCall, scriptCommands } from './script-commands';
-import type { AfterWrite } from './cluster-engine';
+import { scriptCommands } from './script-commands';
+import { masterWrites, type Writes } from './cluster-engine';
 
 /** The tables of a container's records: one Redis hash each, a record per field. */
 export const TABLES = ['caches', 'templates', 'counters', 'schemas', 'roles', 'principals', 'loggers', 'tasks', 'operations', 'xsite', 'users', 'settings'] as const;
@@ -72,25 +72,23 @@ export class ReplicatedRecords {
   private readonly waiting = new Map<string, () => void>();
   private readonly listeners: Array<(change: RemoteChange) => void> = [];
   private readonly follower: Cluster;
-  private readonly script: ScriptCall;
   private closed = false;
   private following: Promise<void> | undefined;
   /** Settles when `close` is called: a read of the stream still pending is not waited for (a disconnected client may never settle it). */
   private readonly stopped: Promise<undefined>;
   private stop!: () => void;
 
-  private constructor(private readonly client: Cluster, container: string, private readonly afterWrite?: AfterWrite) {
+  private constructor(private readonly client: Cluster, container: string, private readonly writes: Writes) {
     this.keys = recordKeysOf(container);
     this.keyList = [this.keys.changes, this.keys.events, this.keys.meta, ...this.keys.tables];
-    this.script = scriptCommands(client, 'gridRecords', [['commit', COMMIT, this.keyList.length]], false).commit;
     // a blocking XREAD holds its connection: the follower has connections of its own
     this.follower = client.duplicate();
     this.stopped = new Promise((resolve) => { this.stop = () => resolve(undefined); });
   }
 
   /** Loads every table and starts following the change stream. */
-  static async open(client: Cluster, container: string, afterWrite?: AfterWrite): Promise<ReplicatedRecords> {
-    const records = new ReplicatedRecords(client, container, afterWrite);
+  static async open(client: Cluster, container: string, writes: Writes = masterWrites(client)): Promise<ReplicatedRecords> {
+    const records = new ReplicatedRecords(client, container, writes);
     try {
       await records.reload();
     } catch (err) {
@@ -128,10 +126,12 @@ export class ReplicatedRecords {
   async commit(mutations: Mutation[], events: NewConfigEvent[] = []): Promise<string[]> {
     const muts = mutations.map((m) => [TABLES.indexOf(m.table) + 1, m.field, m.value ?? null, m.mustBeAbsent ? 1 : 0]);
     const evs = events.map((e) => [e.type, e.name, e.volatile ? '1' : '0', String(e.createdAt), e.config ?? null, String(e.keep)]);
-    const reply = await this.script(...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT)) as Raw;
+    const reply = await this.writes.run(this.keys.changes, 0, async (client) => {
+      const commit = scriptCommands(client, 'gridRecords', [['commit', COMMIT, this.keyList.length]], false).commit;
+      return await commit(...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT)) as Raw;
+    }, (answer) => answer[0] !== 'exists');
     if (reply[0] === 'exists') throw new RecordExistsError(TABLES[Number(reply[1]) - 1], reply[2]!);
     const [, change, ...ids] = reply as string[];
-    await this.afterWrite?.(this.keys.changes);
     await this.reached(change);
     return ids;
   }
