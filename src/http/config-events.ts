@@ -20,12 +20,15 @@ type Change = ConfigChange & { id?: EventId };
  * Configuration changes of the container (docs/reference/management-plane.md#config-events), YAML
  * unless Accept asks otherwise, each with its id. A client that sends the last id it received
  * (`Last-Event-ID`) first gets what it missed, from the container's log — or, when the log no
- * longer holds all of it, a `reset` event and the current state — then the live events.
+ * longer holds all of it, a `reset` event and the current state — then the live events. On the
+ * redis engine the stream begins once this node has every change acknowledged on any node before
+ * the request: its state and backlog hold them.
  */
-export function listenConfig(ctx: GridContext, s: Services): void {
+export async function listenConfig(ctx: GridContext, s: Services): Promise<void> {
   const format = negotiateAmong(headerText(ctx, 'accept'), CONFIG_FORMATS);
   const pretty = isTrue(query(ctx, 'pretty'));
   const after = resumeAfter(ctx);
+  await s.container.catchUp();
   const subject = ctx.state.subject;
   const frameOf = (e: Change): Frame | undefined => mayHear(subject, e) ? { event: e.type, data: dataOf(e, format, pretty), id: e.id } : undefined;
   const stream = openContainerStream(ctx, s);

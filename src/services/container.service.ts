@@ -60,6 +60,14 @@ export class ContainerService {
     return this.manager.events.add(listener);
   }
 
+  /**
+   * Once this node has every change other nodes acknowledged before the call (docs/scale-out.md,
+   * "Configuration events"); undefined when there is nothing to wait for (one node).
+   */
+  catchUp(): Promise<void> | undefined {
+    return this.manager.catchUp();
+  }
+
   /** The newest configuration event told: a listener subscribing now hears every one after it. */
   get newestConfigEvent(): EventId {
     return this.manager.events.newest;

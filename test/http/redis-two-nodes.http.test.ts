@@ -150,6 +150,24 @@ describe('two grid nodes on one Redis Cluster', function () {
     }
   });
 
+  it('opens a configuration listener on one node with every change acknowledged on the other before it, in its current state', async () => {
+    // large definitions (about 800 KB): the other node takes a while to apply each
+    const roles = Array.from({ length: 3000 }, (_, r) => `role-${r}-${'x'.repeat(250)}`);
+    for (let i = 0; i < 10; i++) {
+      await adminA.createCache(`fresh-${i}`, { 'local-cache': { security: { authorization: { enabled: true, roles: ['admin', ...roles] } } } });
+      const sse = await SseReader.open(`${b.url}${LISTEN}&includeCurrentState=true`, { ...basic('admin'), Accept: 'application/json' });
+      try {
+        // the state, then a frame with the id it stands at and no event
+        const end = () => sse.blocks.findIndex((block) => block.length === 1 && block[0].startsWith('id: '));
+        await sse.waitFor(() => end() >= 0);
+        const state = sse.blocks.slice(0, end()).map((block) => block.join('\n'));
+        expect(state.filter((block) => block.includes(`"fresh-${i}"`)), `round ${i}`).to.have.length(1);
+      } finally {
+        sse.close();
+      }
+    }
+  });
+
   it('refuses a bound added to an existing cache with a sentence naming the engine, and checks permissions as on one node', async () => {
     await adminA.createCache('unbounded');
     const bounded = await adminB.put('/rest/v2/caches/unbounded', '{"local-cache":{"memory":{"max-count":10}}}', { 'Content-Type': 'application/json' });
