@@ -29,7 +29,7 @@ export type { StatsSnapshot } from '../grid/cache-stats';
 export type { ConfigChange } from '../grid/config-event-log';
 export type { EntryEvent } from '../grid/entry-events';
 export type { NodeInfo } from './server/node-info';
-export type { ClusterMember, ClusterView } from './cluster.service';
+export type { ClusterView } from './cluster.service';
 
 /**
  * Everything a handler talks to: the process-wide services and those of the container the request
