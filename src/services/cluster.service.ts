@@ -7,6 +7,8 @@ import type { NodeInfo } from './server/node-info';
 export const HEARTBEAT_MS = 2_500;
 /** How long an announcement keeps a node listed: two heartbeats, so a node killed leaves within 5 s and one late beat is forgiven. */
 export const MEMBER_TTL_MS = 2 * HEARTBEAT_MS;
+/** How long a clean stop waits for its removal from the members. */
+const LEAVE_WAIT_MS = 2_000;
 
 /** One live grid node, as the cluster resources of the API show it. */
 export interface ClusterMember {
@@ -110,9 +112,12 @@ export class ClusterService {
     if (!reg || this.left) return;
     this.left = true;
     clearTimeout(this.timer);
-    await reg.registry.leave(this.node.name, reg.id).catch((err: unknown) => {
+    // bounded: a stop must not wait on a cluster that does not answer (the deadline removes the node then)
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${LEAVE_WAIT_MS} ms`)), LEAVE_WAIT_MS); });
+    await Promise.race([reg.registry.leave(this.node.name, reg.id), late]).catch((err: unknown) => {
       this.settings.log.warn({ err }, 'could not leave the cluster\'s members; the others drop this node when its deadline passes');
-    });
+    }).finally(() => clearTimeout(timer));
   }
 
   /** The next heartbeat, HEARTBEAT_MS after the start of the last one. */
