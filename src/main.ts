@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { browserSettingsOf } from './config/browser-settings';
-import { ConfigError, type ServerConfig } from './config/server-config';
+import { ConfigError, nodeNameOf, type ServerConfig } from './config/server-config';
 import { tenantDataDir } from './config/tenants';
 import type { RedisEngineConfig } from './config/engine-config';
 import type { Durability } from './store/sqlite-store';
@@ -12,6 +12,7 @@ const clusterClient = lazy(() => require('./store/redis/cluster-client') as type
 import { recordEngine } from './config/engine-record';
 import { type ClusterEngine, masterWrites, ReplicatedWrites } from './store/redis/cluster-engine';
 import { EntryEventFeed, NODE_ID_LENGTH } from './store/redis/entry-event-feed';
+import { RedisMemberRegistry } from './store/redis/member-registry';
 import { loadTlsIdentity } from './config/tls-identity';
 import { type Container, createContainer } from './container';
 import { createApp } from './http/app';
@@ -26,6 +27,7 @@ import { LoggingService } from './services/logging.service';
 import { MetricsService } from './services/metrics.service';
 import { OffLoop } from './services/off-loop/off-loop';
 import { ServerService } from './services/server/server.service';
+import { ClusterService } from './services/cluster.service';
 import type { NodeInfo, ProcessServices, Services, WiredServices } from './services';
 import { CONTAINER_NAME } from './services/container.service';
 import { secureDataDir } from './util/private-files';
@@ -83,10 +85,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const announce = opts.announce ?? ((line: string) => standardOutput().write(line + '\n'));
   // one worker thread, shared by the containers, for parsing and validation that grows with a request or with stored state
   const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
-  const cluster = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability) : undefined;
-  const containers = await openContainers(config, clock, logs, offLoop, cluster).catch(async (err: unknown) => {
+  const engine = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability) : undefined;
+  const containers = await openContainers(config, clock, logs, offLoop, engine).catch(async (err: unknown) => {
     await offLoop.close();
-    await cluster?.close();
+    await engine?.close();
     throw err;
   });
   const main = containers[0];
@@ -96,16 +98,21 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const closeContainers = async () => {
     await Promise.all(containers.map((c) => c.close()));
     await offLoop.close();
-    await cluster?.close();
+    await engine?.close();
   };
   await applyDeclared(config, main, logs.get('grid.config')).catch(async (err: unknown) => {
     await closeContainers();
     throw err;
   });
 
-  const node: NodeInfo = { name: config.nodeName, address: '' };
+  // named once the port is known (the default name on the redis engine holds it)
+  const node: NodeInfo = { name: config.nodeName ?? '', address: '' };
   const version = packageVersion();
   let close: () => Promise<void> = async () => undefined;
+  const cluster = new ClusterService(node, {
+    clusterName: config.clusterName, version, startedAt: clock.now(), status: () => main.services.container.status, log: logs.get('grid.cluster'),
+    registration: engine && { registry: new RedisMemberRegistry(engine.client, engine.namespace), id: engine.events.node },
+  });
   const shared: ProcessServices = {
     logging: new LoggingService(logs, main.store),
     metrics: new MetricsService(main.services.manager),
@@ -114,6 +121,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       node, version, opts.onStopRequest ?? (() => { void close(); }),
     ),
     node,
+    cluster,
     clock,
     authEnabled: config.authEnabled,
     bodyLimit: config.maxContentLength,
@@ -148,9 +156,15 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const listeners = new HttpListeners(app.callback(), { host: config.host, port: config.port, tls }, httpLog, guards);
   const writeUsers = await usersReady.catch(failed);
   const { port, tlsPort } = await listeners.listen().catch(failed);
-  for (const write of writeUsers) write();
+  node.name = nodeNameOf(config, port);
   node.address = `${config.host}:${port}`;
   if (tlsPort !== undefined) node.tlsAddress = `${config.host}:${tlsPort}`;
+  // a name another live node holds, or another cluster name, stops the start before any user is written
+  await cluster.join().catch(async (err: unknown) => {
+    await listeners.close();
+    return failed(err);
+  });
+  for (const write of writeUsers) write();
   if (identity) {
     const how = { configured: '', generated: ' (self-signed, generated now)', reused: ' (self-signed, generated on an earlier start)' }[identity.origin];
     announce(`TLS certificate${how}: ${identity.source}\n  SHA-256 fingerprint: ${identity.fingerprint}`);
@@ -159,6 +173,8 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
 
   let closing: Promise<void> | undefined;
   close = () => (closing ??= (async () => {
+    // the other nodes stop listing this one at once, while it drains
+    await cluster.leave();
     for (const c of containers) c.interrupt();
     services.server.startClosing();
     await listeners.close();

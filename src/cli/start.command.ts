@@ -1,5 +1,5 @@
 import { parseEngineType, parseRedisNodes, type RedisEngineConfig } from '../config/engine-config';
-import { ConfigError, type ConfigOverrides, type Durability, parseAuthMechanisms, parseDurability, parseLogLevel, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
+import { ConfigError, type ConfigOverrides, type Durability, parseAuthMechanisms, parseDurability, parseLogLevel, parseMemberName, parsePort, parseSize, readConfigFiles, readLimits, resolveConfig } from '../config/server-config';
 import { startServer } from '../main';
 import { compileCacheStartupDone } from '../util/compile-cache';
 import { isLogFormat, LOG_FORMATS, type LogFormat } from '../util/log-format';
@@ -18,6 +18,7 @@ export async function runStart(args: string[]): Promise<number> {
     'tls-port': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' }, 'tls-keystore': { type: 'string' },
     'tls-keystore-password': { type: 'string' }, 'tls-keystore-password-file': { type: 'string' },
     engine: { type: 'string' }, redis: { type: 'string' }, 'redis-password-file': { type: 'string' },
+    'node-name': { type: 'string' }, 'cluster-name': { type: 'string' },
   });
   if (values.help) {
     process.stdout.write(USAGE.start + '\n');
@@ -33,6 +34,8 @@ export async function runStart(args: string[]): Promise<number> {
     logLevel: values['log-level'] === undefined ? undefined : parseLogLevel(values['log-level'] as string),
     authEnabled: values['no-auth'] ? false : undefined,
     consoleDir: values.console as string | undefined,
+    nodeName: values['node-name'] === undefined ? undefined : parseMemberName(values['node-name'] as string, 'node-name'),
+    clusterName: values['cluster-name'] === undefined ? undefined : parseMemberName(values['cluster-name'] as string, 'cluster-name'),
     allowRemoteNoAuth: values['allow-remote-no-auth'] ? true : undefined,
     authMechanisms: values['auth-mechanisms'] === undefined ? undefined : parseAuthMechanisms(values['auth-mechanisms'] as string),
     properties: parseProperties((values.D as string[] | undefined) ?? []),

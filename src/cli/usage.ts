@@ -85,6 +85,9 @@ Options:
   --redis HOST:PORT[,HOST:PORT…]   nodes of that cluster to connect through (any will do)
   --redis-password-file FILE       the cluster's password, first line (or GRID_REDIS_PASSWORD;
                         never on the command line)
+  --node-name NAME      this node's name (default: the host name; on the redis engine the
+                        host name and port, e.g. host-11222); unique among a cluster's nodes
+  --cluster-name NAME   the cluster's name (default cluster); every node of one grid the same
   --limit NAME=VALUE    change one limit, e.g. --limit config-bytes=2MiB (repeatable;
                         names and defaults in docs/security.md "Limits")
   -Dname=value          set a server property (repeatable), e.g.

@@ -31,7 +31,10 @@ export interface ServerConfig {
   logLevel: string;
   /** Loggers set at start (the access log among them); changes made through the API apply over them. */
   loggers: LoggerConfig[];
-  nodeName: string;
+  /** This node's name (`node-name`); undefined: the default, which main.ts settles once the port is known (docs/scale-out.md, "Membership"). */
+  nodeName?: string;
+  /** `cluster-name`: the `cluster_name` the API reports; every live node of one grid has the same (docs/scale-out.md, "Membership"). */
+  clusterName: string;
   /** How often the expiration reaper runs (ms). */
   expirationInterval: number;
   /** Script tasks: wall-clock limit of one execution (ms), host calls included. */
@@ -80,12 +83,12 @@ export type ConfigOverrides = Partial<Omit<ServerConfig, 'properties' | 'appUser
 
 export { ConfigError };
 
-const DEFAULTS: Omit<ServerConfig, 'nodeName' | 'properties' | 'limits' | 'engine'> = {
+const DEFAULTS: Omit<ServerConfig, 'properties' | 'limits' | 'engine'> = {
   dataDir: './data', host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
   authMechanisms: ['basic', 'digest'], digestWithoutQop: false, maxContentLength: 10 * 1000 * 1000, logLevel: 'info', expirationInterval: 60_000,
   loggers: [], corsRules: [], allowedHosts: [], allowRemoteNoAuth: false, tenants: [],
   taskTimeout: 5_000, taskMemoryLimit: 64 * 1024 * 1024, taskMaxHostCalls: 100_000, taskMaxWrite: 16 * 1024 * 1024, taskConcurrency: 4,
-  backupRoots: [], backupTimeout: 3_600_000, declarations: [], updateDeclared: 'never',
+  backupRoots: [], backupTimeout: 3_600_000, declarations: [], updateDeclared: 'never', clusterName: 'cluster',
 };
 
 /** isolated-vm refuses smaller isolates. */
@@ -107,6 +110,17 @@ export function parsePort(text: string | number, what = 'port'): number {
   const n = String(text).trim() === '' ? NaN : Number(text);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new ConfigError(`${what}: '${text}' is not a port number (0-65535)`);
   return n;
+}
+
+/**
+ * A node or cluster name (`node-name`, `cluster-name`): it travels in response headers and URL
+ * paths, so printable ASCII (spaces inside), 1–255 characters.
+ */
+export function parseMemberName(text: string, what: string): string {
+  if (!/^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/.test(text)) {
+    throw new ConfigError(`${what}: '${text}' must be 1-255 printable ASCII characters, not starting or ending with a space`);
+  }
+  return text;
 }
 
 export function parseDurability(text: string): Durability {
@@ -214,7 +228,8 @@ function fromObject(o: Record<string, unknown>, where: string): ConfigOverrides 
       case 'max-content-length': out.maxContentLength = parseSize(text, `${where}: max-content-length`); break;
       case 'log-level': out.logLevel = parseLogLevel(text); break;
       case 'loggers': out.loggers = parseLoggers(value, where); break;
-      case 'node-name': out.nodeName = text; break;
+      case 'node-name': out.nodeName = parseMemberName(text, `${where}: node-name`); break;
+      case 'cluster-name': out.clusterName = parseMemberName(text, `${where}: cluster-name`); break;
       case 'expiration-interval': out.expirationInterval = parsePositiveInt(text, `${where}: expiration-interval`); break;
       case 'console': out.consoleDir = text; break;
       case 'cors-rules': out.corsRules = readCorsRules(value, where); break;
@@ -304,7 +319,6 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     dataDir: resolve(merged.dataDir),
     consoleDir: merged.consoleDir === undefined ? undefined : checkConsoleDir(merged.consoleDir),
     backupRoots: merged.backupRoots.map((p) => resolve(p)),
-    nodeName: merged.nodeName ?? hostname(),
     properties: { ...file.properties, ...flags.properties },
     tls: resolveTls(file, flags, env, merged.port),
     limits: { ...DEFAULT_LIMITS, ...file.limits, ...flags.limits },
@@ -322,6 +336,15 @@ export function resolveConfig(file: ConfigOverrides, flags: ConfigOverrides, env
     config.appUser = { name: env.APP_USER, password: env.APP_PASS, roles: (env.APP_ROLE ?? 'admin').split(',').map((r) => r.trim()) };
   }
   return config;
+}
+
+/**
+ * This node's name: `node-name` when set; else the host name, and on the redis engine the host
+ * name and the port it listens on (`host-11222`), so that several nodes on one machine differ
+ * (docs/scale-out.md, "Membership").
+ */
+export function nodeNameOf(config: ServerConfig, port: number): string {
+  return config.nodeName ?? (config.engine.type === 'redis' ? `${hostname()}-${port}` : hostname());
 }
 
 /**

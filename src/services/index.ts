@@ -6,6 +6,7 @@ import type { AuthService } from './auth/auth.service';
 import type { BulkService } from './bulk.service';
 import type { BackupService } from './backup.service';
 import type { CacheService } from './cache.service';
+import type { ClusterService } from './cluster.service';
 import type { ContainerService } from './container.service';
 import type { CounterService } from './counter.service';
 import type { EntryService } from './entry.service';
@@ -28,6 +29,7 @@ export type { StatsSnapshot } from '../grid/cache-stats';
 export type { ConfigChange } from '../grid/config-event-log';
 export type { EntryEvent } from '../grid/entry-events';
 export type { NodeInfo } from './server/node-info';
+export type { ClusterView } from './cluster.service';
 
 /**
  * Everything a handler talks to: the process-wide services and those of the container the request
@@ -54,6 +56,8 @@ export interface Services {
   roles: RoleRegistry;
   users: UserService;
   node: NodeInfo;
+  /** The grid nodes of the cluster (this one alone on the SQLite engine). */
+  cluster: ClusterService;
   clock: Clock;
   authEnabled: boolean;
   bodyLimit: number;
@@ -66,7 +70,7 @@ export interface Services {
 }
 
 /** The members of `Services` that belong to the process, shared by every container. */
-export type ProcessWide = 'server' | 'logging' | 'metrics' | 'node' | 'clock' | 'authEnabled' | 'bodyLimit' | 'limits' | 'version' | 'consoleDir';
+export type ProcessWide = 'server' | 'logging' | 'metrics' | 'node' | 'cluster' | 'clock' | 'authEnabled' | 'bodyLimit' | 'limits' | 'version' | 'consoleDir';
 export type ProcessServices = Pick<Services, ProcessWide>;
 /** The members of `Services` that act on one container: every member not listed in `ProcessWide`. */
 export type ContainerServices = Omit<Services, ProcessWide>;

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { useServer, withServer } from '../support/server';
+import { TEST_SERVER_NODES, TWO_NODES } from '../support/two-node-engine';
 
 describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () => {
   const server = useServer();
@@ -11,17 +12,23 @@ describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () =
   });
 
   describe('GET info', () => {
-    it('reports every field of docs/reference/management-plane.md#container-info with single-node values, in both path families', async () => {
+    it('reports every field of docs/reference/management-plane.md#container-info, the test server\'s nodes as members, in both path families', async () => {
       for (const path of ['/rest/v2/container', '/rest/v2/cache-managers/default']) {
         const info = (await admin.get(path)).json<Record<string, unknown>>();
         for (const field of ['version', 'name', 'coordinator', 'cache_configuration_names', 'cluster_name', 'physical_addresses',
           'coordinator_address', 'cache_manager_status', 'created_cache_count', 'running_cache_count', 'node_address', 'cluster_members',
           'cluster_members_physical_addresses', 'cluster_size', 'defined_caches', 'local_site', 'relay_node', 'relay_nodes_address',
           'sites_view', 'rebalancing_enabled', 'tracing_enabled']) expect(info, `${path} ${field}`).to.have.property(field);
-        expect(info).to.include({ name: 'default', coordinator: true, cache_manager_status: 'RUNNING', cluster_size: 1, created_cache_count: 2 });
+        expect(info).to.include({ name: 'default', cache_manager_status: 'RUNNING', cluster_size: TEST_SERVER_NODES, created_cache_count: 2 });
+        // this node among the live members, the coordinator first (one node on SQLite; docs/scale-out.md, "Membership")
+        const members = info.cluster_members as string[];
+        expect(members).to.have.length(TEST_SERVER_NODES).and.include(info.node_address);
+        expect(info.cluster_members_physical_addresses).to.have.length(TEST_SERVER_NODES).and.include((info.physical_addresses as string).slice(1, -1));
+        expect(info.coordinator_address).to.equal(members[0]);
+        expect(info.coordinator).to.equal(info.node_address === members[0]);
         // the internal caches are not private: listed as the original lists them
         expect(info.cache_configuration_names).to.include.members(['alpha', 'beta', '___protobuf_metadata', '___script_cache']);
-        expect(info.relay_nodes_address).to.deep.equal(info.cluster_members);
+        expect(info.relay_nodes_address).to.deep.equal([info.node_address]);
         expect(info.defined_caches).to.deep.include({ name: '___protobuf_metadata', started: true });
         expect(info.sites_view).to.deep.equal([]);
       }
@@ -36,7 +43,10 @@ describe('container /rest/v2/container and /rest/v2/cache-managers/{name}', () =
   describe('health', () => {
     it('GET reports the cluster and every cache; HEAD answers 200; both need credentials, as in the original', async () => {
       const health = (await server.as('observer').get('/rest/v2/container/health')).json<{ cluster_health: Record<string, unknown>; cache_health: unknown[] }>();
-      expect(health.cluster_health).to.deep.equal({ cluster_name: 'cluster', health_status: 'HEALTHY', number_of_nodes: 0, node_names: [] });
+      // standalone on SQLite, as the original without transport: 0 nodes; the live nodes on the redis engine
+      const { node_names: names, ...cluster } = health.cluster_health;
+      expect(cluster).to.deep.equal({ cluster_name: 'cluster', health_status: 'HEALTHY', number_of_nodes: TWO_NODES ? TEST_SERVER_NODES : 0 });
+      expect(names).to.have.length(cluster.number_of_nodes as number);
       expect(health.cache_health).to.deep.include({ status: 'HEALTHY', cache_name: 'alpha' });
       expect((await server.as('monitor').head('/rest/v2/container/health')).status).to.equal(200);
       expect((await server.anonymous().head('/rest/v2/container/health')).status).to.equal(401);

@@ -5,6 +5,7 @@ import { list as tarList } from 'tar';
 import { Client } from '../support/client';
 import { spawnServer, waitForExit } from '../support/process';
 import { tempDir, useServer } from '../support/server';
+import { TEST_SERVER_NODES } from '../support/two-node-engine';
 
 describe('server /rest/v2/server', () => {
   const server = useServer();
@@ -54,7 +55,7 @@ describe('server /rest/v2/server', () => {
     expect((await admin.get('/rest/v2/server/connectors/rest')).json<{ port: number }>().port).to.equal(Number(new URL(server.url).port));
     expect((await admin.get('/rest/v2/server/connectors/hotrod')).status).to.equal(404);
     expect((await admin.get('/rest/v2/server/connections')).json()).to.deep.equal([]);
-    expect((await admin.get('/rest/v2/server/overview-report')).json<Record<string, unknown>>()).to.include({ 'cluster-size': 1 });
+    expect((await admin.get('/rest/v2/server/overview-report')).json<Record<string, unknown>>()).to.include({ 'cluster-size': TEST_SERVER_NODES });
   });
 
   it('GET /server/report streams a tar.gz with configuration, logs, memory, CPU, files, network and threads (ADMIN)', async () => {
@@ -100,14 +101,15 @@ describe('server /rest/v2/server', () => {
 describe('cluster /rest/v2/cluster and probes', () => {
   const server = useServer();
 
-  it('GET /cluster/members lists this node (ADMIN); ?action=distribution (MONITOR)', async () => {
+  it('GET /cluster/members lists the test server\'s nodes (ADMIN); ?action=distribution (MONITOR)', async () => {
     const members = (await server.as('admin').get('/rest/v2/cluster/members')).json<{ members: Array<Record<string, unknown>>; rolling_upgrade: boolean }>();
-    expect(members.members).to.have.length(1);
-    expect(members.members[0]).to.include({ cache_manager_status: 'RUNNING' });
+    expect(members.members).to.have.length(TEST_SERVER_NODES);
+    for (const m of members.members) expect(m).to.include({ cache_manager_status: 'RUNNING' });
     expect(members.rolling_upgrade).to.equal(false);
     expect((await server.as('monitor').get('/rest/v2/cluster/members')).status).to.equal(403);
     const dist = (await server.as('monitor').get('/rest/v2/cluster?action=distribution')).json<Array<Record<string, unknown>>>();
-    expect(dist[0]).to.have.keys('node_name', 'node_addresses', 'memory_available', 'memory_used');
+    expect(dist).to.have.length(TEST_SERVER_NODES);
+    for (const d of dist) expect(d).to.have.keys('node_name', 'node_addresses', 'memory_available', 'memory_used');
   });
 
   it('serves Prometheus metrics anonymously: per-cache and container counters, request latency, process', async () => {

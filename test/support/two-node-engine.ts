@@ -13,6 +13,9 @@ import { tempDir } from './server';
  */
 export const TWO_NODES = process.env.GRID_TEST_ENGINE === 'redis';
 
+/** How many grid nodes a test server is: the members the cluster resources list (docs/scale-out.md, "Membership"). */
+export const TEST_SERVER_NODES = TWO_NODES ? 2 : 1;
+
 let cluster: Promise<{ seeds: string; passwordFile: string }> | undefined;
 
 function sharedCluster(): Promise<{ seeds: string; passwordFile: string }> {

@@ -1,47 +1,51 @@
-import type { NodeInfo, Subject } from '../../services';
+import type { ClusterView, NodeInfo, Subject } from '../../services';
 import type { ContainerService, ContainerStatistics } from '../../services/container.service';
 import { CONFIG_NAMESPACE } from '../../model/cache-config';
 import { escapeXml } from '../xml-escape';
 import { averageTimes } from './cache.presenter';
 
-export const CLUSTER_NAME = 'cluster';
-
 /**
- * GET /container (docs/reference/management-plane.md#container-info), single-node
- * values; caches the caller holds no permission on are neither listed nor counted.
+ * GET /container (docs/reference/management-plane.md#container-info): the members are the live
+ * grid nodes (docs/scale-out.md, "Membership"; this node alone on SQLite); caches the caller holds
+ * no permission on are neither listed nor counted.
  */
-export function presentContainerInfo(c: ContainerService, node: NodeInfo, version: string, subject: Subject): Record<string, unknown> {
+export function presentContainerInfo(c: ContainerService, node: NodeInfo, cluster: ClusterView, version: string, subject: Subject): Record<string, unknown> {
   const visible = c.visibleCaches(subject);
   const user = visible.filter((v) => !v.internal);
+  const coordinator = cluster.members[0].name;
   return {
     version,
     name: c.name,
-    coordinator: true,
+    coordinator: coordinator === node.name,
     cache_configuration_names: c.configurationNames(subject),
-    cluster_name: CLUSTER_NAME,
+    cluster_name: cluster.name,
     physical_addresses: `[${node.address}]`,
-    coordinator_address: node.name,
+    coordinator_address: coordinator,
     cache_manager_status: c.status,
     created_cache_count: user.length,
     running_cache_count: c.stopped ? 0 : user.length,
     node_address: node.name,
-    cluster_members: [node.name],
-    cluster_members_physical_addresses: [node.address],
-    cluster_size: 1,
+    cluster_members: cluster.members.map((m) => m.name),
+    cluster_members_physical_addresses: cluster.members.map((m) => m.address),
+    cluster_size: cluster.members.length,
     defined_caches: visible.map((v) => ({ name: v.name, started: !c.stopped })),
     local_site: 'local',
     relay_node: false,
-    relay_nodes_address: [node.name], // standalone: this node, as cluster_members
+    relay_nodes_address: [node.name], // no sites: this node
     sites_view: [],
     rebalancing_enabled: c.rebalancingEnabled,
     tracing_enabled: false,
   };
 }
 
-/** GET /container/health: standalone, as the original reports it (no transport: 0 nodes); only the caller's caches. */
-export function presentHealth(c: ContainerService, subject: Subject): Record<string, unknown> {
+/**
+ * GET /container/health: the live grid nodes on the redis engine; on SQLite standalone, as the
+ * original reports it (no transport: 0 nodes); only the caller's caches.
+ */
+export function presentHealth(c: ContainerService, cluster: ClusterView, subject: Subject): Record<string, unknown> {
+  const nodes = cluster.clustered ? cluster.members.map((m) => m.name) : [];
   return {
-    cluster_health: { cluster_name: CLUSTER_NAME, health_status: c.clusterHealth(), number_of_nodes: 0, node_names: [] },
+    cluster_health: { cluster_name: cluster.name, health_status: c.clusterHealth(), number_of_nodes: nodes.length, node_names: nodes },
     cache_health: c.cacheHealth(subject),
   };
 }

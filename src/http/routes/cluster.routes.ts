@@ -1,4 +1,4 @@
-import type { Services } from '../../services';
+import type { ClusterView, Services } from '../../services';
 import { sendJson, sendStatus, sendText } from '../respond';
 import { queryAll } from '../params';
 import { json, MEDIA, param, typed } from '../route-doc';
@@ -13,10 +13,10 @@ export function clusterRoutes(): RouteSpec[] {
     doc: { summary, responses: { 200: 'Yes', 503: 'No' } },
   }));
   return [
-    { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, members(s)),
-      doc: { summary: 'Members of the cluster (this node)', responses: { 200: json('{members: [{version, node_address, physical_addresses, cache_manager_status}], rolling_upgrade}') } } },
-    { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: (ctx, s) => sendJson(ctx, [distribution(s)]),
-      doc: { summary: 'Memory per node', responses: { 200: json('[{node_name, node_addresses, memory_available, memory_used}]') } } },
+    { method: 'GET', path: '/rest/v2/cluster/members', permission: 'ADMIN', handle: async (ctx, s) => sendJson(ctx, members(await s.cluster.view(), s)),
+      doc: { summary: 'The live grid nodes of the cluster, the coordinator first', responses: { 200: json('{members: [{version, node_address, physical_addresses, cache_manager_status}], rolling_upgrade}') } } },
+    { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: async (ctx, s) => sendJson(ctx, distribution(await s.cluster.view())),
+      doc: { summary: 'Memory per live grid node', responses: { 200: json('[{node_name, node_addresses, memory_available, memory_used}]') } } },
     { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s),
       doc: { summary: 'Stop the cluster, or the named servers of it', query: [SERVER], responses: { 204: 'Stopping' } } },
     // GET and OPTIONS, on /metrics and any path below it, all scrape the same registry (as the original)
@@ -34,16 +34,19 @@ async function metrics(ctx: GridContext, s: Services): Promise<void> {
   sendText(ctx, body, contentType);
 }
 
-function members(s: Services): Record<string, unknown> {
+/** Each live node (docs/scale-out.md, "Membership"); this node's status is that of the container the request reached. */
+function members(cluster: ClusterView, s: Services): Record<string, unknown> {
   return {
-    members: [{ version: s.version, node_address: s.node.name, physical_addresses: `[${s.node.address}]`, cache_manager_status: s.container.status }],
-    rolling_upgrade: false,
+    members: cluster.members.map((m) => ({
+      version: m.version, node_address: m.name, physical_addresses: `[${m.address}]`, cache_manager_status: m.name === cluster.self ? s.container.status : m.status,
+    })),
+    rolling_upgrade: new Set(cluster.members.map((m) => m.version)).size > 1,
   };
 }
 
-function distribution(s: Services): Record<string, unknown> {
-  const mem = process.memoryUsage();
-  return { node_name: s.node.name, node_addresses: [s.node.address], memory_available: mem.heapTotal - mem.heapUsed, memory_used: mem.heapUsed };
+/** Heap in use and free per live node: this node's now, another's at its last heartbeat (docs/scale-out.md, "Membership"). */
+function distribution(cluster: ClusterView): Array<Record<string, unknown>> {
+  return cluster.members.map((m) => ({ node_name: m.name, node_addresses: [m.address], memory_available: m.memoryAvailable, memory_used: m.memoryUsed }));
 }
 
 /** Stops this node when no `server` is named or when it is one of them (docs/reference/management-plane.md#cluster). */

@@ -35,7 +35,7 @@ export function containerRoutes(): RouteSpec[] {
   ];
   for (const base of ['/rest/v2/container', '/rest/v2/cache-managers/:manager']) {
     const rows: RouteSpec[] = [
-      { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentContainerInfo(s.container, s.node, s.version, ctx.state.subject)),
+      { method: 'GET', path: base, permission: 'AUTHENTICATED', handle: async (ctx, s) => sendJson(ctx, presentContainerInfo(s.container, s.node, await s.cluster.view(), s.version, ctx.state.subject)),
         doc: { summary: 'The container: version, status, caches, features', responses: { 200: json('Container info') } } },
       { method: 'GET', path: base, action: 'listen', permission: 'ADMIN', handle: (ctx, s) => listenConfig(ctx, s),
         doc: { summary: 'Configuration changes as server-sent events, in the format Accept names (YAML by default)', ...CONFIG_EVENTS_DOC } },
@@ -47,7 +47,7 @@ export function containerRoutes(): RouteSpec[] {
         doc: { summary: 'Enable rebalancing of every cache', responses: DONE } },
       { method: 'POST', path: base, action: 'disable-rebalancing', permission: 'ADMIN', handle: (ctx, s) => rebalancing(ctx, s, false),
         doc: { summary: 'Disable rebalancing of every cache', responses: DONE } },
-      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: (ctx, s) => sendJson(ctx, presentHealth(s.container, ctx.state.subject)),
+      { method: 'GET', path: `${base}/health`, permission: 'AUTHENTICATED', handle: async (ctx, s) => sendJson(ctx, presentHealth(s.container, await s.cluster.view(), ctx.state.subject)),
         doc: { summary: 'Health of the cluster and of the caches the caller may see', responses: { 200: json('{cluster_health, cache_health}') } } },
       // authenticated, as in the original (only health/status is anonymous, health.routes.ts)
       { method: 'HEAD', path: `${base}/health`, permission: 'AUTHENTICATED', requiresContainer: false, handle: (ctx) => sendStatus(ctx, 200),

@@ -52,8 +52,8 @@ export function serverRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx, s) => report(ctx, s),
       doc: { summary: 'A diagnostic report of this node', responses: { 200: typed('tar.gz archive', MEDIA.gzip) } } },
     { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx, s) => nodeReport(ctx, s),
-      doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', MEDIA.gzip), 404: 'No such node' } } },
-    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.overview(s.caches.userCacheNames().length)),
+      doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', MEDIA.gzip), 404: 'No such node', 501: 'Another node\'s: ask that node' } } },
+    { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: async (ctx, s) => sendJson(ctx, s.server.overview(s.caches.userCacheNames().length, await s.cluster.view())),
       doc: { summary: 'An overview of the server', responses: { 200: json('The overview') } } },
     { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()),
       doc: { summary: 'Names of the connectors', responses: { 200: json('JSON array of names') } } },
@@ -116,10 +116,15 @@ async function report(ctx: GridContext, s: Services): Promise<void> {
   ctx.body = stream;
 }
 
-/** One node is the whole cluster: its own name gets its report, any other name 404 (docs/reference/management-plane.md#server-runtime). */
-function nodeReport(ctx: GridContext, s: Services): Promise<void> {
-  if (ctx.params.node !== s.node.name) throw new NodeNotFoundError();
-  return report(ctx, s);
+/**
+ * This node's own name gets its report, a name no live node has 404 (docs/reference/management-plane.md#server-runtime);
+ * another live node's report is that node's to give (docs/scale-out.md, "Membership").
+ */
+async function nodeReport(ctx: GridContext, s: Services): Promise<void> {
+  if (ctx.params.node === s.node.name) return report(ctx, s);
+  const other = (await s.cluster.view()).members.find((m) => m.name === ctx.params.node);
+  if (!other) throw new NodeNotFoundError();
+  throw new NotImplementedError(`Fetching the report of node ${other.name} through another node (ask ${other.name} itself, at ${other.address})`);
 }
 
 function connector(ctx: GridContext, s: Services): void {

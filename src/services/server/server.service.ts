@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { NodeInfo } from './node-info';
+import type { ClusterView } from '../cluster.service';
 import { Listeners } from '../../util/listeners';
 import { RuntimeInfo } from './runtime-info';
 import type { Report } from './server-report';
@@ -109,13 +110,14 @@ export class ServerService {
     return this.node.tlsAddress ? [plain, { connector: 'rest-tls', binding: 'default-tls', port: portOf(this.node.tlsAddress) }] : [plain];
   }
 
-  overview(cacheCount: number): Record<string, unknown> {
+  /** `GET /server/overview-report`, over the live members (`cluster`: src/services/cluster.service.ts). */
+  overview(cacheCount: number, cluster: ClusterView): Record<string, unknown> {
     return {
       version: this.versionString(),
       'product-version': this.version,
       'node-id': this.node.name,
-      'coordinator-id': this.node.name,
-      'cluster-size': 1,
+      'coordinator-id': cluster.members[0].name,
+      'cluster-size': cluster.members.length,
       sites: [],
       host: hostname(),
       'cache-features': cacheCount ? { 'no-features': cacheCount } : {},

@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  checkConsoleDir, ConfigError, parseAuthMechanisms, parseDurability, parsePort, parseSize, readConfigFile, readConfigFiles, resolveConfig, type ConfigOverrides,
+  checkConsoleDir, ConfigError, nodeNameOf, parseAuthMechanisms, parseDurability, parseMemberName, parsePort, parseSize, readConfigFile, readConfigFiles, resolveConfig, type ConfigOverrides,
 } from '../../../src/config/server-config';
 
 describe('parseSize', () => {
@@ -233,9 +233,22 @@ describe('resolveConfig', () => {
     const c = resolveConfig({}, {}, noEnv);
     expect(c).to.deep.include({
       dataDir: resolve('./data'), host: '127.0.0.1', port: 11222, durability: 'power', authEnabled: true,
-      maxContentLength: 10_000_000, logLevel: 'info', expirationInterval: 60_000, nodeName: hostname(), properties: {},
+      maxContentLength: 10_000_000, logLevel: 'info', expirationInterval: 60_000, clusterName: 'cluster', properties: {},
     });
     expect(c.appUser).to.equal(undefined);
+  });
+
+  it('names the node: node-name, else the host name, and on the redis engine the host name and port (docs/scale-out.md, "Membership")', () => {
+    expect(nodeNameOf(resolveConfig({}, {}, noEnv), 11222)).to.equal(hostname());
+    const redis: ConfigOverrides = { engine: { type: 'redis', nodes: [{ host: '127.0.0.1', port: 7000 }] } };
+    expect(nodeNameOf(resolveConfig({}, redis, noEnv), 11223)).to.equal(`${hostname()}-11223`);
+    expect(nodeNameOf(resolveConfig({ nodeName: 'node-a' }, redis, noEnv), 11223)).to.equal('node-a');
+  });
+
+  it('reads cluster-name and refuses node and cluster names a header or a path cannot carry', () => {
+    expect(resolveConfig({ clusterName: 'prod' }, {}, noEnv).clusterName).to.equal('prod');
+    expect(parseMemberName('node a.1', 'node-name')).to.equal('node a.1');
+    for (const bad of ['', ' a', 'a ', 'a\nb', 'né', 'x'.repeat(256)]) expect(() => parseMemberName(bad, 'node-name'), bad).to.throw(ConfigError, /must be 1-255 printable ASCII characters/);
   });
 
   it('lets the file override the defaults and the flags override the file', () => {

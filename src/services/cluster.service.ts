@@ -1,0 +1,161 @@
+import { ConfigError } from '../config/server-config-error';
+import type { MemberRecord, RedisMemberRegistry } from '../store/redis/member-registry';
+import type { Logger } from '../util/logger';
+import type { NodeInfo } from './server/node-info';
+
+/** How often a node on the redis engine announces itself (docs/scale-out.md, "Membership"). */
+export const HEARTBEAT_MS = 2_500;
+/** How long an announcement keeps a node listed: two heartbeats, so a node killed leaves within 5 s and one late beat is forgiven. */
+export const MEMBER_TTL_MS = 2 * HEARTBEAT_MS;
+/** How long a clean stop waits for its removal from the members. */
+const LEAVE_WAIT_MS = 2_000;
+
+/** One live grid node, as the cluster resources of the API show it. */
+export interface ClusterMember {
+  name: string;
+  /** host:port it serves HTTP on. */
+  address: string;
+  version: string;
+  startedAt: number;
+  /** Its default container's status. */
+  status: string;
+  /** Heap in use and free within the heap's size (bytes): now for this node, at its last heartbeat for another. */
+  memoryUsed: number;
+  memoryAvailable: number;
+}
+
+/** The cluster as one node sees it at one moment. */
+export interface ClusterView {
+  /** `cluster-name`. */
+  name: string;
+  /** The live members, the coordinator first (the oldest by start time; ties by name), this node among them. */
+  members: ClusterMember[];
+  /** This node's name. */
+  self: string;
+  /** False on the SQLite engine: a cluster of one without transport (health counts 0 nodes, as the original's standalone server). */
+  clustered: boolean;
+}
+
+/** The redis engine's part: where members are recorded, and this process's id there. */
+export interface MemberRegistration {
+  registry: Pick<RedisMemberRegistry, 'announce' | 'list' | 'leave'>;
+  id: string;
+}
+
+export interface ClusterSettings {
+  clusterName: string;
+  version: string;
+  startedAt: number;
+  /** The default container's status, told with each heartbeat. */
+  status: () => string;
+  /** Absent on the SQLite engine: the node is the whole cluster. */
+  registration?: MemberRegistration;
+  log: Logger;
+}
+
+/**
+ * The grid nodes that make up the cluster (docs/scale-out.md, "Membership"). On the SQLite engine
+ * this node alone; on the redis engine every node announces itself every 2.5 s with a deadline of
+ * 5 s on Redis's clock, and the members are read from the cluster at each request, so every node
+ * lists the same nodes and names the same coordinator.
+ */
+export class ClusterService {
+  private timer: NodeJS.Timeout | undefined;
+  private left = false;
+  private trouble: string | undefined;
+
+  constructor(private readonly node: NodeInfo, private readonly settings: ClusterSettings) {}
+
+  get name(): string {
+    return this.settings.clusterName;
+  }
+
+  /** The live members now; on the redis engine one read of the cluster (a 503 when Redis cannot answer). */
+  async view(): Promise<ClusterView> {
+    const reg = this.settings.registration;
+    const self = this.self();
+    const others = reg ? (await reg.registry.list()).filter((m) => m.name !== self.name).map(toMember) : [];
+    const members = [self, ...others].sort((a, b) => a.startedAt - b.startedAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return { name: this.settings.clusterName, members, self: self.name, clustered: reg !== undefined };
+  }
+
+  /**
+   * Announces this node and keeps announcing it (redis engine). A live node of that name, or live
+   * nodes of another cluster name, stop the start (ConfigError: exit 2). A name held by a node that
+   * stops beating (killed a moment ago, say) is taken once its deadline passes (at most 5 s).
+   */
+  async join(): Promise<void> {
+    const reg = this.settings.registration;
+    if (!reg) return;
+    let outcome = await reg.registry.announce(this.record(reg.id), MEMBER_TTL_MS);
+    if (outcome.kind === 'clash') {
+      const wait = outcome.remainingMs + 50;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      outcome = await reg.registry.announce(this.record(reg.id), MEMBER_TTL_MS);
+    }
+    if (outcome.kind === 'clash') {
+      const { holder } = outcome;
+      throw new ConfigError(`the node name '${holder.name}' is taken by a live node of this cluster (${holder.address}, started ${new Date(holder.startedAt).toISOString()}): `
+        + 'give this node a name of its own with --node-name (or node-name in its configuration file)');
+    }
+    if (outcome.kind === 'cluster') {
+      const { member } = outcome;
+      throw new ConfigError(`this node's cluster-name is '${this.settings.clusterName}', but the live nodes of this grid on the Redis Cluster are named '${member.cluster}' `
+        + `(${member.name} at ${member.address}): start it with --cluster-name ${member.cluster} (or cluster-name in its configuration file), or give it an engine.namespace of its own`);
+    }
+    this.schedule(Date.now());
+  }
+
+  /** A clean stop: this node leaves the members at once and beats no more. */
+  async leave(): Promise<void> {
+    const reg = this.settings.registration;
+    if (!reg || this.left) return;
+    this.left = true;
+    clearTimeout(this.timer);
+    // bounded: a stop must not wait on a cluster that does not answer (the deadline removes the node then)
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${LEAVE_WAIT_MS} ms`)), LEAVE_WAIT_MS); });
+    await Promise.race([reg.registry.leave(this.node.name, reg.id), late]).catch((err: unknown) => {
+      this.settings.log.warn({ err }, 'could not leave the cluster\'s members; the others drop this node when its deadline passes');
+    }).finally(() => clearTimeout(timer));
+  }
+
+  /** The next heartbeat, HEARTBEAT_MS after the start of the last one. */
+  private schedule(lastStart: number): void {
+    if (this.left) return;
+    this.timer = setTimeout(() => void this.beat(), Math.max(0, lastStart + HEARTBEAT_MS - Date.now()));
+    this.timer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    const reg = this.settings.registration!;
+    const start = Date.now();
+    const { log } = this.settings;
+    try {
+      const outcome = await reg.registry.announce(this.record(reg.id), MEMBER_TTL_MS);
+      const problem = outcome.kind === 'clash' ? `the name was taken by another node (${outcome.holder.address}) while this one was not heard from`
+        : outcome.kind === 'cluster' ? `live nodes carry another cluster name ('${outcome.member.cluster}')` : undefined;
+      if (problem && problem !== this.trouble) log.error({ node: this.node.name }, `this node is not listed among the cluster's members: ${problem}`);
+      else if (!problem && this.trouble) log.info({ node: this.node.name }, 'this node is listed among the cluster\'s members again');
+      this.trouble = problem;
+    } catch (err) {
+      if (!this.trouble) log.warn({ err }, 'heartbeat failed: the other nodes stop listing this node if it stays so for 5 s');
+      this.trouble = 'heartbeat failed';
+    }
+    this.schedule(start);
+  }
+
+  private self(): ClusterMember {
+    const mem = process.memoryUsage();
+    const { version, startedAt, status } = this.settings;
+    return { name: this.node.name, address: this.node.address, version, startedAt, status: status(), memoryUsed: mem.heapUsed, memoryAvailable: mem.heapTotal - mem.heapUsed };
+  }
+
+  private record(id: string): MemberRecord {
+    return { ...this.self(), id, cluster: this.settings.clusterName };
+  }
+}
+
+function toMember(r: MemberRecord): ClusterMember {
+  return { name: r.name, address: r.address, version: r.version, startedAt: r.startedAt, status: r.status, memoryUsed: r.memoryUsed, memoryAvailable: r.memoryAvailable };
+}
