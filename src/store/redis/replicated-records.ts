@@ -83,6 +83,7 @@ export class ReplicatedRecords {
     this.keyList = [this.keys.changes, this.keys.events, this.keys.meta, ...this.keys.tables];
     // a blocking XREAD holds its connection: the follower has connections of its own
     this.follower = client.duplicate();
+    this.follower.on('error', () => undefined); // each read reports its own failure, and the follower reads again
     this.stopped = new Promise((resolve) => { this.stop = () => resolve(undefined); });
   }
 
