@@ -69,6 +69,12 @@ export interface CacheData {
    * redis engine); absent where the removal itself took them (the local engine).
    */
   discard?(): Promise<void>;
+  /**
+   * The periodic reaper's run (at the cache's `expiration.interval`), for an engine whose entries
+   * the cache's own reaper does not hold (the redis engine: docs/scale-out.md, "Entry events");
+   * resolves with how many expired entries it removed. Absent: `Cache.reapExpired` is the reaper.
+   */
+  reapExpired?(): Promise<number>;
   /** Entry listeners (docs/reference/data-plane.md#entry-events). */
   readonly listeners: Listeners<EntryEvent>;
   /** Where other nodes write the entries too (the redis engine): what this node's query index follows. */

@@ -9,6 +9,7 @@ import { DEFAULT_LIMITS } from '../config/limits';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Logger } from '../util/logger';
+import { RateLimitedLog } from '../util/rate-limited-log';
 import type { CacheRecord, Store, TemplateRecord, WriteOp } from '../store/store';
 import { Cache } from './cache';
 import type { CacheData } from './cache-data';
@@ -112,10 +113,13 @@ export class CacheManager {
   private nextId: number;
   /** Each cache's reaper timer, following its own `expiration.interval` (`scheduleReaper`). */
   private readonly reapers = new Map<CacheHandle, NodeJS.Timeout>();
+  /** A reaper's run that failed (the engine unreachable): one line per interval however many caches and runs fail. */
+  private readonly reapFailures: RateLimitedLog;
 
   constructor(private readonly deps: CacheManagerDeps) {
     this.startedAt = deps.clock.now();
     this.stats = new CacheStats(this.startedAt);
+    this.reapFailures = new RateLimitedLog(deps.log, 'expired entries could not be reaped; the next run tries again');
     this.nextId = deps.store.definitions.maxCacheId() + 1;
     this.events = new ConfigEventLog(deps.store, deps.clock, deps.configEventLog ?? DEFAULT_LIMITS.configEventLog);
     for (const name of INTERNAL_CACHES) {
@@ -397,7 +401,7 @@ export class CacheManager {
 
   /** Runs the expiration reaper of every cache now, whatever their intervals. */
   reapExpired(): void {
-    for (const h of this.caches.values()) h.cache.reapExpired();
+    for (const h of this.caches.values()) this.reap(h);
   }
 
   /** Clean shutdown: reapers stop, passivating caches write their memory to the store. */
@@ -416,9 +420,18 @@ export class CacheManager {
     if (this.status === 'STOPPING') return;
     const interval = h.cache.settings.expirationIntervalMs ?? this.deps.expirationIntervalMs ?? DEFAULT_EXPIRATION_INTERVAL_MS;
     if (interval <= 0) return;
-    const timer = setInterval(() => h.cache.reapExpired(), Math.min(interval, MAX_TIMER_MS));
+    const timer = setInterval(() => this.reap(h), Math.min(interval, MAX_TIMER_MS));
     timer.unref();
     this.reapers.set(h, timer);
+  }
+
+  /** One run of the cache's reaper: its engine's (the redis engine's, whose failures are logged at most once per 10 s), or the cache's own. */
+  private reap(h: CacheHandle): void {
+    if (!h.data.reapExpired) {
+      h.cache.reapExpired();
+      return;
+    }
+    h.data.reapExpired().catch((err: unknown) => this.reapFailures.warn({ err, cache: h.cache.name }));
   }
 
   private stopReaper(h: CacheHandle): void {

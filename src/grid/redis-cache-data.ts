@@ -2,7 +2,7 @@ import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
-import { type OpFlags, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
+import { NO_FLAGS, type OpFlags, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
 import type { StoredEntry } from '../store/store';
 import type { Bounded, RedisEntries, WriteCondition, WriteFlags } from '../store/redis/redis-entries';
 import type { EntryEventFeed } from '../store/redis/entry-event-feed';
@@ -54,8 +54,11 @@ export function boundOf(cache: { readonly settings: CacheSettings; readonly stat
  * answers as on the local engine.
  *
  * Listeners hear the writes made through this object when they are made, and — with a `feed` —
- * those of other nodes once the feed hands them over (docs/scale-out.md, "Entry events"); expiry
- * events are not there yet.
+ * those of other nodes once the feed hands them over (docs/scale-out.md, "Entry events"). So with
+ * expiries: an expired entry is removed, and its expiry published, by the script that finds it — a
+ * read (not a peek), a write's prune, a remove, or the periodic reaper (`reapExpired`, run at the
+ * cache's `expiration.interval` on every node) — and this node's listeners hear it when that script
+ * ran through it, the others' through their feeds.
  *
  * The writes of an indexed cache also go to its feed of changes, in the same script, so that every
  * node's index can follow them (`shared`, docs/scale-out.md, "Queries").
@@ -73,10 +76,15 @@ export class RedisCacheData implements CacheData {
     peekMany: (keys) => this.store.readMany(keys, this.clock.now()),
   };
 
-  constructor(private readonly store: RedisEntries, private readonly clock: Clock, private readonly feed?: EntryEventFeed, private readonly cache?: IndexedCache) {}
+  /** The reaper's run under way, if one is: a run is not started again before it ends. */
+  private reaping: Promise<number> | undefined;
+
+  constructor(private readonly store: RedisEntries, private readonly clock: Clock, private readonly feed?: EntryEventFeed, private readonly cache?: IndexedCache) {
+    store.expired.add((key) => this.notify('cache-entry-expired', key, NO_FLAGS));
+  }
 
   get(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
-    return this.store.read(key, this.clock.now(), true);
+    return this.store.read(key, this.clock.now(), true, this.indexed);
   }
 
   peek(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
@@ -96,6 +104,16 @@ export class RedisCacheData implements CacheData {
     const outcome = await this.store.remove(key, this.clock.now(), ifEtag, { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0, fed: this.indexed });
     if (outcome === 'removed') this.notify('cache-entry-removed', key, flags);
     return outcome;
+  }
+
+  /**
+   * The periodic reaper's run (docs/scale-out.md, "Entry events"): a bounded number of expired
+   * entries per segment removed and published, each once whichever node's run removes it; a run
+   * asked for while one is under way is that one. Resolves with how many it removed.
+   */
+  reapExpired(): Promise<number> {
+    this.reaping ??= this.store.reap(this.clock.now(), this.indexed).finally(() => { this.reaping = undefined; });
+    return this.reaping;
   }
 
   size(_flags: OpFlags): Promise<number> {
@@ -151,7 +169,7 @@ export class RedisCacheData implements CacheData {
     const now = this.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
     // SKIP_INDEXING leaves every node's index as it was
-    const written: WriteFlags = { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0, fed: this.indexed && (flags & SKIP_INDEXING) === 0 };
+    const written: WriteFlags = { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0, fed: this.indexed && (flags & SKIP_INDEXING) === 0, indexed: this.indexed };
     const outcome = await this.store.write(entry, now, condition, written);
     if (outcome === 'full') {
       const { maxCount, maxSize } = this.store.bounds!;

@@ -239,6 +239,72 @@ describe('two grid nodes on one Redis Cluster', function () {
     }
   });
 
+  describe('expiry events (docs/scale-out.md, "Entry events")', () => {
+    /** A listener on `node`'s cache that hears the other nodes' events: writes through `other` probe until one is heard. */
+    async function listening(node: TestServer, other: Client, cache: string): Promise<SseReader> {
+      const sse = await SseReader.open(`${node.url}/rest/v2/caches/${cache}?action=listen`, basic('application'));
+      for (let i = 0; i < 100; i++) {
+        await other.put(`/rest/v2/caches/${cache}/probe-${node === a ? 'a' : 'b'}-${i}`, 'v');
+        if (await sse.next(1, 100).then(() => true, () => false)) return sse;
+      }
+      sse.close();
+      throw new Error(`the listener on ${node.url} heard none of the other node's writes`);
+    }
+
+    /** The events of `key` the listener hears, up to and with the first of the type `until`. */
+    async function eventsOf(sse: SseReader, key: string, until: string): Promise<string[]> {
+      const heard: string[] = [];
+      for (;;) {
+        const [e] = await sse.next(1, 10_000);
+        if (e.data !== key) continue;
+        heard.push(e.event);
+        if (e.event === until) return heard;
+      }
+    }
+
+    /** Listeners on both nodes of a new cache defined with `expiration` (created through A). */
+    async function listenersOfNewCache(cache: string, expiration: Record<string, string>): Promise<SseReader[]> {
+      await adminA.createCache(cache, { 'local-cache': { expiration } });
+      await eventually(async () => (await adminB.get(`/rest/v2/caches/${cache}?action=size`)).status === 200, 5_000, 'node B to have the cache');
+      return [await listening(b, adminA, cache), await listening(a, adminB, cache)];
+    }
+
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    for (const [limit, header] of [['a lifespan', { timeToLiveSeconds: '1' }], ['a max-idle', { maxIdleTimeSeconds: '1' }]] as const) {
+      it(`tells listeners on both nodes, once, of an entry with ${limit} that the reapers of both nodes find expired, before a following put of its key`, async () => {
+        const cache = `reaped-${header.timeToLiveSeconds ? 'lifespan' : 'idle'}`;
+        const listeners = await listenersOfNewCache(cache, { interval: '50' });
+        try {
+          await adminA.put(`/rest/v2/caches/${cache}/k`, 'v', header);
+          for (const sse of listeners) expect(await eventsOf(sse, 'k', 'cache-entry-expired')).to.deep.equal(['cache-entry-created', 'cache-entry-expired']);
+          await sleep(300); // several more passes of both reapers
+          expect((await adminB.get(`/rest/v2/caches/${cache}/k`)).status).to.equal(404);
+          await adminB.put(`/rest/v2/caches/${cache}/k`, 'again');
+          for (const sse of listeners) expect(await eventsOf(sse, 'k', 'cache-entry-created')).to.deep.equal(['cache-entry-created']);
+        } finally {
+          for (const sse of listeners) sse.close();
+        }
+      });
+    }
+
+    it('tells listeners on both nodes, once, of an entry a read through one node finds expired (the reapers off), before a following put of its key', async () => {
+      const listeners = await listenersOfNewCache('read-expired', { interval: '-1' });
+      try {
+        await adminA.put('/rest/v2/caches/read-expired/k', 'v', { timeToLiveSeconds: '1' });
+        for (const sse of listeners) expect(await eventsOf(sse, 'k', 'cache-entry-created')).to.deep.equal(['cache-entry-created']);
+        await sleep(1_100);
+        expect((await adminA.get('/rest/v2/caches/read-expired/k')).status).to.equal(404);
+        for (const sse of listeners) expect(await eventsOf(sse, 'k', 'cache-entry-expired')).to.deep.equal(['cache-entry-expired']);
+        expect((await adminB.get('/rest/v2/caches/read-expired/k')).status).to.equal(404);
+        await adminA.put('/rest/v2/caches/read-expired/k', 'again');
+        for (const sse of listeners) expect(await eventsOf(sse, 'k', 'cache-entry-created')).to.deep.equal(['cache-entry-created']);
+      } finally {
+        for (const sse of listeners) sse.close();
+      }
+    });
+  });
+
   it('answers 503 with Retry-After while the master of a key does not answer, and recovers by itself', async () => {
     await adminA.createCache('paused');
     await eventually(async () => (await adminB.get('/rest/v2/caches/paused?action=size')).status === 200, 5_000, 'node B to have the cache');

@@ -12,7 +12,10 @@ const APPLY_PER_TURN = 64;
 export const TRICKLE_EVERY_MS = 2_000;
 /** ... as long as a query used it within this time; an index nobody queries is left until the next query. */
 const TRICKLE_WHILE_USED_MS = 10 * 60_000;
-/** How often, at most, the documents of expired entries are removed (Redis expires entries with no feed entry). */
+/**
+ * How often, at most, the documents of expired entries are removed: an expiry reaches the feed only
+ * when a script finds the entry expired (docs/scale-out.md, "Entry events"), which may be well after it expired.
+ */
 const PURGE_EVERY_MS = 60_000;
 
 interface Waiter {

@@ -1,20 +1,22 @@
 import type { Cluster } from 'ioredis';
 
-/** An entry event another node published (expiry events are not published: Redis removes an expired entry by itself). */
+/** An entry event another node published. */
 export interface PublishedEntryEvent {
-  type: 'cache-entry-created' | 'cache-entry-modified' | 'cache-entry-removed';
+  type: 'cache-entry-created' | 'cache-entry-modified' | 'cache-entry-removed' | 'cache-entry-expired';
   key: Buffer;
 }
 
 /** A node's id as its writes publish it: 16 characters. */
 export const NODE_ID_LENGTH = 16;
 
-const TYPES: Record<string, PublishedEntryEvent['type']> = { c: 'cache-entry-created', m: 'cache-entry-modified', r: 'cache-entry-removed' };
+/** A message's first letter: what happened to the key (`e`: a script found its entry expired and removed it). */
+const TYPES: Record<string, PublishedEntryEvent['type']> = { c: 'cache-entry-created', m: 'cache-entry-modified', r: 'cache-entry-removed', e: 'cache-entry-expired' };
 
 /**
  * The entry events of other nodes (docs/scale-out.md, "Entry events"): each write script publishes
- * its event on its segment's sharded channel (`v:{<cacheId>:<segment>}`, the segment's slot), so a
- * key's events come from one master in the order its writes ran there. One subscriber client per
+ * its event on its segment's sharded channel (`v:{<cacheId>:<segment>}`, the segment's slot), and so
+ * does each script that removes an expired entry, so a key's events come from one master in the order
+ * its scripts ran there. A message is one letter, the node's id, the key's bytes. One subscriber client per
  * process (ioredis's sharded subscribers: a connection per master) follows the channels of the
  * caches that have listeners; an event this node published itself is skipped — its listeners heard
  * it when the write was made.

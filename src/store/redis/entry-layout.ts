@@ -8,9 +8,9 @@
  *                                         c (created), u (last used), l (lifespan), i (max-idle), e (ETag)
  *   k:{<cacheId>:<segment>}               the segment's keys: a sorted set, every score 0, walked in byte order
  *   x:{<cacheId>:<segment>}               the segment's mortal keys: a sorted set scored by when each expires
- *   v:{<cacheId>:<segment>}               a sharded pub/sub channel: each write's event (no key: nothing stored)
+ *   v:{<cacheId>:<segment>}               a sharded pub/sub channel: each write's and each expiry's event (no key: nothing stored)
  *   q:{<cacheId>:<segment>}               an indexed cache's feed of changes: a stream (MAXLEN ~ FEED_LENGTH), one
- *                                         entry per write — `k` the key put or removed, or a marker: `c` the
+ *                                         entry per write or expiry — `k` the key put, removed or expired, or a marker: `c` the
  *                                         segment cleared, `r` reindex asked for, `x` index clear asked for
  *
  * A bounded cache (memory.max-count or max-size, bounded-entry-scripts.ts) lives in ONE segment,

@@ -7,8 +7,13 @@
  * lastUsed + maxIdle) over the limits it has, and is gone from that millisecond on.
  *
  * The shebang's flags: `no-writes` lets a listing run while Redis is at its memory limit;
- * `allow-oom` lets reads (which only move a time) and removals run then too; a bare `#!lua` (PUT)
- * is refused before it starts when Redis is full, so no write is ever half done.
+ * `allow-oom` lets reads (which only move a time, or remove an expired entry) and removals run then
+ * too; a bare `#!lua` (PUT) is refused before it starts when Redis is full, so no write is ever half done.
+ *
+ * An entry is in its segment while its key is a member of the segment's keys (`k`): Redis may have
+ * removed the hash itself at the entry's expiry (PEXPIREAT), the key stays named in `k` and `x` until
+ * a script finds it expired — a read, a write's prune, a remove, the reaper (REAP) — and removes it
+ * with `expire` below, which publishes its expiry (docs/scale-out.md, "Entry events").
  */
 
 /**
@@ -39,27 +44,53 @@ local function liveEtag(k, now)
 end
 `;
 
-/** Expired entries a write removes from its segment on its way (the segment's own reaper), at most. */
+/** Expired entries a write removes from its segment on its way, at most. */
 export const PRUNE_PER_WRITE = 16;
 
 /**
- * READ — KEYS: entry, expiries; ARGV: key bytes, now, touch ('1': a read, '0': a peek).
- * Returns [value, type|nil, created, lastUsed, lifespan, maxIdle, etag], or nil when there is no
- * live entry. A read of an entry with max-idle moves lastUsed to now (never back: a node whose
- * clock is behind does not shorten the entry's life) and the entry's expiry with it, in the same step.
+ * `expire(k, m)`: the expired entry `k` (key bytes `m`) leaves the segment — its hash, if Redis
+ * has not removed it yet, and its members — and, when the segment still named it, its expiry is
+ * published (`e`, the node, the key bytes; none when the node is '') and fed (an indexed cache's
+ * feed: the node indexes then drop its document); answers whether it did. The check and the
+ * removal are one step, so an entry expires once, whichever scripts of however many nodes find
+ * it. Needs the locals kset, xset, channel, node, feed and feedLength ('': no feed).
+ */
+const EXPIRE = `
+local function expire(k, m)
+  redis.call('UNLINK', k)
+  redis.call('ZREM', xset, m)
+  if redis.call('ZREM', kset, m) == 0 then return false end
+  if node ~= '' then redis.call('SPUBLISH', channel, 'e' .. node .. m) end
+  if feedLength ~= '' then redis.call('XADD', feed, 'MAXLEN', '~', feedLength, '*', 'k', m) end
+  return true
+end
+`;
+
+/**
+ * READ — KEYS: entry, keys, expiries, feed; ARGV: key bytes, now, touch ('1': a read, '0': a peek),
+ * the event channel, the node's id, the feed's length ('': none). Returns [value, type|nil, created,
+ * lastUsed, lifespan, maxIdle, etag], or nil when there is no live entry — or 1 when a read (not a
+ * peek) found the entry expired and removed it (`expire`). A read of an entry with max-idle moves
+ * lastUsed to now (never back: a node whose clock is behind does not shorten the entry's life) and
+ * the entry's expiry with it, in the same step.
  */
 export const READ = `#!lua flags=allow-oom
 ${EXPIRES_AT}
+local kset, xset, feed, channel, node, feedLength = KEYS[2], KEYS[3], KEYS[4], ARGV[4], ARGV[5], ARGV[6]
+${EXPIRE}
 local now = tonumber(ARGV[2])
 local f = liveEntry(KEYS[1], now)
-if not f then return false end
+if not f then
+  if ARGV[3] == '1' and expire(KEYS[1], ARGV[1]) then return 1 end
+  return false
+end
 local c, u, l, i = tonumber(f[3]), tonumber(f[4]), tonumber(f[5]), tonumber(f[6])
 if ARGV[3] == '1' and i >= 0 and now > u then
   f[4] = ARGV[2]
   local at = expiresAt(c, now, l, i)
   redis.call('HSET', KEYS[1], 'u', ARGV[2])
   redis.call('PEXPIREAT', KEYS[1], at)
-  redis.call('ZADD', KEYS[2], at, ARGV[1])
+  redis.call('ZADD', xset, at, ARGV[1])
 end
 return f
 `;
@@ -67,58 +98,100 @@ return f
 /**
  * PUT — KEYS: entry, keys, expiries, feed; ARGV: key bytes, now, value, type ('' = null), created,
  * lastUsed, lifespan, maxIdle, etag, condition ('' | 'absent' | 'unless-etag'), the condition's
- * ETag, the segment's entry prefix, its event channel, the writing node's id ('' publishes no
- * event; else `c` or `m`, the node, the key bytes go to the channel), the feed's length ('' feeds
- * nothing: a cache without index; else the key goes to the feed). Returns 0 when the condition kept the write from happening
- * (a live entry exists; its ETag is the one given), 1 when it created the entry, 2 when it
- * replaced a live one. The entry's native expiry (PEXPIREAT) is its absolute expiry; an immortal
- * entry is PERSISTed, so an overwrite does not inherit the old expiry.
+ * ETag, the segment's entry prefix, its event channel, the writing node's id ('': no events), '1'
+ * when the write publishes no event of its own (SKIP_LISTENER_NOTIFICATION: its `c` or `m`, the
+ * node, the key bytes), the feed's length ('': a cache without index), '1' when the write goes to
+ * the feed (not with SKIP_INDEXING). Returns {outcome, expired key…}: outcome 0 when the condition
+ * kept the write from happening (a live entry exists; its ETag is the one given), 1 when it created
+ * the entry, 2 when it replaced a live one; then the keys of the expired entries it removed
+ * (`expire`): the key written when its entry had expired, and up to PRUNE_PER_WRITE others of the
+ * segment. The entry's native expiry (PEXPIREAT) is its absolute expiry; an immortal entry is
+ * PERSISTed, so an overwrite does not inherit the old expiry.
  */
 export const PUT = `#!lua
 ${EXPIRES_AT}
+local kset, xset, feed, channel, node, feedLength = KEYS[2], KEYS[3], KEYS[4], ARGV[13], ARGV[14], ARGV[16]
+${EXPIRE}
 local now = tonumber(ARGV[2])
 local live, etag = liveEtag(KEYS[1], now)
-if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and etag == ARGV[11])) then return 0 end
-local gone = redis.call('ZRANGE', KEYS[3], '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, ${PRUNE_PER_WRITE})
-for _, m in ipairs(gone) do redis.call('UNLINK', ARGV[12] .. m) end
-if #gone > 0 then
-  redis.call('ZREM', KEYS[2], unpack(gone))
-  redis.call('ZREM', KEYS[3], unpack(gone))
+if live and (ARGV[10] == 'absent' or (ARGV[10] == 'unless-etag' and etag == ARGV[11])) then return {0} end
+local out = {0}
+if not live and expire(KEYS[1], ARGV[1]) then out[#out + 1] = ARGV[1] end
+for _, m in ipairs(redis.call('ZRANGE', xset, '-inf', ARGV[2], 'BYSCORE', 'LIMIT', 0, ${PRUNE_PER_WRITE})) do
+  if expire(ARGV[12] .. m, m) then out[#out + 1] = m end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[3], 'c', ARGV[5], 'u', ARGV[6], 'l', ARGV[7], 'i', ARGV[8], 'e', ARGV[9])
 if ARGV[4] == '' then redis.call('HDEL', KEYS[1], 't') else redis.call('HSET', KEYS[1], 't', ARGV[4]) end
-redis.call('ZADD', KEYS[2], 0, ARGV[1])
+redis.call('ZADD', kset, 0, ARGV[1])
 local at = expiresAt(tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]))
 if at then
   redis.call('PEXPIREAT', KEYS[1], at)
-  redis.call('ZADD', KEYS[3], at, ARGV[1])
+  redis.call('ZADD', xset, at, ARGV[1])
 else
   redis.call('PERSIST', KEYS[1])
-  redis.call('ZREM', KEYS[3], ARGV[1])
+  redis.call('ZREM', xset, ARGV[1])
 end
-if ARGV[14] ~= '' then redis.call('SPUBLISH', ARGV[13], (live and 'm' or 'c') .. ARGV[14] .. ARGV[1]) end
-if ARGV[15] ~= '' then redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[15], '*', 'k', ARGV[1]) end
-if live then return 2 end
-return 1
+if node ~= '' and ARGV[15] ~= '1' then redis.call('SPUBLISH', channel, (live and 'm' or 'c') .. node .. ARGV[1]) end
+if feedLength ~= '' and ARGV[17] == '1' then redis.call('XADD', feed, 'MAXLEN', '~', feedLength, '*', 'k', ARGV[1]) end
+out[1] = live and 2 or 1
+return out
 `;
 
 /**
  * REMOVE — KEYS: entry, keys, expiries, feed; ARGV: key bytes, now, '1' when only a given ETag may be
- * removed, that ETag, the event channel, the writing node's id ('' publishes nothing; else `r`,
- * the node, the key bytes), the feed's length ('' feeds nothing). Returns 1 removed, 0 no live entry (an expired one is cleared away), 2 the
- * live entry's ETag is another (nothing removed).
+ * removed, that ETag, the event channel, the node's id ('': no events), '1' when the removal
+ * publishes no event (`r`, the node, the key bytes), the feed's length ('': none). Returns 1
+ * removed, 0 no live entry, 3 no live entry but an expired one, which it removed (`expire`), 2
+ * the live entry's ETag is another (nothing removed).
  */
 export const REMOVE = `#!lua flags=allow-oom
 ${EXPIRES_AT}
+local kset, xset, feed, channel, node, feedLength = KEYS[2], KEYS[3], KEYS[4], ARGV[5], ARGV[6], ARGV[8]
+${EXPIRE}
 local live, etag = liveEtag(KEYS[1], tonumber(ARGV[2]))
-if live and ARGV[3] == '1' and etag ~= ARGV[4] then return 2 end
+if not live then
+  if expire(KEYS[1], ARGV[1]) then return 3 end
+  return 0
+end
+if ARGV[3] == '1' and etag ~= ARGV[4] then return 2 end
 redis.call('UNLINK', KEYS[1])
-redis.call('ZREM', KEYS[2], ARGV[1])
-redis.call('ZREM', KEYS[3], ARGV[1])
-if live and ARGV[6] ~= '' then redis.call('SPUBLISH', ARGV[5], 'r' .. ARGV[6] .. ARGV[1]) end
-if live and ARGV[7] ~= '' then redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[7], '*', 'k', ARGV[1]) end
-if live then return 1 end
-return 0
+redis.call('ZREM', kset, ARGV[1])
+redis.call('ZREM', xset, ARGV[1])
+if node ~= '' and ARGV[7] ~= '1' then redis.call('SPUBLISH', channel, 'r' .. node .. ARGV[1]) end
+if feedLength ~= '' then redis.call('XADD', feed, 'MAXLEN', '~', feedLength, '*', 'k', ARGV[1]) end
+return 1
+`;
+
+/**
+ * REAP — KEYS: keys, expiries, feed; ARGV: now, limit, the entry prefix, the event channel, the
+ * node's id, the feed's length ('': none). The periodic reaper's step in one segment (docs/scale-out.md,
+ * "Entry events"): removes the segment's first `limit` entries whose expiry has come, each with
+ * `expire`; returns their keys (fewer than `limit`: the segment has no more).
+ */
+export const REAP = `#!lua flags=allow-oom
+local kset, xset, feed, channel, node, feedLength = KEYS[1], KEYS[2], KEYS[3], ARGV[4], ARGV[5], ARGV[6]
+${EXPIRE}
+local out = {}
+for _, m in ipairs(redis.call('ZRANGE', xset, '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, tonumber(ARGV[2]))) do
+  if expire(ARGV[3] .. m, m) then out[#out + 1] = m end
+end
+return out
+`;
+
+/**
+ * DUE — KEYS: the first segment's expiries (where the call goes); ARGV: now, then the expiries of
+ * each segment. Returns the positions (1: the first segment) of the segments that hold an entry
+ * whose expiry has come: the reaper sends REAP to those alone, so a run over a cache with nothing
+ * expired is one such call per master (O(log n) per segment) where REAP would be one call per
+ * segment. Every set must be in a slot this master serves (`allow-cross-slot-keys` lets the script
+ * read several slots of it); a call that names another master's fails, and its segments are reaped one by one.
+ */
+export const DUE = `#!lua flags=no-writes,allow-cross-slot-keys
+local out = {}
+for n = 2, #ARGV do
+  if #redis.call('ZRANGE', ARGV[n], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, 1) > 0 then out[#out + 1] = n - 1 end
+end
+return out
 `;
 
 /**

@@ -1,8 +1,9 @@
 import type { Cluster } from 'ioredis';
 import type { StoredEntry } from '../../model/stored-entry';
 import { entryKeyOf, FEED_LENGTH, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
-import { CLEAR_PAGE, ENTRIES_PAGE, FEED_READ, FEEDS_READ, KEYS_PAGE, MARK, PUT, READ, REMOVE, SIZE } from './entry-scripts';
-import { BOUNDED_CLEAR_PAGE, BOUNDED_PUT, BOUNDED_READ, BOUNDED_REMOVE } from './bounded-entry-scripts';
+import { CLEAR_PAGE, DUE, ENTRIES_PAGE, FEED_READ, FEEDS_READ, KEYS_PAGE, MARK, PUT, READ, REAP, REMOVE, SIZE } from './entry-scripts';
+import { BOUNDED_CLEAR_PAGE, BOUNDED_PUT, BOUNDED_READ, BOUNDED_REAP, BOUNDED_REMOVE } from './bounded-entry-scripts';
+import { Listeners } from '../../util/listeners';
 import type { Pages } from '../../util/pages';
 import { groupByMaster, scriptBatch, type ScriptBatch, type ScriptCall, scriptCommands, type ScriptTable } from './script-commands';
 import { masterWrites, type Writes } from './cluster-engine';
@@ -26,10 +27,15 @@ export type WriteOutcome = 'created' | 'replaced' | 'kept' | 'full';
 /** What a remove found: done, no live entry, or a live entry whose ETag is not the one asked for. */
 export type RemovalOutcome = 'removed' | 'absent' | 'etag-differs';
 
-/** What else a write does: `silent` publishes no event; `fed` tells the cache's feed of changes (an indexed cache's). */
+/**
+ * What else a write does: `silent` publishes no event of its own; `fed` tells the cache's feed of
+ * changes (an indexed cache's) of the write.
+ */
 export interface WriteFlags {
   silent?: boolean;
   fed?: boolean;
+  /** The cache keeps a feed (an indexed cache): the expired entries the write removes go to it, `fed` or not. */
+  indexed?: boolean;
 }
 
 /** Where a reader of a segment's feed stands: after the entry `id`, the feed having received `seen` entries up to it. */
@@ -92,16 +98,26 @@ export interface Bounded {
 
 /** BOUNDED_PUT's answer when it made some room and needs to be sent again. */
 const MORE_ROOM = 4;
+/** REMOVE's answer when it found no live entry but an expired one, which it removed. */
+const EXPIRED_REMOVED = 3;
 
-type EntryScript = 'read' | 'put' | 'remove' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage' | 'mark' | 'feedRead' | 'feedsRead'
-  | 'boundedRead' | 'boundedPut' | 'boundedRemove' | 'boundedClearPage';
+/**
+ * Expired entries the reaper removes from one segment per run, at most: a segment with more is
+ * continued by the next run (docs/scale-out.md, "Entry events"), so a run is at most 256 such
+ * scripts of short work, and hands this node at most 256 times this many keys.
+ */
+export const REAP_PER_SEGMENT = 16;
+
+type EntryScript = 'read' | 'put' | 'remove' | 'due' | 'reap' | 'size' | 'keysPage' | 'entriesPage' | 'clearPage' | 'mark' | 'feedRead' | 'feedsRead'
+  | 'boundedRead' | 'boundedPut' | 'boundedRemove' | 'boundedReap' | 'boundedClearPage';
 
 const SCRIPTS: ScriptTable<EntryScript> = [
-  ['read', READ, 2], ['put', PUT, 4], ['remove', REMOVE, 4], ['size', SIZE, 2],
+  ['read', READ, 4], ['put', PUT, 4], ['remove', REMOVE, 4], ['due', DUE, 1], ['reap', REAP, 3], ['size', SIZE, 2],
   ['keysPage', KEYS_PAGE, 2], ['entriesPage', ENTRIES_PAGE, 2], ['clearPage', CLEAR_PAGE, 3], ['mark', MARK, 1],
   ['feedRead', FEED_READ, 1], ['feedsRead', FEEDS_READ, 1],
   // a bounded cache's (its size and pages are the scripts above; it has no feed: bounds and indexing are not served together)
-  ['boundedRead', BOUNDED_READ, 4], ['boundedPut', BOUNDED_PUT, 5], ['boundedRemove', BOUNDED_REMOVE, 5], ['boundedClearPage', BOUNDED_CLEAR_PAGE, 4],
+  ['boundedRead', BOUNDED_READ, 5], ['boundedPut', BOUNDED_PUT, 5], ['boundedRemove', BOUNDED_REMOVE, 5], ['boundedReap', BOUNDED_REAP, 4],
+  ['boundedClearPage', BOUNDED_CLEAR_PAGE, 4],
 ];
 
 /**
@@ -125,8 +141,15 @@ const fedLength = (fed: boolean | undefined): string | number => (fed ? FEED_LEN
  * bound, recency and weight (docs/scale-out.md, "Bounded caches").
  */
 export class RedisEntries {
+  /**
+   * The keys of the expired entries that scripts sent through this object removed, each told once
+   * whichever node's script removed it (its expiry published to the other nodes in the same step):
+   * what this node's listeners hear of them, in the order of the key's other events.
+   */
+  readonly expired = new Listeners<Buffer>();
   private readonly scripts: Record<EntryScript, ScriptCall>;
   private readonly readBatch: ScriptBatch;
+  private readonly reapBatch: ScriptBatch;
   private readonly segments: SegmentKeys[];
 
   /**
@@ -140,6 +163,7 @@ export class RedisEntries {
     private readonly bounded?: Bounded) {
     this.scripts = scriptCommands(client, 'gridEntries', SCRIPTS, true);
     this.readBatch = scriptBatch(client, 'gridEntries', 'read', true, this.scripts.read);
+    this.reapBatch = scriptBatch(client, 'gridEntries', 'reap', true, this.scripts.reap);
     this.segments = segmentKeysOf(cacheId, bounded ? 1 : SEGMENTS);
   }
 
@@ -158,13 +182,21 @@ export class RedisEntries {
     return this.segments[this.bounded ? 0 : segmentOf(key)];
   }
 
-  /** The live entry; `touch` (a read, not a peek) refreshes the idle time of an entry with max-idle. */
-  async read(key: Buffer, now: number, touch: boolean): Promise<EntryRecord | undefined> {
+  /**
+   * The live entry; `touch` (a read, not a peek) refreshes the idle time of an entry with max-idle,
+   * and removes an expired one (`expired` hears it). `indexed`: the cache keeps a feed, which hears of such a removal.
+   */
+  async read(key: Buffer, now: number, touch: boolean, indexed = false): Promise<EntryRecord | undefined> {
     const segment = this.segmentFor(key);
+    const args = [key, now, touch ? '1' : '0', segment.events, this.node];
     const f = await (this.bounded
-      ? this.scripts.boundedRead(entryKeyOf(segment, key), segment.expiries, segment.recency, segment.sums, key, now, touch ? '1' : '0')
-      : this.scripts.read(entryKeyOf(segment, key), segment.expiries, key, now, touch ? '1' : '0')) as Array<Buffer | null> | null;
-    return entryOf(key, f);
+      ? this.scripts.boundedRead(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.recency, segment.sums, ...args)
+      : this.scripts.read(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(indexed))) as Array<Buffer | null> | number | null;
+    if (f === 1) {
+      this.expired.emit(key);
+      return undefined;
+    }
+    return entryOf(key, f as Array<Buffer | null> | null);
   }
 
   /**
@@ -176,36 +208,83 @@ export class RedisEntries {
     const [kind, etag] = !condition ? ['', ''] : 'absent' in condition ? ['absent', ''] : ['unless-etag', condition.unlessEtag];
     const args = [
       entry.key, now, entry.value, entry.valueType ?? '', entry.created, entry.lastUsed, entry.lifespan, entry.maxIdle, entry.etag,
-      kind, etag, segment.entryPrefix, segment.events, flags.silent ? '' : this.node,
+      kind, etag, segment.entryPrefix, segment.events, this.node, flags.silent ? '1' : '0',
     ];
     const done = await this.writes.run(segment.keys, entry.key.length + entry.value.length, async (client) => {
       const scripts = this.scriptsOf(client);
-      if (!this.bounded) return await scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed)) as number;
+      if (!this.bounded) {
+        const [outcome, ...expired] = await scripts.put(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.feed, ...args,
+          fedLength(flags.indexed || flags.fed), flags.fed ? '1' : '0') as [number, ...Buffer[]];
+        for (const key of expired) this.expired.emit(key);
+        return outcome;
+      }
       // a write that must make more room than one script may (EVICT_PER_SCRIPT) is sent again until it is done
       let outcome: number;
       do {
         const { maxCount, maxSize, refuse } = this.bounded.bounds();
         let evicted: number;
-        [outcome, evicted] = await scripts.boundedPut(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.recency, segment.sums,
-          ...args, maxCount, maxSize, refuse ? '1' : '0') as [number, number];
+        let expired: Buffer[];
+        [outcome, evicted, ...expired] = await scripts.boundedPut(entryKeyOf(segment, entry.key), segment.keys, segment.expiries, segment.recency, segment.sums,
+          ...args, maxCount, maxSize, refuse ? '1' : '0') as [number, number, ...Buffer[]];
         if (evicted > 0) this.bounded.evicted?.(evicted);
+        for (const key of expired) this.expired.emit(key);
       } while (outcome === MORE_ROOM);
       return outcome;
     }, (outcome) => outcome === 1 || outcome === 2);
     return done === 0 ? 'kept' : done === 1 ? 'created' : done === 2 ? 'replaced' : 'full';
   }
 
-  /** Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag. */
+  /**
+   * Removes the live entry — when `ifEtag` is given, only if it is the entry's ETag; an expired
+   * entry it finds goes (`expired` hears it) and the answer is `absent`. `fed`: the removal goes to the cache's feed.
+   */
   async remove(key: Buffer, now: number, ifEtag?: string, flags: WriteFlags = {}): Promise<RemovalOutcome> {
     const segment = this.segmentFor(key);
-    const args = [key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '', segment.events, flags.silent ? '' : this.node];
+    const args = [key, now, ifEtag === undefined ? '0' : '1', ifEtag ?? '', segment.events, this.node, flags.silent ? '1' : '0'];
     const done = await this.writes.run(segment.keys, 0, async (client) => {
       const scripts = this.scriptsOf(client);
       return await (this.bounded
         ? scripts.boundedRemove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.recency, segment.sums, ...args)
         : scripts.remove(entryKeyOf(segment, key), segment.keys, segment.expiries, segment.feed, ...args, fedLength(flags.fed))) as number;
     }, (outcome) => outcome === 1);
-    return done === 1 ? 'removed' : done === 0 ? 'absent' : 'etag-differs';
+    if (done === EXPIRED_REMOVED) this.expired.emit(key);
+    return done === 1 ? 'removed' : done === 0 || done === EXPIRED_REMOVED ? 'absent' : 'etag-differs';
+  }
+
+  /**
+   * The periodic reaper's run (docs/scale-out.md, "Entry events"): removes, in every segment, up to
+   * `limit` entries whose expiry has come, each published and told to `expired` once. It asks each
+   * master which of its segments hold such entries (DUE, one call), then sends REAP to those, one
+   * pipeline per master, and tells each master's keys as its answer comes. Another node's reaper
+   * running at once removes other keys, never the same twice; a segment with more expired entries is
+   * continued by the next run. Returns how many it removed. `indexed`: the cache keeps a feed, which hears of each.
+   */
+  async reap(now: number, indexed = false, limit = REAP_PER_SEGMENT): Promise<number> {
+    let removed = 0;
+    const told = (keys: Buffer[]) => {
+      removed += keys.length;
+      for (const key of keys) this.expired.emit(key);
+    };
+    if (this.bounded) {
+      const { keys, expiries, recency, sums, entryPrefix, events } = this.segments[0];
+      told(await this.scripts.boundedReap(keys, expiries, recency, sums, now, limit, entryPrefix, events, this.node) as Buffer[]);
+      return removed;
+    }
+    const due = await this.dueSegments(now);
+    await this.reapBatch(due.map((s) => [s.keys, s.expiries, s.feed, now, limit, s.entryPrefix, s.events, this.node, fedLength(indexed)]), (keys) => told(keys as Buffer[]));
+    return removed;
+  }
+
+  /** The segments that hold an entry whose expiry has come: one DUE per master; all of a master's segments when its call fails (slots moved). */
+  private async dueSegments(now: number): Promise<SegmentKeys[]> {
+    const due: SegmentKeys[] = [];
+    await Promise.all(groupByMaster(this.client, this.segments.map((s) => s.expiries)).map(async (group) => {
+      const names = group.map((i) => this.segments[i].expiries);
+      const found = await this.scripts.due(names[0], now, ...names).catch(() => undefined) as number[] | undefined;
+      if (found) for (const n of found) due.push(this.segments[group[n - 1]]);
+      else for (const i of group) due.push(this.segments[i]);
+    }));
+    return due;
   }
 
   /** The event channels of the cache's segments. */
@@ -310,7 +389,7 @@ export class RedisEntries {
   async readMany(keys: Buffer[], now: number): Promise<Array<EntryRecord | undefined>> {
     const replies = await this.readBatch(keys.map((key) => {
       const segment = this.segmentFor(key);
-      return [entryKeyOf(segment, key), segment.expiries, key, now, '0'];
+      return [entryKeyOf(segment, key), segment.keys, segment.expiries, segment.feed, key, now, '0', segment.events, this.node, ''];
     }));
     return replies.map((f, i) => entryOf(keys[i], f as Array<Buffer | null> | null));
   }

@@ -8,8 +8,11 @@ export type ScriptArgs = Array<Buffer | string | number>;
 /** A script run as a command: its keys, then its arguments; a failure is already the client's 503 (engine-failure.ts). */
 export type ScriptCall = (...args: ScriptArgs) => Promise<unknown>;
 
-/** Calls of one script: their answers, in the calls' order. */
-export type ScriptBatch = (calls: ScriptArgs[]) => Promise<unknown[]>;
+/**
+ * Calls of one script: their answers, in the calls' order; `each`, if given, has each answer (and
+ * the call's index) as soon as it is known, in the turn its master's pipeline answered.
+ */
+export type ScriptBatch = (calls: ScriptArgs[], each?: (answer: unknown, i: number) => void) => Promise<unknown[]>;
 
 /** Scripts by name: [name, Lua source, number of keys]. */
 export type ScriptTable<N extends string> = ReadonlyArray<readonly [N, string, number]>;
@@ -66,7 +69,7 @@ export function groupByMaster(client: Cluster, keys: ReadonlyArray<Buffer | stri
  */
 export function scriptBatch(client: Cluster, prefix: string, name: string, binary: boolean, single: ScriptCall): ScriptBatch {
   const method = `${prefix}_${name}${binary ? 'Buffer' : ''}`;
-  return async (calls) => {
+  return async (calls, each) => {
     const answers = new Array<unknown>(calls.length);
     await Promise.all(groupByMaster(client, calls.map((args) => args[0] as Buffer | string)).map(async (group) => {
       const pipeline = client.pipeline() as unknown as Pipelined;
@@ -75,6 +78,7 @@ export function scriptBatch(client: Cluster, prefix: string, name: string, binar
       await Promise.all(group.map(async (i, n) => {
         const reply = replies?.[n];
         answers[i] = reply && !reply[0] ? reply[1] : await single(...calls[i]);
+        each?.(answers[i], i);
       }));
     }));
     return answers;

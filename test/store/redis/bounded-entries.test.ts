@@ -156,6 +156,27 @@ describe('RedisEntries of a bounded cache on Redis Cluster', function () {
     expect(c.state.evicted).to.equal(0);
   });
 
+  it('reaps expired entries with their weight, at most `limit` a run, each told once, a read finding one removes it too', async () => {
+    const c = boundedCache(clients.client, { maxCount: 100, maxSize: -1, refuse: false });
+    const told: string[] = [];
+    c.entries.expired.add((k) => told.push(k.toString()));
+    const t0 = Date.now();
+    for (let i = 0; i < 5; i++) await c.entries.write(record(`m${i}`, 'v'.repeat(i + 1), t0, { lifespan: 1000 }), t0);
+    await c.entries.write(record('idle', 'v', t0, { maxIdle: 1000 }), t0);
+    await c.entries.write(record('keep', 'v', t0), t0);
+    const t1 = t0 + 1000;
+    expect(await c.entries.read(Buffer.from('idle'), t1, true)).to.equal(undefined);
+    expect(await c.entries.reap(t1, false, 2)).to.equal(2);
+    expect(await c.entries.reap(t1, false, 2)).to.equal(2);
+    expect(await c.entries.reap(t1, false, 2)).to.equal(1);
+    expect(await c.entries.reap(t1, false, 2)).to.equal(0);
+    expect([...told].sort()).to.deep.equal(['idle', 'm0', 'm1', 'm2', 'm3', 'm4']);
+    const held = await heldBy(c);
+    expect([held.keys, held.recency, held.expiries]).to.deep.equal([['keep'], ['keep'], []]);
+    expect(held.bytes).to.equal(weight('keep', 1));
+    expect(held.missing).to.equal(0);
+  });
+
   it('refuses a write past the bound with when-full EXCEPTION and changes nothing; a replace within it and a remove go on', async () => {
     const c = boundedCache(clients.client, { maxCount: 2, maxSize: -1, refuse: true });
     const now = Date.now();

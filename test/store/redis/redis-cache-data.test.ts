@@ -146,6 +146,28 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
     });
   });
 
+  describe('expiry events', () => {
+    it('tell this node\'s listeners of an entry a get finds expired (not a peek) and of those its reaper removes, once each, SKIP_LISTENER_NOTIFICATION or not', async () => {
+      const clock = new ManualClock();
+      const data = dataOn(clients.client, clock);
+      const heard: string[] = [];
+      const stop = data.listeners.add((e) => heard.push(`${e.type} ${e.key.toString()}`));
+      for (const k of ['got', 'reaped', 'idle']) {
+        await data.put(Buffer.from(k), Buffer.from('v'), null, k === 'idle' ? { lifespan: -1, maxIdle: 1000 } : { lifespan: 1000, maxIdle: -1 }, SKIP_LISTENER_NOTIFICATION);
+      }
+      clock.advance(1000);
+      expect(await data.peek(Buffer.from('got'), NO_FLAGS)).to.equal(undefined);
+      expect(heard).to.deep.equal([]);
+      expect(await data.get(Buffer.from('got'), NO_FLAGS)).to.equal(undefined);
+      expect(await data.reapExpired()).to.equal(2);
+      expect(await data.reapExpired()).to.equal(0);
+      expect(await data.get(Buffer.from('got'), NO_FLAGS)).to.equal(undefined);
+      stop();
+      expect(heard.slice(0, 1)).to.deep.equal(['cache-entry-expired got']);
+      expect(heard.slice(1).sort()).to.deep.equal(['cache-entry-expired idle', 'cache-entry-expired reaped']);
+    });
+  });
+
   describe('size, keys, entries and clear of 20,000 entries', () => {
     const N = 20_000;
     const VALUE_BYTES = 4096;

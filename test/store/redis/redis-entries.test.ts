@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { etagOf } from '../../../src/model/etag';
 import { entryKeyOf, segmentKeysOf, segmentOf } from '../../../src/store/redis/entry-layout';
 import { type EntryRecord, type FeedPosition, type Paging, RedisEntries } from '../../../src/store/redis/redis-entries';
+import { EntryEventFeed } from '../../../src/store/redis/entry-event-feed';
 import { eventually } from '../../support/poll';
 import { clusterClient, useClusterClients, masterAddresses, masterOfSlot } from '../../support/redis-client';
 import { throwawayCluster } from '../../support/redis-cluster';
@@ -206,6 +207,154 @@ describe('RedisEntries: the entries of a cache on Redis Cluster', function () {
       await clients.client.del(entryKeyOf(segmentKeysOf(id)[3], dropped)); // as an eviction would: behind grid's back
       expect((await collect(entries.keys(() => now))).map(String)).to.deep.equal([kept.toString()]);
       expect((await collect(entries.entries(() => now))).map((e) => e.key.toString())).to.deep.equal([kept.toString()]);
+    });
+  });
+
+  describe('expired entries found: removed, published and told once', () => {
+    const keysOfSegment = (segment: number, count: number, prefix: string) => {
+      const out: Buffer[] = [];
+      for (let i = 0; out.length < count; i++) if (segmentOf(Buffer.from(`${prefix}${i}`)) === segment) out.push(Buffer.from(`${prefix}${i}`));
+      return out;
+    };
+    /** The cache `id` through a client as a grid node sends it: its id published with each event, the expired keys it is told. */
+    const nodeOf = (client: Cluster, id: string, node: string) => {
+      const entries = new RedisEntries(client, id, undefined, undefined, node);
+      const told: string[] = [];
+      entries.expired.add((k) => told.push(k.toString()));
+      return { entries, told };
+    };
+    /** What another node hears on the cache's channels: `kind key` each (`expired` alone: the expiries' keys). */
+    async function hearing(id: string): Promise<{ heard: string[]; expired: string[]; stop: () => Promise<void> }> {
+      const feed = new EntryEventFeed(clients.other, 'listening-node-0');
+      const heard: string[] = [];
+      const expired: string[] = [];
+      const stop = await feed.follow(segmentKeysOf(id).map((s) => s.events), (e) => {
+        heard.push(`${e.type} ${e.key.toString()}`);
+        if (e.type === 'cache-entry-expired') expired.push(e.key.toString());
+      });
+      return { heard, expired, stop: async () => { await stop(); feed.close(); } };
+    }
+
+    it('reaps at most `limit` per segment a run, the rest in the next runs; publishes and feeds each, leaves the live ones', async () => {
+      const id = `t${++cacheIds}`;
+      const a = nodeOf(clients.client, id, 'reaping-node-a01');
+      const listener = await hearing(id);
+      try {
+        const now = Date.now();
+        const in7 = keysOfSegment(7, 12, 'm');
+        const in9 = keysOfSegment(9, 3, 'm');
+        for (const k of [...in7.slice(0, 10), ...in9]) await a.entries.write(record(k, 'v', now, { lifespan: 1000 }), now);
+        await a.entries.write(record(in7[10], 'v', now), now); // immortal
+        await a.entries.write(record(in7[11], 'v', now, { lifespan: 5000 }), now); // expires later
+        const later = now + 1000;
+        expect(await a.entries.reap(later, true, 4)).to.equal(4 + 3);
+        expect(await a.entries.reap(later, true, 4)).to.equal(4);
+        expect(await a.entries.reap(later, true, 4)).to.equal(2);
+        expect(await a.entries.reap(later, true, 4)).to.equal(0);
+        const expired = [...in7.slice(0, 10), ...in9].map(String);
+        expect([...a.told].sort()).to.deep.equal([...expired].sort());
+        const segment = segmentKeysOf(id)[7];
+        expect((await clients.client.zrangeBuffer(segment.keys, 0, '-1')).map(String).sort()).to.deep.equal([in7[10], in7[11]].map(String).sort());
+        expect((await clients.client.zrangeBuffer(segment.expiries, 0, '-1')).map(String)).to.deep.equal([in7[11].toString()]);
+        expect(await Promise.all(in7.slice(0, 10).map((k) => clients.client.exists(entryKeyOf(segment, k))))).to.deep.equal(Array(10).fill(0));
+        expect(await a.entries.count(later)).to.equal(2);
+        // the feed names each (every node's index drops its document), with no live entry
+        const [read] = await a.entries.readFeeds([{ segment: 7, from: { id: '0-0', seen: 0 } }], later);
+        expect([...read.changes].map((c) => [c.key.toString(), c.entry]).sort()).to.deep.equal(in7.slice(0, 10).map((k) => [k.toString(), undefined]).sort());
+        await eventually(() => listener.expired.length === expired.length, 5_000, 'every expiry to be heard');
+        expect([...listener.expired].sort()).to.deep.equal([...expired].sort());
+        // a cache without index feeds nothing
+        const other = nodeOf(clients.client, `t${++cacheIds}`, 'reaping-node-a01');
+        await other.entries.write(record(in7[0], 'v', now, { lifespan: 1000 }), now);
+        expect(await other.entries.reap(later)).to.equal(1);
+        expect(await clients.client.exists(segmentKeysOf(`t${cacheIds}`)[7].feed)).to.equal(0);
+      } finally {
+        await listener.stop();
+      }
+    });
+
+    it('expires each entry once when two nodes reap at once', async () => {
+      const id = `t${++cacheIds}`;
+      const nodes = [nodeOf(clients.client, id, 'reaping-node-a01'), nodeOf(clients.other, id, 'reaping-node-b01')];
+      const listener = await hearing(id);
+      try {
+        const now = Date.now();
+        const keys = Array.from({ length: 600 }, (_, i) => Buffer.from(`k${i}`));
+        await Promise.all(keys.map((k) => nodes[0].entries.write(record(k, 'v', now, { lifespan: 1000 }), now)));
+        const later = now + 1000;
+        const reapAll = async (n: { entries: RedisEntries }) => {
+          while (await n.entries.reap(later, false, 2) > 0); // small runs, so that the two nodes' runs interleave
+        };
+        await Promise.all(nodes.map(reapAll));
+        const told = [...nodes[0].told, ...nodes[1].told];
+        expect(told).to.have.length(keys.length);
+        expect(new Set(told).size).to.equal(keys.length);
+        expect(nodes[0].told.length * nodes[1].told.length, 'both nodes reaped some').to.be.above(0);
+        await eventually(() => listener.expired.length >= keys.length, 5_000, 'every expiry to be heard');
+        expect(new Set(listener.expired).size).to.equal(keys.length);
+        expect(listener.expired).to.have.length(keys.length);
+        expect(await nodes[1].entries.count(later)).to.equal(0);
+      } finally {
+        await listener.stop();
+      }
+    });
+
+    it('asks each master once which segments hold expired entries, and reaps those alone; every segment when the client placed them wrong', async () => {
+      const c = await clusterClient(redis);
+      try {
+        const id = `t${++cacheIds}`;
+        const a = nodeOf(c, id, 'reaping-node-a01');
+        const now = Date.now();
+        const calls = async () => {
+          let n = 0;
+          // a script a master lacks is sent again as EVAL (the EVALSHA refused is no call)
+          for (const node of c.nodes('master')) for (const m of (await node.info('commandstats')).matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)) n += Number(m[1]);
+          return n;
+        };
+        await a.entries.write(record('warm', 'v', now), now);
+        await a.entries.reap(now); // the scripts loaded
+        let before = await calls();
+        expect(await a.entries.reap(now)).to.equal(0);
+        expect(await calls() - before, 'one call per master for 256 segments with nothing due').to.equal(c.nodes('master').length);
+        const keys = Array.from({ length: 40 }, (_, i) => `k${i}`);
+        for (const k of keys) await a.entries.write(record(k, 'v', now, { lifespan: 1000 }), now);
+        const due = new Set(keys.map((k) => segmentOf(Buffer.from(k)))).size;
+        before = await calls();
+        expect(await a.entries.reap(now + 1000)).to.equal(keys.length);
+        expect(await calls() - before).to.equal(c.nodes('master').length + due);
+        // the client believes one master serves every slot: its call names other masters' sets, fails, and every segment is reaped alone
+        for (const k of keys) await a.entries.write(record(k, 'v', now, { lifespan: 1000 }), now);
+        const first = c.slots[0];
+        for (let slot = 0; slot < c.slots.length; slot++) c.slots[slot] = first;
+        expect(await a.entries.reap(now + 1000)).to.equal(keys.length);
+        expect(a.told).to.have.length(2 * keys.length);
+      } finally {
+        await c.quit();
+      }
+    });
+
+    it('removes an expired entry a read finds (not a peek), a remove finds or a write of its key finds, and tells it once, before the write', async () => {
+      const id = `t${++cacheIds}`;
+      const a = nodeOf(clients.client, id, 'reaping-node-a01');
+      const listener = await hearing(id);
+      try {
+        const now = Date.now();
+        for (const k of ['read', 'removed', 'written']) await a.entries.write(record(k, 'v', now, { lifespan: 1000 }), now);
+        const later = now + 1000;
+        expect(await a.entries.read(Buffer.from('read'), later, false)).to.equal(undefined); // a peek changes nothing
+        expect(a.told).to.deep.equal([]);
+        expect(await a.entries.read(Buffer.from('read'), later, true)).to.equal(undefined);
+        expect(await a.entries.read(Buffer.from('read'), later, true)).to.equal(undefined);
+        expect(await a.entries.remove(Buffer.from('removed'), later)).to.equal('absent');
+        expect(await a.entries.remove(Buffer.from('removed'), later)).to.equal('absent');
+        expect(await a.entries.write(record('written', 'again', later), later)).to.equal('created');
+        expect(a.told).to.deep.equal(['read', 'removed', 'written']);
+        await eventually(() => listener.heard.length === 7, 5_000, 'the events to be heard');
+        expect(listener.heard.slice(3)).to.deep.equal(['cache-entry-expired read', 'cache-entry-expired removed', 'cache-entry-expired written', 'cache-entry-created written']);
+        expect(await a.entries.count(later)).to.equal(1);
+      } finally {
+        await listener.stop();
+      }
     });
   });
 
