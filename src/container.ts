@@ -9,6 +9,7 @@ import { applyRemoteChange } from './services/cluster-changes';
 import { DEFAULT_PAGING, RedisEntries } from './store/redis/redis-entries';
 import { clusterContainerName, RedisStore } from './store/redis/redis-store';
 import type { ClusterEngine } from './store/redis/cluster-engine';
+import { type ClusterTopology, stateOf } from './store/redis/cluster-topology';
 import type { RemoteChange } from './store/redis/replicated-records';
 import type { Store } from './store/store';
 import { CounterManager } from './grid/counter-manager';
@@ -21,7 +22,7 @@ import { BackupService } from './services/backup.service';
 import { BackupLocations, BackupRootError } from './services/backup/locations';
 import { BulkService } from './services/bulk.service';
 import { CacheService } from './services/cache.service';
-import { ContainerService, CONTAINER_NAME } from './services/container.service';
+import { ContainerService, CONTAINER_NAME, type HealthStatus } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/auth/digest-vault';
 import { EntryService } from './services/entry.service';
@@ -137,7 +138,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),
     entries: new EntryService(clock, types, values),
     schemas,
-    container: new ContainerService(manager, clock, name),
+    container: new ContainerService(manager, clock, name, spec.cluster && engineHealthOf(spec.cluster.topology)),
     tasks: new TaskService(store, manager, clock, {
       timeoutMs: config.taskTimeout, memoryMb: Math.floor(config.taskMemoryLimit / 2 ** 20), maxHostCalls: config.taskMaxHostCalls,
       maxWriteBytes: config.taskMaxWrite, maxConcurrent: config.taskConcurrency,
@@ -186,7 +187,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
 function clusterCaches(cluster: ClusterEngine, container: string, clock: Clock): Pick<CacheManagerDeps, 'dataOf' | 'checkDefinition'> {
   return {
     dataOf: (cache) => new RedisCacheData(
-      new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.writes, cluster.events.node, boundOf(cache)), clock, cluster.events, cache),
+      new RedisEntries(cluster.client, `${container}:${cache.id}`, DEFAULT_PAGING, cluster.writes, cluster.events.node, boundOf(cache)), clock, cluster.events, cache, cluster.topology),
     checkDefinition: (settings, current) => {
       // a bounded cache has no feed of changes for the nodes' indexes (docs/scale-out.md, "Bounded caches")
       if (settings.indexed && keepsBound(settings)) {
@@ -226,4 +227,12 @@ function reportStoredDigests(r: DigestResealing, key: CredentialsKey, log: Logge
       'Digest credentials of these users do not open with the credentials key (key file replaced or missing?); they can log in with Basic; restore the key or set their passwords again');
   }
   if (r.missing.length) log.warn({ users: r.missing }, 'these users have no Digest credentials (set while Digest was off); they can log in with Basic until their password is set again');
+}
+
+/** The state of the whole cluster as last seen (HEALTHY before the first look). */
+function engineHealthOf(topology: ClusterTopology): () => HealthStatus {
+  return () => {
+    const latest = topology.latest;
+    return latest ? stateOf(latest).status : 'HEALTHY';
+  };
 }

@@ -11,6 +11,7 @@ import type { Durability } from './store/sqlite-store';
 const clusterClient = lazy(() => require('./store/redis/cluster-client') as typeof import('./store/redis/cluster-client'));
 import { recordEngine } from './config/engine-record';
 import { type ClusterEngine, masterWrites, ReplicatedWrites } from './store/redis/cluster-engine';
+import { ClusterTopology } from './store/redis/cluster-topology';
 import { EntryEventFeed, NODE_ID_LENGTH } from './store/redis/entry-event-feed';
 import { RedisMemberRegistry } from './store/redis/member-registry';
 import { loadTlsIdentity } from './config/tls-identity';
@@ -85,7 +86,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   const announce = opts.announce ?? ((line: string) => standardOutput().write(line + '\n'));
   // one worker thread, shared by the containers, for parsing and validation that grows with a request or with stored state
   const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
-  const engine = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability) : undefined;
+  const engine = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability, logs.get('grid.cluster')) : undefined;
   const containers = await openContainers(config, clock, logs, offLoop, engine).catch(async (err: unknown) => {
     await offLoop.close();
     await engine?.close();
@@ -199,7 +200,7 @@ const REPLICA_WAIT_MS = 2_000;
 const WRITE_CLIENTS = 4;
 
 /** The redis engine's clients, once they are connected (the start checks ran before: docs/scale-out.md). */
-async function openClusterEngine(engine: RedisEngineConfig, durability: Durability): Promise<ClusterEngine> {
+async function openClusterEngine(engine: RedisEngineConfig, durability: Durability, log: Logger): Promise<ClusterEngine> {
   const { connectCluster, duplicateCluster } = clusterClient();
   const client = await connectCluster(engine);
   const writers = await Promise.allSettled(durability === 'power' ? Array.from({ length: WRITE_CLIENTS }, () => duplicateCluster(client)) : []);
@@ -210,9 +211,16 @@ async function openClusterEngine(engine: RedisEngineConfig, durability: Durabili
     throw failed.reason;
   }
   const events = new EntryEventFeed(client, randomBytes(NODE_ID_LENGTH / 2).toString('hex'));
+  const topology = new ClusterTopology(client);
+  // the health's changes, with their reason (docs/scale-out.md, "Owners and health")
+  const unwatch = topology.watch(({ status, reason }) => {
+    if (status === 'HEALTHY') log.info('the Redis Cluster serves every slot');
+    else log.warn({ reason }, status === 'DEGRADED' ? 'the Redis Cluster is degraded' : 'the Redis Cluster is rebalancing');
+  });
   return {
-    client, events, writes: pool.length ? new ReplicatedWrites(pool, REPLICA_WAIT_MS) : masterWrites(client), namespace: engine.namespace,
+    client, events, topology, writes: pool.length ? new ReplicatedWrites(pool, REPLICA_WAIT_MS) : masterWrites(client), namespace: engine.namespace,
     async close() {
+      unwatch();
       events.close();
       await Promise.all([client, ...pool].map((c) => c.quit().catch(() => undefined)));
     },

@@ -29,6 +29,33 @@ export interface SharedContent {
   peekMany(keys: Buffer[]): Promise<Array<CacheEntry | undefined>>;
 }
 
+/** A node of the engine that holds entries (on the redis engine a Redis master or replica), by the address clients reach it at. */
+export interface EngineNode {
+  address: string;
+}
+
+/** The engine nodes that hold a key: the one that serves it, then its copies. */
+export interface KeyOwners {
+  primary: EngineNode;
+  backups: EngineNode[];
+}
+
+/**
+ * Where the entries of a cache live when nodes of the engine hold them rather than this process
+ * (the redis engine: docs/scale-out.md, "Owners and health").
+ */
+export interface Placement {
+  /** The nodes that hold `key`, as the engine knows them now (at most a second old). */
+  owners(key: Buffer): Promise<KeyOwners>;
+  /** The live entries each serving node holds: they add up to the cache's size. */
+  shares(): Promise<Array<{ node: EngineNode; entries: number }>>;
+  /**
+   * How the engine serves the cache as last seen (at most a second old): DEGRADED while a part of
+   * it has no reachable node, HEALTHY_REBALANCING while a part moves between nodes.
+   */
+  health(): 'HEALTHY' | 'HEALTHY_REBALANCING' | 'DEGRADED';
+}
+
 /**
  * The entries of one cache, wherever they are kept: the seam between what the API does with
  * entries (the services: media types, preconditions, listings) and where entries live — the local
@@ -79,4 +106,6 @@ export interface CacheData {
   readonly listeners: Listeners<EntryEvent>;
   /** Where other nodes write the entries too (the redis engine): what this node's query index follows. */
   readonly shared?: SharedContent;
+  /** Which nodes of the engine hold the entries; absent where this process holds them all. */
+  readonly placement?: Placement;
 }

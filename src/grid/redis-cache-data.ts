@@ -6,10 +6,12 @@ import { NO_FLAGS, type OpFlags, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION } fro
 import type { StoredEntry } from '../store/store';
 import type { Bounded, RedisEntries, WriteCondition, WriteFlags } from '../store/redis/redis-entries';
 import type { EntryEventFeed } from '../store/redis/entry-event-feed';
+import type { ClusterTopology, RedisNode } from '../store/redis/cluster-topology';
+import { EngineUnavailableError } from '../errors';
 import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
-import type { CacheData, RemoveOutcome, SharedContent } from './cache-data';
+import type { CacheData, Placement, RemoveOutcome, SharedContent } from './cache-data';
 import { type CacheEntry, type ScannedEntry, scannedPages } from './cache-entry';
 import type { CacheStats } from './cache-stats';
 import type { EntryEvent } from './entry-events';
@@ -79,8 +81,13 @@ export class RedisCacheData implements CacheData {
   /** The reaper's run under way, if one is: a run is not started again before it ends. */
   private reaping: Promise<number> | undefined;
 
-  constructor(private readonly store: RedisEntries, private readonly clock: Clock, private readonly feed?: EntryEventFeed, private readonly cache?: IndexedCache) {
+  /** The Redis nodes that hold the cache's segments (docs/scale-out.md, "Owners and health"); absent without a topology. */
+  readonly placement?: Placement;
+
+  constructor(private readonly store: RedisEntries, private readonly clock: Clock, private readonly feed?: EntryEventFeed, private readonly cache?: IndexedCache,
+    topology?: ClusterTopology) {
     store.expired.add((key) => this.notify('cache-entry-expired', key, NO_FLAGS));
+    if (topology) this.placement = placementOf(store, topology, clock);
   }
 
   get(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
@@ -183,4 +190,37 @@ export class RedisCacheData implements CacheData {
   private notify(type: EntryEvent['type'], key: Buffer, flags: OpFlags): void {
     if (this.listeners.size > 0 && (flags & SKIP_LISTENER_NOTIFICATION) === 0) this.listeners.emit({ type, key });
   }
+}
+
+/** The masters and replicas of the slots of `store`'s segments, as `topology` knows them. */
+function placementOf(store: RedisEntries, topology: ClusterTopology, clock: Clock): Placement {
+  const node = (n: RedisNode) => ({ address: n.address });
+  return {
+    async owners(key) {
+      const slot = store.slotOf(key);
+      const owners = (await topology.current()).owners(slot);
+      if (!owners) throw new EngineUnavailableError(`no master serves the key's slot ${slot}`);
+      return { primary: node(owners.master), backups: owners.replicas.map(node) };
+    },
+    async shares() {
+      const [counts, topo] = await Promise.all([store.segmentCounts(clock.now()), topology.current()]);
+      const byMaster = new Map<string, number>(topo.masters.map((m) => [m.address, 0]));
+      store.segmentSlots.forEach((slot, s) => {
+        const master = topo.owners(slot)?.master.address;
+        if (master === undefined) throw new EngineUnavailableError(`no master serves the slot ${slot}`);
+        byMaster.set(master, (byMaster.get(master) ?? 0) + counts[s]);
+      });
+      return [...byMaster].map(([address, entries]) => ({ node: { address }, entries }));
+    },
+    health() {
+      const t = topology.latest;
+      if (!t) return 'HEALTHY';
+      let moving = false;
+      for (const slot of store.segmentSlots) {
+        if (!t.owners(slot)) return 'DEGRADED';
+        moving ||= t.migrating(slot);
+      }
+      return moving ? 'HEALTHY_REBALANCING' : 'HEALTHY';
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import type { EngineNode } from '../grid/cache-data';
 import {
   AliasInUseError, CacheAbsentError, ConfigurationsDifferError, ImmutableAttributeError, incompatibilityReport, InvalidConfigurationError,
   isGridError, PermissionDeniedError, UnreadableConfigurationTypeError, UnsupportedMediaTypeError, WrongCompareContentError,
@@ -32,8 +33,12 @@ export interface MutableAttributeView {
   value: MutableValue;
 }
 
-/** What one node holds of a cache (`?action=distribution`, docs/reference/management-plane.md#cache-distribution). */
+/**
+ * What one node holds of a cache (`?action=distribution`, docs/reference/management-plane.md#cache-distribution):
+ * this grid node (`node` absent), or a node of the engine that holds the entries (docs/scale-out.md, "Owners and health").
+ */
 export interface CacheDistribution {
+  node?: EngineNode;
   memoryEntries: number;
   totalEntries: number;
   memoryUsed: number;
@@ -231,11 +236,16 @@ export class CacheService {
     return handleOf(cache).data.size(SKIP_CACHE_LOAD);
   }
 
-  /** This node's share of the cache: all of it, since one process is one node. */
-  async distribution(cache: CacheView): Promise<CacheDistribution> {
+  /**
+   * Each node's share of the cache: this node's, all of it, where the process holds the entries;
+   * each engine node's where the engine's nodes hold them (every entry in memory there; no
+   * per-cache memory figure: 0, as for an unbounded cache here).
+   */
+  async distribution(cache: CacheView): Promise<CacheDistribution[]> {
     const h = handleOf(cache);
+    if (h.data.placement) return (await h.data.placement.shares()).map(({ node, entries }) => ({ node, memoryEntries: entries, totalEntries: entries, memoryUsed: 0 }));
     const totalEntries = await h.data.size(NO_FLAGS);
-    return { memoryEntries: await h.data.size(SKIP_CACHE_LOAD), totalEntries, memoryUsed: dataMemoryUsed(h) };
+    return [{ memoryEntries: await h.data.size(SKIP_CACHE_LOAD), totalEntries, memoryUsed: dataMemoryUsed(h) }];
   }
 
   /**

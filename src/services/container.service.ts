@@ -8,7 +8,7 @@ import { compareEventIds, type EventId } from '../model/event-id';
 import type { Clock } from '../util/clock';
 import type { Subject } from './auth/auth.service';
 import { canAccess } from './auth/authorization';
-import { type CacheView, viewOf } from './cache-view';
+import { type CacheView, handleOf, viewOf } from './cache-view';
 import { dataMemoryUsed } from './cache.service';
 
 /** The default container's name, as the original server calls its cache manager; a tenant's container is named after the tenant. */
@@ -31,7 +31,12 @@ export interface CacheConfigView {
 
 /** The cache container (docs/reference/management-plane.md#container). */
 export class ContainerService {
-  constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME) {}
+  /**
+   * `engineHealth`: how the engine serves the container as a whole, where other nodes hold the
+   * data (the redis engine: docs/scale-out.md, "Owners and health").
+   */
+  constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME,
+    private readonly engineHealth?: () => HealthStatus) {}
 
   get stopped(): boolean {
     return this.manager.status === 'STOPPING';
@@ -101,8 +106,13 @@ export class ContainerService {
     return this.visibleCaches(subject).map((c) => ({ status: cacheHealthOf(c), cache_name: c.name }));
   }
 
-  /** The first non-HEALTHY status among all caches, else HEALTHY (docs/reference/management-plane.md#container-health); it names no cache. */
+  /**
+   * The engine's state when it is not HEALTHY, else the first non-HEALTHY status among all caches,
+   * else HEALTHY (docs/reference/management-plane.md#container-health); it names no cache.
+   */
   clusterHealth(): HealthStatus {
+    const engine = this.engineHealth?.() ?? 'HEALTHY';
+    if (engine !== 'HEALTHY') return engine;
     for (const c of this.caches()) {
       const status = cacheHealthOf(c);
       if (status !== 'HEALTHY') return status;
@@ -195,5 +205,6 @@ function view(name: string, def: CacheDefinition): CacheConfigView {
 }
 
 export function cacheHealthOf(cache: CacheView): HealthStatus {
-  return cache.availability === 'DEGRADED_MODE' ? 'DEGRADED' : 'HEALTHY';
+  if (cache.availability === 'DEGRADED_MODE') return 'DEGRADED';
+  return handleOf(cache).data.placement?.health() ?? 'HEALTHY';
 }

@@ -1,4 +1,5 @@
 import { EntryExistsError, EntryNotFoundError, NotModifiedError, PreconditionFailedError } from '../errors';
+import type { KeyOwners } from '../grid/cache-data';
 import type { CacheEntry } from '../grid/cache-entry';
 import { isMortal } from '../grid/cache-entry';
 import { resolveExpiry } from '../model/expiration';
@@ -62,6 +63,14 @@ export class EntryService {
   /** `GET /caches/{c}/{key}?action=distribution`: whether the key is held, once its last write is durable; touches nothing. */
   async containsKey(cache: CacheView, key: Buffer): Promise<boolean> {
     return (await handleOf(cache).data.peek(key, NO_FLAGS)) !== undefined;
+  }
+
+  /**
+   * The engine nodes that hold `key` (`?extended`, `?action=distribution`: docs/scale-out.md,
+   * "Owners and health"); undefined where this node holds every entry.
+   */
+  owners(cache: CacheView, key: Buffer): Promise<KeyOwners> | undefined {
+    return handleOf(cache).data.placement?.owners(key);
   }
 
   /** Absolute expiry of an entry, or null when it cannot expire. */

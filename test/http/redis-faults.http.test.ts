@@ -6,6 +6,7 @@ import { type ServerProcess, spawnServer, waitForExit } from '../support/process
 import { killNode, masterOfSlot, useClusterClients } from '../support/redis-client';
 import { throwawayCluster } from '../support/redis-cluster';
 import { tempDir } from '../support/server';
+import { redisCli } from '../../src/cli/local-redis-node';
 
 // Faults under load (docs/scale-out.md, "Durability"): two grid processes over one 3+3 cluster,
 // eight writers spread over both; a Redis master killed with SIGKILL, then a grid node killed with
@@ -113,6 +114,50 @@ describe('grid nodes on a Redis Cluster under faults', function () {
     await load.stop();
     const wrong = await readBack(b.url, 'survive', load.acked);
     expect(wrong, `${wrong.length} of ${load.acked.size} acknowledged writes lost`).to.deep.equal([]);
+  });
+
+  it('moves slots between masters under load without losing an acknowledged write, and says HEALTHY_REBALANCING while a slot moves', async () => {
+    const [a, b] = [await start(), await start()];
+    expect((await fetch(`${a.url}/rest/v2/caches/moving`, { method: 'POST', body: '{"local-cache":{}}', headers: { 'Content-Type': 'application/json' } })).status).to.equal(200);
+    await eventually(async () => (await fetch(`${b.url}/rest/v2/caches/moving?action=size`)).status === 200, 5_000, 'node B to have the cache');
+    const health = async () => [
+      await (await fetch(`${b.url}/rest/v2/caches/moving?action=health`)).text(),
+      ((await (await fetch(`${a.url}/rest/v2/container/health`)).json()) as { cluster_health: { health_status: string } }).cluster_health.health_status,
+    ];
+    expect(await health()).to.deep.equal(['HEALTHY', 'HEALTHY']);
+    const masters = await Promise.all(clients.client.nodes('master').map(async (n) => ({ node: n, address: `${n.options.host}:${n.options.port}`, id: await n.call('CLUSTER', 'MYID') as string })));
+    const [from, to] = masters;
+    const load = writeLoad(() => [a.url, b.url], 'moving');
+    let movedAt = 0;
+    try {
+      await eventually(() => load.acked.size >= 200, 30_000, 'the load to get going');
+
+      // a slot of one of the cache's segments on `from` (its key set `k:{<cache id>:<segment>}` lives there), marked as
+      // moving, as a reshard does before it moves the slot's keys
+      const [, found] = await from.node.call('SCAN', '0', 'MATCH', 'k:{*', 'COUNT', '10000') as [string, string[]];
+      const slot = calculateSlot(found[0]);
+      await to.node.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', from.id);
+      await from.node.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', to.id);
+      try {
+        await eventually(async () => (await health()).every((h) => h === 'HEALTHY_REBALANCING'), 10_000, 'the health to tell the moving slot');
+      } finally {
+        await from.node.call('CLUSTER', 'SETSLOT', slot, 'STABLE');
+        await to.node.call('CLUSTER', 'SETSLOT', slot, 'STABLE');
+      }
+      await eventually(async () => (await health()).every((h) => h === 'HEALTHY'), 10_000, 'the health to be HEALTHY again');
+
+      // a real reshard of 300 slots, keys and all, while the writers go on
+      movedAt = Date.now();
+      await redisCli(Number(from.address.split(':')[1]), ['--cluster', 'reshard', from.address, '--cluster-from', from.id, '--cluster-to', to.id,
+        '--cluster-slots', '300', '--cluster-yes'], redis.cluster.password, 120_000);
+      await eventually(() => load.lastSuccess.every((t) => t > Date.now() - 1_000 && t > movedAt), 30_000, 'every writer to write after the reshard');
+    } finally {
+      await load.stop(); // a failed step leaves no writer running
+    }
+    const wrong = await readBack(b.url, 'moving', load.acked);
+    expect(wrong, `${wrong.length} of ${load.acked.size} acknowledged writes lost (${load.failures} failed writes)`).to.deep.equal([]);
+    await eventually(async () => (await health()).every((h) => h === 'HEALTHY'), 10_000, 'the health to be HEALTHY after the reshard');
+    console.log(`      [measured] reshard of 300 slots under load: ${load.acked.size} keys acknowledged, ${load.failures} writes failed, ${Date.now() - movedAt} ms`);
   });
 
   // last: the promoted replica has no replica of its own, so --durability power refuses writes to its slots afterwards

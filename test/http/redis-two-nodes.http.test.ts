@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { Client } from '../support/client';
 import { eventually } from '../support/poll';
-import { masterOfSlot, useClusterClients } from '../support/redis-client';
+import { masterOfSlot, shardOfSlot, useClusterClients } from '../support/redis-client';
 import { redisEngine, startTwoNodes, throwawayCluster } from '../support/redis-cluster';
 import { grid } from '../support/cli';
 import { startTestServer, tempDir, type TestServer } from '../support/server';
@@ -364,6 +364,45 @@ describe('two grid nodes on one Redis Cluster', function () {
     const failed = await startTestServer({ ...readConfigFiles([file]), engine: redisEngine(redis) }).then(() => undefined, (err: Error) => err);
     expect(failed).to.be.instanceOf(ConfigError);
     await eventually(async () => (await connected()) <= before, 5_000, 'the failed start\'s connections to close');
+  });
+
+  it('names the Redis nodes that own a key in ?extended and its distribution, and splits a cache\'s entries over the masters', async () => {
+    await adminA.createCache('owned');
+    const keys = Array.from({ length: 60 }, (_, i) => `k${i}`);
+    for (const k of keys) await adminA.put(`/rest/v2/caches/owned/${k}`, 'v', { 'Content-Type': 'text/plain' });
+    const segments = segmentKeysOf(`default:${a.running.services.manager.find('owned')!.cache.id}`);
+    const slotOf = (k: string) => calculateSlot(segments[segmentOf(Buffer.from(k))].keys);
+    for (const k of ['k1', 'k2', 'absent']) {
+      const shard = await shardOfSlot(clients.client, slotOf(k));
+      if (k !== 'absent') {
+        const got = await adminB.get(`/rest/v2/caches/owned/${k}?extended`);
+        expect(got.status).to.equal(200);
+        expect(got.headers.get('cluster-primary-owner')).to.equal(shard.master);
+        expect(got.headers.get('cluster-backup-owners')).to.equal(shard.replicas.join(' '));
+        expect(got.headers.get('cluster-node-name')).to.equal(b.running.services.node.name);
+        expect(got.headers.get('cluster-server-address')).to.equal(`[${b.running.services.node.address}]`);
+      }
+      const distribution = await adminB.get(`/rest/v2/caches/owned/${k}?action=distribution`);
+      expect(distribution.status).to.equal(200);
+      expect(distribution.json()).to.deep.equal({
+        contains_key: k !== 'absent',
+        owners: [{ node_name: shard.master, node_addresses: [shard.master], primary: true }, ...shard.replicas.map((r) => ({ node_name: r, node_addresses: [r], primary: false }))],
+      });
+    }
+    const rows = (await adminA.get('/rest/v2/caches/owned?action=distribution')).json<Array<{ node_name: string; node_addresses: string[]; total_entries: number; memory_entries: number }>>();
+    const expected = new Map<string, number>();
+    for (const k of keys) {
+      const { master } = await shardOfSlot(clients.client, slotOf(k));
+      expected.set(master, (expected.get(master) ?? 0) + 1);
+    }
+    expect(rows).to.have.length(3);
+    for (const row of rows) {
+      expect(row.total_entries, row.node_name).to.equal(expected.get(row.node_name) ?? 0);
+      expect(row.memory_entries).to.equal(row.total_entries);
+      expect(row.node_addresses).to.deep.equal([row.node_name]);
+    }
+    expect(rows.reduce((sum, r) => sum + r.total_entries, 0)).to.equal(keys.length);
+    expect((await adminB.get('/rest/v2/caches/owned?action=health')).text).to.equal('HEALTHY');
   });
 
   it('refuses a backup and a restore with 501 before anything is registered or written (not served on this engine yet)', async () => {

@@ -43,3 +43,20 @@ export function killNode(redis: ThrowawayCluster, address: string): void {
   if (pid === undefined) throw new Error(`${address} does not run`);
   process.kill(pid, 'SIGKILL');
 }
+
+/** The master and the online replicas of `slot` (`host:port`), as `CLUSTER SHARDS` tells them. */
+export async function shardOfSlot(client: Cluster, slot: number): Promise<{ master: string; replicas: string[] }> {
+  type Fields = Array<string | number | unknown[]>;
+  const field = (f: Fields, name: string) => f[f.indexOf(name) + 1];
+  const shards = await client.call('CLUSTER', 'SHARDS') as Fields[];
+  for (const shard of shards) {
+    const ranges = field(shard, 'slots') as Array<number | string>;
+    let holds = false;
+    for (let i = 0; i < ranges.length; i += 2) holds ||= Number(ranges[i]) <= slot && slot <= Number(ranges[i + 1]);
+    if (!holds) continue;
+    const nodes = (field(shard, 'nodes') as Fields[]).filter((n) => field(n, 'health') === 'online');
+    const address = (n: Fields) => `${String(field(n, 'ip'))}:${String(field(n, 'port'))}`;
+    return { master: address(nodes.find((n) => field(n, 'role') === 'master')!), replicas: nodes.filter((n) => field(n, 'role') === 'replica').map(address).sort() };
+  }
+  throw new Error(`no shard holds slot ${slot}`);
+}

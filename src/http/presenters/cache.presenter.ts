@@ -1,3 +1,4 @@
+import type { EngineNode, KeyOwners } from '../../grid/cache-data';
 import type { CacheView, NodeInfo, StatsSnapshot } from '../../services';
 import type { CacheDistribution, CacheStatistics, MutableAttributeView } from '../../services/cache.service';
 import { cacheHealthOf } from '../../services/container.service';
@@ -143,12 +144,20 @@ export function presentMutableAttributes(attributes: MutableAttributeView[], ful
   return Object.fromEntries(attributes.map((a) => [a.name, { value: a.value, type: a.type }]));
 }
 
-/** `GET /caches/{c}?action=distribution`: one item per node (docs/reference/management-plane.md#cache-distribution). */
-export function presentCacheDistribution(node: NodeInfo, d: CacheDistribution): Array<Record<string, unknown>> {
-  return [{ node_name: node.name, node_addresses: [node.address], memory_entries: d.memoryEntries, total_entries: d.totalEntries, memory_used: d.memoryUsed }];
+/** `GET /caches/{c}?action=distribution`: one item per node (docs/reference/management-plane.md#cache-distribution); an engine node is named by its address. */
+export function presentCacheDistribution(node: NodeInfo, rows: CacheDistribution[]): Array<Record<string, unknown>> {
+  return rows.map((d) => ({
+    node_name: d.node?.address ?? node.name, node_addresses: [d.node?.address ?? node.address],
+    memory_entries: d.memoryEntries, total_entries: d.totalEntries, memory_used: d.memoryUsed,
+  }));
 }
 
-/** `GET /caches/{c}/{key}?action=distribution` (docs/reference/data-plane.md#key-distribution): this node owns every key it holds. */
-export function presentKeyDistribution(node: NodeInfo, containsKey: boolean): Record<string, unknown> {
-  return { contains_key: containsKey, owners: [{ node_name: node.name, node_addresses: [node.address], primary: containsKey }] };
+/**
+ * `GET /caches/{c}/{key}?action=distribution` (docs/reference/data-plane.md#key-distribution): this
+ * node owns every key it holds; engine nodes own a key whether it is held or not (the primary first).
+ */
+export function presentKeyDistribution(node: NodeInfo, containsKey: boolean, owners: KeyOwners | undefined): Record<string, unknown> {
+  if (!owners) return { contains_key: containsKey, owners: [{ node_name: node.name, node_addresses: [node.address], primary: containsKey }] };
+  const row = (n: EngineNode, primary: boolean) => ({ node_name: n.address, node_addresses: [n.address], primary });
+  return { contains_key: containsKey, owners: [row(owners.primary, true), ...owners.backups.map((b) => row(b, false))] };
 }

@@ -1,3 +1,4 @@
+import type { KeyOwners } from '../../grid/cache-data';
 import type { Context } from 'koa';
 import { DEFAULT_KEY_TYPE, LEGACY_KEY_TYPE } from '../../model/media/key-codec';
 import type { MediaType } from '../../model/media/media-type';
@@ -50,7 +51,11 @@ export function entryRoutes(): RouteSpec[] {
   routes.push({
     method: 'GET', path: '/rest/v2/caches/:cache/:key', action: 'distribution', scope: 'cache', permission: 'MONITOR',
     doc: { summary: 'Which nodes own the key', headers: [HEADERS.keyContentType], responses: { 200: json('{contains_key, owners: [{node_name, node_addresses, primary}]}') } },
-    handle: async (ctx, s) => sendJson(ctx, presentKeyDistribution(s.node, await s.entries.containsKey(ctx.state.cache, keyOf(ctx, s, DEFAULT_KEY_TYPE)))),
+    handle: async (ctx, s) => {
+      const key = keyOf(ctx, s, DEFAULT_KEY_TYPE);
+      const [held, owners] = await Promise.all([s.entries.containsKey(ctx.state.cache, key), s.entries.owners(ctx.state.cache, key)]);
+      sendJson(ctx, presentKeyDistribution(s.node, held, owners));
+    },
   });
   return routes;
 }
@@ -70,13 +75,16 @@ function read(ctx: GridContext, s: Services, readKey: KeyReader): Promise<void> 
   const key = readKey(ctx, s);
   const { contentType: type, target } = negotiateValueType(headerText(ctx, 'accept'), storageTypes(cache).value, cache.settings.valueMediaType);
   const found = s.entries.read(cache, key, flags, readPreconditions(ctx), minFreshSeconds(ctx), target);
-  if (found instanceof Promise) return found.then((r) => answerRead(ctx, s, r, type));
-  answerRead(ctx, s, found, type);
+  const extended = ctx.querystring !== '' && 'extended' in ctx.query;
+  const owners = extended ? s.entries.owners(cache, key) : undefined;
+  if (found instanceof Promise || owners) return Promise.all([found, owners]).then(([r, o]) => answerRead(ctx, s, r, type, extended, o));
+  answerRead(ctx, s, found, type, extended, undefined);
 }
 
-function answerRead(ctx: GridContext, s: Services, { entry, lastModified, body, etag }: ReadResult, contentType: string): void {
+/** `extended`: with the Cluster-* headers, naming `owners` (undefined: this node holds every entry). */
+function answerRead(ctx: GridContext, s: Services, { entry, lastModified, body, etag }: ReadResult, contentType: string, extended: boolean, owners: KeyOwners | undefined): void {
   writeEntryHeaders(ctx, s, entry, etag, lastModified);
-  if (ctx.querystring !== '' && 'extended' in ctx.query) writeExtendedHeaders(ctx, s);
+  if (extended) writeExtendedHeaders(ctx, s, owners);
   ctx.status = 200;
   ctx.set('Content-Type', contentType);
   ctx.body = body;
@@ -99,10 +107,13 @@ function writeEntryHeaders(ctx: Context, s: Services, e: CacheEntry, etag: strin
   }
 }
 
-/** `?extended`: both the spec's header names and the original's (docs/reference/data-plane.md#extended-headers). */
-function writeExtendedHeaders(ctx: Context, s: Services): void {
-  ctx.set('Cluster-Primary-Owner', s.node.name);
-  ctx.set('Cluster-Backup-Owners', '');
+/**
+ * `?extended`: both the spec's header names and the original's (docs/reference/data-plane.md#extended-headers);
+ * the owners are this node, or the engine nodes that hold the key (docs/scale-out.md, "Owners and health").
+ */
+function writeExtendedHeaders(ctx: Context, s: Services, owners: KeyOwners | undefined): void {
+  ctx.set('Cluster-Primary-Owner', owners?.primary.address ?? s.node.name);
+  ctx.set('Cluster-Backup-Owners', owners?.backups.map((b) => b.address).join(' ') ?? '');
   ctx.set('Cluster-Node-Name', s.node.name);
   ctx.set('Cluster-Server-Address', `[${s.node.address}]`);
   ctx.set('Cluster-Physical-Address', s.node.address);

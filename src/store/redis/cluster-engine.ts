@@ -1,6 +1,7 @@
 import calculateSlot from 'cluster-key-slot';
 import type { Cluster } from 'ioredis';
 import { EngineUnavailableError } from '../../errors';
+import type { ClusterTopology } from './cluster-topology';
 import type { EntryEventFeed } from './entry-event-feed';
 
 /**
@@ -18,6 +19,8 @@ export interface ClusterEngine {
   /** Reads, and the writes of `--durability process`. */
   client: Cluster;
   writes: Writes;
+  /** Who holds which slot, and whether slots move or lack a master. */
+  topology: ClusterTopology;
   /** This process's entry events for the others, and theirs for it (`events.node` is this node's id). */
   events: EntryEventFeed;
   /** `engine.namespace`: prefixed to each container's name in the cluster. */

@@ -1,3 +1,4 @@
+import calculateSlot from 'cluster-key-slot';
 import type { Cluster } from 'ioredis';
 import type { StoredEntry } from '../../model/stored-entry';
 import { entryKeyOf, FEED_LENGTH, SEGMENTS, type SegmentKeys, segmentKeysOf, segmentOf } from './entry-layout';
@@ -151,6 +152,7 @@ export class RedisEntries {
   private readonly readBatch: ScriptBatch;
   private readonly reapBatch: ScriptBatch;
   private readonly segments: SegmentKeys[];
+  private slots: number[] | undefined;
 
   /**
    * `writes`: how a write is sent and made durable (`--durability power`: on clients of their own,
@@ -294,12 +296,26 @@ export class RedisEntries {
 
   /** The live entries: a count per segment from its indexes (no entry is walked). */
   async count(now: number): Promise<number> {
-    let total = 0;
+    return (await this.segmentCounts(now)).reduce((sum, n) => sum + n, 0);
+  }
+
+  /** The live entries of each segment, in segment order. */
+  async segmentCounts(now: number): Promise<number[]> {
+    const counts = new Array<number>(this.segments.length);
     await inParallel(this.segments.length, this.paging.parallel, async (s) => {
-      const live = await this.scripts.size(this.segments[s].keys, this.segments[s].expiries, now) as number;
-      total += live;
+      counts[s] = await this.scripts.size(this.segments[s].keys, this.segments[s].expiries, now) as number;
     });
-    return total;
+    return counts;
+  }
+
+  /** The hash slot of each segment, in segment order. */
+  get segmentSlots(): readonly number[] {
+    return this.slots ??= this.segments.map((s) => calculateSlot(s.keys));
+  }
+
+  /** The hash slot `key` lives in. */
+  slotOf(key: Buffer): number {
+    return calculateSlot(this.segmentFor(key).keys);
   }
 
   /** Every live key, segment by segment (byte order within one), a bounded page at a time. */
