@@ -1,4 +1,6 @@
 import { ConfigError } from '../config/server-config-error';
+import { excerpt, UnknownNodeError } from '../errors';
+import type { ClusterOrder } from './cluster-orders';
 import type { MemberRecord, RedisMemberRegistry } from '../store/redis/member-registry';
 import type { Logger } from '../util/logger';
 import type { NodeInfo } from './server/node-info';
@@ -36,10 +38,12 @@ export interface ClusterView {
   clustered: boolean;
 }
 
-/** The redis engine's part: where members are recorded, and this process's id there. */
+/** The redis engine's part: where members are recorded, this process's id there, and how to tell the other nodes. */
 export interface MemberRegistration {
   registry: Pick<RedisMemberRegistry, 'announce' | 'list' | 'leave'>;
   id: string;
+  /** Tells every other node an order, through the default container's change stream (docs/scale-out.md, "Cluster-wide operations"). */
+  tell(order: ClusterOrder): Promise<void>;
 }
 
 export interface ClusterSettings {
@@ -77,6 +81,22 @@ export class ClusterService {
     const others = reg ? (await reg.registry.list()).filter((m) => m.name !== self.name).map(toMember) : [];
     const members = [self, ...others].sort((a, b) => a.startedAt - b.startedAt || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { name: this.settings.clusterName, members, self: self.name, clustered: reg !== undefined };
+  }
+
+  /**
+   * Stops the nodes named, or every node when none is (docs/scale-out.md, "Cluster-wide operations"):
+   * the other nodes are told through the cluster and each stops as its own `server?action=stop`
+   * would; answers whether this node is among them — it stops itself once it has answered. A name
+   * no live node carries stops none (404 with the name).
+   */
+  async stop(names: readonly string[]): Promise<boolean> {
+    const named = [...new Set(names)];
+    const { members, self } = await this.view();
+    const unknown = named.filter((n) => !members.some((m) => m.name === n));
+    if (unknown.length) throw new UnknownNodeError(unknown.map((n) => `'${excerpt(n)}'`).join(' or '));
+    const reg = this.settings.registration;
+    if (reg && (named.length === 0 || named.some((n) => n !== self))) await reg.tell(named.length ? { kind: 'stop', nodes: named } : { kind: 'stop' });
+    return named.length === 0 || named.includes(self);
   }
 
   /**

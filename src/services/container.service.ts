@@ -10,6 +10,7 @@ import type { Subject } from './auth/auth.service';
 import { canAccess } from './auth/authorization';
 import { type CacheView, viewOf } from './cache-view';
 import { dataMemoryUsed } from './cache.service';
+import type { ClusterOrder } from './cluster-orders';
 
 /** The default container's name, as the original server calls its cache manager; a tenant's container is named after the tenant. */
 export const CONTAINER_NAME = 'default';
@@ -31,7 +32,12 @@ export interface CacheConfigView {
 
 /** The cache container (docs/reference/management-plane.md#container). */
 export class ContainerService {
-  constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME) {}
+  /**
+   * `tell`: on the redis engine, how this container reaches the same container on the other nodes
+   * (docs/scale-out.md, "Cluster-wide operations"); absent on SQLite, where this node is the cluster.
+   */
+  constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME,
+    private readonly tell?: (order: ClusterOrder) => Promise<void>) {}
 
   get stopped(): boolean {
     return this.manager.status === 'STOPPING';
@@ -154,7 +160,12 @@ export class ContainerService {
     this.manager.rebalancingEnabled = enabled;
   }
 
-  shutdown(): void {
+  /**
+   * Shuts the container down on every node (docs/reference/management-plane.md#container-lifecycle):
+   * the others are told first, so a cluster that cannot be told (a 503) leaves every node running.
+   */
+  async shutdown(): Promise<void> {
+    if (!this.stopped) await this.tell?.({ kind: 'shutdown' });
     this.manager.shutdownContainer();
   }
 
