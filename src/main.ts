@@ -28,6 +28,7 @@ import { MetricsService } from './services/metrics.service';
 import { OffLoop } from './services/off-loop/off-loop';
 import { ServerService } from './services/server/server.service';
 import { ClusterService } from './services/cluster.service';
+import { NodeCalls } from './store/redis/node-calls';
 import { parseOrder, stopsNode } from './services/cluster-orders';
 import type { NodeInfo, ProcessServices, Services, WiredServices } from './services';
 import { CONTAINER_NAME } from './services/container.service';
@@ -112,7 +113,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   let close: () => Promise<void> = async () => undefined;
   const cluster = new ClusterService(node, {
     clusterName: config.clusterName, version, startedAt: clock.now(), status: () => main.services.container.status, log: logs.get('grid.cluster'),
-    registration: engine && main.tell && { registry: new RedisMemberRegistry(engine.client, engine.namespace), id: engine.events.node, tell: main.tell },
+    registration: engine && main.tell && {
+      registry: new RedisMemberRegistry(engine.client, engine.namespace), id: engine.events.node, tell: main.tell,
+      calls: new NodeCalls(engine.client, engine.events, engine.namespace, engine.events.node, () => node.name),
+    },
+    cacheStatistics: (container, cache) => containers.find((c) => c.name === container)?.services.caches.statisticsByName(cache),
   });
   const shared: ProcessServices = {
     logging: new LoggingService(logs, main.store),
