@@ -6,6 +6,7 @@ import { CacheManager, type CacheManagerDeps } from './grid/cache-manager';
 import { boundOf, keepsBound, RedisCacheData } from './grid/redis-cache-data';
 import { InvalidConfigurationError } from './errors';
 import { applyRemoteChange } from './services/cluster-changes';
+import { type ClusterOrder, formatOrder, parseOrder } from './services/cluster-orders';
 import { DEFAULT_PAGING, RedisEntries } from './store/redis/redis-entries';
 import { clusterContainerName, RedisStore } from './store/redis/redis-store';
 import type { ClusterEngine } from './store/redis/cluster-engine';
@@ -69,8 +70,10 @@ export interface ContainerSpec {
 export interface Container {
   name: string;
   store: Store;
-  /** On the redis engine: hears what other nodes change (the server's loggers follow it). */
+  /** On the redis engine: hears what other nodes change (the server's loggers and stop orders follow it). */
   onRemoteChange?: (listener: (change: RemoteChange) => void) => void;
+  /** On the redis engine: tells the other nodes an order through this container's change stream (docs/scale-out.md, "Cluster-wide operations"). */
+  tell?: (order: ClusterOrder) => Promise<void>;
   services: ContainerServices & { manager: CacheManager; types: TypeRegistry };
   /** Shutdown begins: running scripts, backups and restores stop now, so in-flight requests end promptly. */
   interrupt(): void;
@@ -138,7 +141,10 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     caches: new CacheService(manager, clock, spec.offLoop, config.limits),
     entries: new EntryService(clock, types, values),
     schemas,
-    container: new ContainerService(manager, clock, name, spec.cluster && engineHealthOf(spec.cluster.topology)),
+    container: new ContainerService(manager, clock, name, {
+      engineHealth: spec.cluster && engineHealthOf(spec.cluster.topology),
+      tell: redis && ((order) => redis.tell(formatOrder(order))),
+    }),
     tasks: new TaskService(store, manager, clock, {
       timeoutMs: config.taskTimeout, memoryMb: Math.floor(config.taskMemoryLimit / 2 ** 20), maxHostCalls: config.taskMaxHostCalls,
       maxWriteBytes: config.taskMaxWrite, maxConcurrent: config.taskConcurrency,
@@ -159,12 +165,15 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   if (redis) {
     const followers = { manager, counters: counterManager, schemas, tasks: services.tasks, roles, usersChanged: () => services.auth.forget(), log: log('grid.cluster') };
     redis.onRemoteChange((change) => applyRemoteChange(change, followers));
+    // a shutdown asked through another node applies here too (docs/scale-out.md, "Cluster-wide operations")
+    redis.onRemoteChange((change) => { if (parseOrder(change.order)?.kind === 'shutdown') manager.shutdownContainer(); });
   }
 
   return {
     name,
     store,
     onRemoteChange: redis && ((listener) => redis.onRemoteChange(listener)),
+    tell: redis && ((order) => redis.tell(formatOrder(order))),
     services,
     interrupt() {
       services.tasks.close();

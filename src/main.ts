@@ -29,6 +29,8 @@ import { MetricsService } from './services/metrics.service';
 import { OffLoop } from './services/off-loop/off-loop';
 import { ServerService } from './services/server/server.service';
 import { ClusterService } from './services/cluster.service';
+import { NodeCalls } from './store/redis/node-calls';
+import { parseOrder, stopsNode } from './services/cluster-orders';
 import type { NodeInfo, ProcessServices, Services, WiredServices } from './services';
 import { CONTAINER_NAME } from './services/container.service';
 import { secureDataDir } from './util/private-files';
@@ -112,7 +114,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   let close: () => Promise<void> = async () => undefined;
   const cluster = new ClusterService(node, {
     clusterName: config.clusterName, version, startedAt: clock.now(), status: () => main.services.container.status, log: logs.get('grid.cluster'),
-    registration: engine && { registry: new RedisMemberRegistry(engine.client, engine.namespace), id: engine.events.node },
+    registration: engine && main.tell && {
+      registry: new RedisMemberRegistry(engine.client, engine.namespace), id: engine.events.node, tell: main.tell,
+      calls: new NodeCalls(engine.client, engine.events, engine.namespace, engine.events.node, () => node.name),
+    },
+    cacheStatistics: (container, cache) => containers.find((c) => c.name === container)?.services.caches.statisticsByName(cache),
   });
   const shared: ProcessServices = {
     logging: new LoggingService(logs, main.store),
@@ -134,6 +140,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   main.services.tasks.useLogging(shared.logging);
   // and follow what another node of the cluster sets (the redis engine)
   main.onRemoteChange?.((change) => { if (change.mutations.some((m) => m.table === 'loggers')) shared.logging.reload(); });
+  // a stop asked through another node that names this one, or every node (docs/scale-out.md, "Cluster-wide operations")
+  main.onRemoteChange?.((change) => {
+    const order = parseOrder(change.order);
+    if (!order || !stopsNode(order, node.name)) return;
+    logs.get('grid.cluster').info({ node: node.name }, 'stopping: asked through the cluster');
+    shared.server.requestStop();
+  });
   const services: WiredServices = { ...shared, ...main.services };
   // what every stop gives back, and a start that fails from here on
   const release = async () => {

@@ -57,7 +57,6 @@ const NOT_ON_TWO_NODES: Array<[title: string, reason: string]> = [
 
   ['SKIP_STATISTICS leaves reads, writes and removals out of ?action=stats', NODE_STATISTICS],
   ['reports -1 without statistics, real counts with, and resets', NODE_STATISTICS],
-  ['GET returns details, with configuration only for ADMIN', `${NODE_STATISTICS}; the details' \`stats\` are cluster-wide in the original, not yet here`],
   ['counts the engine across caches and resets (ADMIN)', NODE_STATISTICS],
   ['makes the alias answer in every cache path family', NODE_STATISTICS],
   ['keeps statistics apart: reads in one tenant do not count in another', NODE_STATISTICS],

@@ -109,6 +109,15 @@ export class NotImplementedError extends defineError({
 /** `GET /server/report/{node}` for a node that is not a member (docs/reference/management-plane.md#server-runtime): 404, no body. */
 export class NodeNotFoundError extends defineError({ code: 'NODE_NOT_FOUND', status: 404 }) {}
 
+/**
+ * `cluster?action=stop&server=…` naming a node that is not live (docs/reference/management-plane.md#cluster):
+ * nothing is stopped. `names`: the unknown names, quoted and joined with `or`. (The original skips such names and answers 204.)
+ */
+export class UnknownNodeError extends defineError({
+  code: 'UNKNOWN_NODE', status: 404,
+  text: (names: string) => `No live node of this cluster is named ${names} (GET /rest/v2/cluster/members lists the live nodes)`,
+}) {}
+
 /** `/console/…` on a server started without `--console` (docs/reference/management-plane.md#console). */
 export class ConsoleNotEnabledError extends defineError({
   code: 'CONSOLE_NOT_ENABLED', status: 404,

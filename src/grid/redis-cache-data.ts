@@ -2,7 +2,7 @@ import { ContainerFullError } from '../errors';
 import type { CacheSettings } from '../model/cache-config';
 import { etagOf } from '../model/etag';
 import type { Expiry } from '../model/expiration';
-import { NO_FLAGS, type OpFlags, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION } from '../model/flags';
+import { NO_FLAGS, type OpFlags, SKIP_INDEXING, SKIP_LISTENER_NOTIFICATION, SKIP_STATISTICS } from '../model/flags';
 import type { StoredEntry } from '../store/store';
 import type { Bounded, RedisEntries, WriteCondition, WriteFlags } from '../store/redis/redis-entries';
 import type { EntryEventFeed } from '../store/redis/entry-event-feed';
@@ -16,9 +16,13 @@ import { type CacheEntry, type ScannedEntry, scannedPages } from './cache-entry'
 import type { CacheStats } from './cache-stats';
 import type { EntryEvent } from './entry-events';
 
-/** What the entries need to know of their cache's index: whether it has one, and whether it takes a write (ISPN028021/22). */
+/**
+ * What the entries need to know of their cache: whether it has an index and whether that takes a
+ * write (ISPN028021/22), and the statistics this node counts of it.
+ */
 export interface IndexedCache {
-  readonly settings: { readonly indexed: boolean };
+  readonly settings: { readonly indexed: boolean; readonly statistics: boolean };
+  readonly stats: CacheStats;
   checkIndexable(): void;
 }
 
@@ -90,8 +94,11 @@ export class RedisCacheData implements CacheData {
     if (topology) this.placement = placementOf(store, topology, clock);
   }
 
-  get(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
-    return this.store.read(key, this.clock.now(), true, this.indexed);
+  async get(key: Buffer, flags: OpFlags): Promise<CacheEntry | undefined> {
+    const started = this.timer(flags);
+    const entry = await this.store.read(key, this.clock.now(), true, this.indexed);
+    if (started !== undefined) this.cache!.stats.read(entry !== undefined, elapsed(started));
+    return entry;
   }
 
   peek(key: Buffer, _flags: OpFlags): Promise<CacheEntry | undefined> {
@@ -107,9 +114,13 @@ export class RedisCacheData implements CacheData {
   }
 
   async remove(key: Buffer, flags: OpFlags, ifEtag?: string): Promise<RemoveOutcome> {
+    const started = this.timer(flags);
     // a removal always reaches the index, SKIP_INDEXING or not, as on the local engine
     const outcome = await this.store.remove(key, this.clock.now(), ifEtag, { silent: (flags & SKIP_LISTENER_NOTIFICATION) !== 0, fed: this.indexed });
-    if (outcome === 'removed') this.notify('cache-entry-removed', key, flags);
+    if (outcome !== 'removed') return outcome;
+    // counted as the local engine counts: a removal made (what is absent or has another ETag counts nothing)
+    if (started !== undefined) this.cache!.stats.remove(true, elapsed(started));
+    this.notify('cache-entry-removed', key, flags);
     return outcome;
   }
 
@@ -173,6 +184,7 @@ export class RedisCacheData implements CacheData {
   private async write(key: Buffer, value: Buffer, valueType: string | null, expiry: Expiry, flags: OpFlags, condition: WriteCondition | undefined): Promise<CacheEntry | undefined> {
     // a configuration the index cannot take refuses the write before anything is written, as on the local engine
     if (this.indexed) this.cache!.checkIndexable();
+    const started = this.timer(flags);
     const now = this.clock.now();
     const entry: CacheEntry = { key, value, valueType, created: now, lastUsed: now, lifespan: expiry.lifespan, maxIdle: expiry.maxIdle, etag: etagOf(value) };
     // SKIP_INDEXING leaves every node's index as it was
@@ -183,8 +195,19 @@ export class RedisCacheData implements CacheData {
       throw new ContainerFullError(maxCount >= 0 ? maxCount : maxSize);
     }
     if (outcome === 'kept') return undefined;
+    if (started !== undefined) this.cache!.stats.write(elapsed(started));
     this.notify(outcome === 'created' ? 'cache-entry-created' : 'cache-entry-modified', key, flags);
     return entry;
+  }
+
+  /**
+   * When an operation that counts in this node's statistics began (docs/scale-out.md, "Cluster-wide
+   * statistics"); undefined when it does not count (SKIP_STATISTICS, or no cache to count for). As
+   * on the local engine, only a cache with statistics on pays the clock read (0: not timed).
+   */
+  private timer(flags: OpFlags): bigint | undefined {
+    if (!this.cache || (flags & SKIP_STATISTICS) !== 0) return undefined;
+    return this.cache.settings.statistics ? process.hrtime.bigint() : 0n;
   }
 
   private notify(type: EntryEvent['type'], key: Buffer, flags: OpFlags): void {
@@ -223,4 +246,8 @@ function placementOf(store: RedisEntries, topology: ClusterTopology, clock: Cloc
       return moving ? 'HEALTHY_REBALANCING' : 'HEALTHY';
     },
   };
+}
+
+function elapsed(started: bigint): number {
+  return started === 0n ? 0 : Number(process.hrtime.bigint() - started);
 }

@@ -116,10 +116,16 @@ export class CacheService {
     return handleOf(cache).data.listeners.add(fn);
   }
 
-  /** `?action=stats` and the details' `stats`. */
+  /** `?action=stats`, and this node's part of the details' `stats`. */
   statistics(cache: CacheView): CacheStatistics {
     const h = handleOf(cache);
     return { ...h.cache.stats.snapshot(), dataMemoryUsed: dataMemoryUsed(h) };
+  }
+
+  /** The statistics of the cache named `name` on this node, for another node's question (docs/scale-out.md, "Cluster-wide statistics"); undefined when there is none. */
+  statisticsByName(name: string): CacheStatistics | undefined {
+    const h = this.manager.find(name);
+    return h && { ...h.cache.stats.snapshot(), dataMemoryUsed: dataMemoryUsed(h) };
   }
 
   resetStats(cache: CacheView): void {

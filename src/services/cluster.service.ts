@@ -1,5 +1,9 @@
 import { ConfigError } from '../config/server-config-error';
+import { excerpt, UnknownNodeError } from '../errors';
+import type { ClusterOrder } from './cluster-orders';
 import type { MemberRecord, RedisMemberRegistry } from '../store/redis/member-registry';
+import type { NodeCalls } from '../store/redis/node-calls';
+import type { CacheStatistics } from './cache.service';
 import type { Logger } from '../util/logger';
 import type { NodeInfo } from './server/node-info';
 
@@ -9,6 +13,10 @@ export const HEARTBEAT_MS = 2_500;
 export const MEMBER_TTL_MS = 2 * HEARTBEAT_MS;
 /** How long a clean stop waits for its removal from the members. */
 const LEAVE_WAIT_MS = 2_000;
+/** How long a question to the other nodes waits for their answers (docs/scale-out.md, "Cluster-wide statistics"). */
+const ANSWER_WAIT_MS = 2_000;
+/** The question for a cache's statistics on each node: body `{container, cache}`, answer a `CacheStatistics` (JSON). */
+const CACHE_STATISTICS = 'cache-statistics';
 
 /** One live grid node, as the cluster resources of the API show it. */
 export interface ClusterMember {
@@ -36,10 +44,14 @@ export interface ClusterView {
   clustered: boolean;
 }
 
-/** The redis engine's part: where members are recorded, and this process's id there. */
+/** The redis engine's part: where members are recorded, this process's id there, and how to reach the other nodes. */
 export interface MemberRegistration {
   registry: Pick<RedisMemberRegistry, 'announce' | 'list' | 'leave'>;
   id: string;
+  /** Tells every other node an order, through the default container's change stream (docs/scale-out.md, "Cluster-wide operations"). */
+  tell(order: ClusterOrder): Promise<void>;
+  /** Questions to the other nodes and their answers. */
+  calls: Pick<NodeCalls, 'open' | 'ask'>;
 }
 
 export interface ClusterSettings {
@@ -50,6 +62,8 @@ export interface ClusterSettings {
   status: () => string;
   /** Absent on the SQLite engine: the node is the whole cluster. */
   registration?: MemberRegistration;
+  /** This node's statistics of a cache of one of its containers (by container name); undefined when it has no such cache. */
+  cacheStatistics: (container: string, cache: string) => CacheStatistics | undefined;
   log: Logger;
 }
 
@@ -63,6 +77,8 @@ export class ClusterService {
   private timer: NodeJS.Timeout | undefined;
   private left = false;
   private trouble: string | undefined;
+  /** The live nodes that last did not answer a question in time (logged when it changes). */
+  private silent = '';
 
   constructor(private readonly node: NodeInfo, private readonly settings: ClusterSettings) {}
 
@@ -80,6 +96,39 @@ export class ClusterService {
   }
 
   /**
+   * Stops the nodes named, or every node when none is (docs/scale-out.md, "Cluster-wide operations"):
+   * the other nodes are told through the cluster and each stops as its own `server?action=stop`
+   * would; answers whether this node is among them — it stops itself once it has answered. A name
+   * no live node carries stops none (404 with the name).
+   */
+  async stop(names: readonly string[]): Promise<boolean> {
+    const named = [...new Set(names)];
+    const { members, self } = await this.view();
+    const unknown = named.filter((n) => !members.some((m) => m.name === n));
+    if (unknown.length) throw new UnknownNodeError(unknown.map((n) => `'${excerpt(n)}'`).join(' or '));
+    const reg = this.settings.registration;
+    if (reg && (named.length === 0 || named.some((n) => n !== self))) await reg.tell(named.length ? { kind: 'stop', nodes: named } : { kind: 'stop' });
+    return named.length === 0 || named.includes(self);
+  }
+
+  /**
+   * The statistics of cache `cache` of container `container` on every other live node that has it
+   * (docs/scale-out.md, "Cluster-wide statistics"): asked of them now, each answering with its
+   * counters as they are; a node that has not answered within ANSWER_WAIT_MS is left out (logged).
+   * None on the SQLite engine.
+   */
+  async cacheStatistics(container: string, cache: string): Promise<CacheStatistics[]> {
+    const reg = this.settings.registration;
+    if (!reg) return [];
+    const others = (await reg.registry.list()).map((m) => m.name).filter((n) => n !== this.node.name);
+    const answers = await reg.calls.ask(CACHE_STATISTICS, JSON.stringify({ container, cache }), others, ANSWER_WAIT_MS);
+    const silent = others.filter((n) => !answers.has(n)).join(', ');
+    if (silent !== this.silent && silent) this.settings.log.warn({ nodes: silent, waitedMs: ANSWER_WAIT_MS }, 'live nodes did not answer in time: their figures are left out');
+    this.silent = silent;
+    return [...answers.values()].flatMap((a) => (a === undefined ? [] : [JSON.parse(a) as CacheStatistics]));
+  }
+
+  /**
    * Announces this node and keeps announcing it (redis engine). A live node of that name, or live
    * nodes of another cluster name, stop the start (ConfigError: exit 2). A name held by a node that
    * stops beating (killed a moment ago, say) is taken once its deadline passes (at most 5 s).
@@ -87,6 +136,8 @@ export class ClusterService {
   async join(): Promise<void> {
     const reg = this.settings.registration;
     if (!reg) return;
+    // answering before it is listed: a node that lists this one may ask at once
+    await reg.calls.open((topic, body) => this.answer(topic, body));
     let outcome = await reg.registry.announce(this.record(reg.id), MEMBER_TTL_MS);
     if (outcome.kind === 'clash') {
       const wait = outcome.remainingMs + 50;
@@ -118,6 +169,14 @@ export class ClusterService {
     await Promise.race([reg.registry.leave(this.node.name, reg.id), late]).catch((err: unknown) => {
       this.settings.log.warn({ err }, 'could not leave the cluster\'s members; the others drop this node when its deadline passes');
     }).finally(() => clearTimeout(timer));
+  }
+
+  /** What this node answers another's question: JSON, or undefined for nothing to say. */
+  private answer(topic: string, body: string): string | undefined {
+    if (topic !== CACHE_STATISTICS) return undefined;
+    const { container, cache } = JSON.parse(body) as { container: string; cache: string };
+    const statistics = this.settings.cacheStatistics(container, cache);
+    return statistics && JSON.stringify(statistics);
   }
 
   /** The next heartbeat, HEARTBEAT_MS after the start of the last one. */

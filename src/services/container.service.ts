@@ -10,6 +10,7 @@ import type { Subject } from './auth/auth.service';
 import { canAccess } from './auth/authorization';
 import { type CacheView, handleOf, viewOf } from './cache-view';
 import { dataMemoryUsed } from './cache.service';
+import type { ClusterOrder } from './cluster-orders';
 
 /** The default container's name, as the original server calls its cache manager; a tenant's container is named after the tenant. */
 export const CONTAINER_NAME = 'default';
@@ -32,11 +33,13 @@ export interface CacheConfigView {
 /** The cache container (docs/reference/management-plane.md#container). */
 export class ContainerService {
   /**
-   * `engineHealth`: how the engine serves the container as a whole, where other nodes hold the
-   * data (the redis engine: docs/scale-out.md, "Owners and health").
+   * `cluster`: on the redis engine, how the engine serves the container as a whole, where other
+   * nodes hold the data (`engineHealth`: docs/scale-out.md, "Owners and health"), and how this
+   * container reaches the same container on the other nodes (`tell`: docs/scale-out.md,
+   * "Cluster-wide operations"); absent on SQLite, where this node is the cluster.
    */
   constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME,
-    private readonly engineHealth?: () => HealthStatus) {}
+    private readonly cluster: { engineHealth?: () => HealthStatus; tell?: (order: ClusterOrder) => Promise<void> } = {}) {}
 
   get stopped(): boolean {
     return this.manager.status === 'STOPPING';
@@ -111,7 +114,7 @@ export class ContainerService {
    * else HEALTHY (docs/reference/management-plane.md#container-health); it names no cache.
    */
   clusterHealth(): HealthStatus {
-    const engine = this.engineHealth?.() ?? 'HEALTHY';
+    const engine = this.cluster.engineHealth?.() ?? 'HEALTHY';
     if (engine !== 'HEALTHY') return engine;
     for (const c of this.caches()) {
       const status = cacheHealthOf(c);
@@ -164,7 +167,12 @@ export class ContainerService {
     this.manager.rebalancingEnabled = enabled;
   }
 
-  shutdown(): void {
+  /**
+   * Shuts the container down on every node (docs/reference/management-plane.md#container-lifecycle):
+   * the others are told first, so a cluster that cannot be told (a 503) leaves every node running.
+   */
+  async shutdown(): Promise<void> {
+    if (!this.stopped) await this.cluster.tell?.({ kind: 'shutdown' });
     this.manager.shutdownContainer();
   }
 

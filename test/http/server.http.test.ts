@@ -182,8 +182,11 @@ describe('cluster /rest/v2/cluster and probes', () => {
     expect((await server.anonymous().head('/health/ready')).status).to.equal(200);
   });
 
-  it('POST /cluster?action=stop naming another server leaves this one running', async () => {
-    expect((await server.as('admin').post('/rest/v2/cluster?action=stop&server=elsewhere')).status).to.equal(204);
+  it('POST /cluster?action=stop naming a node that is not live answers 404 with the name and stops none', async () => {
+    const self = (await server.as('admin').get('/rest/v2/container')).json<{ node_address: string }>().node_address;
+    const r = await server.as('admin').post(`/rest/v2/cluster?action=stop&server=${self}&server=elsewhere&server=nowhere`);
+    expect(r.status).to.equal(404);
+    expect(r.text).to.equal("No live node of this cluster is named 'elsewhere' or 'nowhere' (GET /rest/v2/cluster/members lists the live nodes)");
     expect((await server.as('admin').get('/rest/v2/cluster/members')).status).to.equal(200);
     expect((await server.as('application').post('/rest/v2/cluster?action=stop')).status).to.equal(403);
   });

@@ -58,6 +58,35 @@ export function presentCacheStats(cache: CacheView, { size, inMemory, statistics
   };
 }
 
+/**
+ * How the details' `stats` combine the nodes' stats objects, field by field, as the original's
+ * cluster-wide cache statistics do (docs/reference/management-plane.md#cache-details): counters
+ * summed, average times and off-heap memory the mean of the nodes' values (rounded down), the time
+ * since start and the nodes needed the largest. The entry counts are the cache's, counted once on
+ * any node (the entries live in the cluster), and the time since reset is this node's.
+ */
+const COMBINED: Record<string, (values: number[]) => number> = Object.fromEntries([
+  ...['total_number_of_entries', 'data_memory_used', 'stores', 'retrievals', 'hits', 'misses', 'remove_hits', 'remove_misses', 'evictions']
+    .map((f) => [f, (vs: number[]) => vs.reduce((a, b) => a + b, 0)]),
+  ...['average_read_time', 'average_read_time_nanos', 'average_write_time', 'average_write_time_nanos', 'average_remove_time', 'average_remove_time_nanos', 'off_heap_memory_used']
+    .map((f) => [f, (vs: number[]) => Math.floor(vs.reduce((a, b) => a + b, 0) / vs.length)]),
+  ...['time_since_start', 'required_minimum_number_of_nodes'].map((f) => [f, (vs: number[]) => Math.max(...vs)]),
+]);
+
+/**
+ * The details' `stats`: this node's figures combined with each other node's `others` (the same
+ * cache's statistics there); this node's alone on one node, or with statistics off (-1 throughout).
+ */
+export function presentClusterCacheStats(cache: CacheView, figures: CacheFigures, others: readonly CacheStatistics[], now: number): Record<string, number> {
+  const own = presentCacheStats(cache, figures, now);
+  if (!cache.settings.statistics || others.length === 0) return own;
+  const theirs = others.map((statistics) => presentCacheStats(cache, { ...figures, statistics }, now));
+  return Object.fromEntries(Object.entries(own).map(([field, value]) => {
+    const combine = COMBINED[field];
+    return [field, combine ? combine([value, ...theirs.map((t) => t[field])]) : value];
+  }));
+}
+
 /** Both switches must be on: the container's and the cache's own (docs/reference/management-plane.md#cache-rebalancing). */
 function rebalancingOf(cache: CacheView, containerRebalancing: boolean): Record<string, unknown> {
   return { rebalancing_enabled: containerRebalancing && cache.rebalancing, rebalancing_requested: 0, rebalancing_inflight: 0 };
@@ -81,10 +110,11 @@ function presentCacheInfo(cache: CacheView, status: string): Record<string, unkn
 }
 
 /**
- * GET /caches/{name} (docs/reference/management-plane.md#cache-details); configuration and sizing only for ADMIN callers.
+ * GET /caches/{name} (docs/reference/management-plane.md#cache-details); configuration and sizing only for ADMIN callers;
+ * `others`: the cache's statistics on the other nodes of the cluster.
  * `tracing` needs the server's tracing too, which grid does not have: always false here.
  */
-export function presentCacheDetails(cache: CacheView, figures: CacheFigures, now: number, admin: boolean, configuration: unknown,
+export function presentCacheDetails(cache: CacheView, figures: CacheFigures, others: readonly CacheStatistics[], now: number, admin: boolean, configuration: unknown,
   containerRebalancing: boolean): Record<string, unknown> {
   const s = cache.settings;
   const storage = storageTypes(cache);
@@ -97,7 +127,7 @@ export function presentCacheDetails(cache: CacheView, figures: CacheFigures, now
     key_storage: storage.key.raw,
     value_storage: storage.value.raw,
     mode: s.cacheMode,
-    stats: presentCacheStats(cache, figures, now),
+    stats: presentClusterCacheStats(cache, figures, others, now),
     size: figures.size,
     rehash_in_progress: false,
     indexing_in_progress: false,

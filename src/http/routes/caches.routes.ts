@@ -129,8 +129,10 @@ async function details(ctx: GridContext, s: Services): Promise<void> {
   const admin = hasPermission(cacheMask(ctx.state.subject, cache), 'ADMIN');
   const configuration = admin ? JSON.parse(s.caches.configOf(cache, 'json', false)) : undefined;
   const inMemory = await s.caches.memoryEntries(cache);
+  // the other nodes' counters are asked for at the moment this node reads its own: stats are cluster-wide here (docs/scale-out.md, "Cluster-wide statistics")
+  const others = cache.settings.statistics ? await s.cluster.cacheStatistics(s.container.name, cache.name) : [];
   const figures = { size, inMemory, statistics: s.caches.statistics(cache) };
-  sendJson(ctx, presentCacheDetails(cache, figures, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
+  sendJson(ctx, presentCacheDetails(cache, figures, others, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
 }
 
 function config(ctx: GridContext, s: Services): void {

@@ -4,7 +4,7 @@ import { queryAll } from '../params';
 import { json, MEDIA, param, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
 
-const SERVER = param('server', 'Stop only this node (repeatable); none: every node', { repeated: true });
+const SERVER = param('server', 'Stop only the node of this name (repeatable); none: every node', { repeated: true });
 
 /** `/rest/v2/cluster…` (docs/reference/management-plane.md#cluster), the root probes `/health/live|ready` and `/metrics` (docs/reference/management-plane.md#health-probes). */
 export function clusterRoutes(): RouteSpec[] {
@@ -18,7 +18,7 @@ export function clusterRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/cluster', action: 'distribution', permission: 'MONITOR', handle: async (ctx, s) => sendJson(ctx, distribution(await s.cluster.view())),
       doc: { summary: 'Memory per live grid node', responses: { 200: json('[{node_name, node_addresses, memory_available, memory_used}]') } } },
     { method: 'POST', path: '/rest/v2/cluster', action: 'stop', permission: 'LIFECYCLE', handle: (ctx, s) => stop(ctx, s),
-      doc: { summary: 'Stop the cluster, or the named servers of it', query: [SERVER], responses: { 204: 'Stopping' } } },
+      doc: { summary: 'Stop every grid node of the cluster, or the named ones', query: [SERVER], responses: { 204: 'Stopping', 404: 'A name no live node carries: nothing stopped' } } },
     // GET and OPTIONS, on /metrics and any path below it, all scrape the same registry (as the original)
     ...(['/metrics', '/metrics/*sub'] as const).flatMap((path) => (['GET', 'OPTIONS'] as const).map((method): RouteSpec => ({
       method, path, permission: 'AUTHENTICATED', anonymous: true, handle: (ctx, s) => metrics(ctx, s),
@@ -49,9 +49,12 @@ function distribution(cluster: ClusterView): Array<Record<string, unknown>> {
   return cluster.members.map((m) => ({ node_name: m.name, node_addresses: [m.address], memory_available: m.memoryAvailable, memory_used: m.memoryUsed }));
 }
 
-/** Stops this node when no `server` is named or when it is one of them (docs/reference/management-plane.md#cluster). */
-function stop(ctx: GridContext, s: Services): void {
-  const servers = queryAll(ctx, 'server');
+/**
+ * The named nodes, or all, are told to stop; this node, when among them, stops once its 204 is on
+ * its way (docs/reference/management-plane.md#cluster, docs/scale-out.md "Cluster-wide operations").
+ */
+async function stop(ctx: GridContext, s: Services): Promise<void> {
+  const stopsHere = await s.cluster.stop(queryAll(ctx, 'server'));
   sendStatus(ctx, 204);
-  if (servers.length === 0 || servers.includes(s.node.name)) ctx.res.once('finish', () => s.server.requestStop());
+  if (stopsHere) ctx.res.once('finish', () => s.server.requestStop());
 }

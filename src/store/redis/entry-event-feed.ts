@@ -24,6 +24,8 @@ const TYPES: Record<string, PublishedEntryEvent['type']> = { c: 'cache-entry-cre
 export class EntryEventFeed {
   private readonly subscriber: Cluster;
   private readonly handlers = new Map<string, (e: PublishedEntryEvent) => void>();
+  /** Channels that carry something else than entry events (src/store/redis/node-calls.ts): each message as it came. */
+  private readonly plain = new Map<string, (message: Buffer) => void>();
 
   constructor(client: Cluster, readonly node: string) {
     if (node.length !== NODE_ID_LENGTH) throw new Error(`a node id has ${NODE_ID_LENGTH} characters: ${node}`);
@@ -43,11 +45,19 @@ export class EntryEventFeed {
     };
   }
 
+  /** Hands every message on `channel` (any node's, this one's too) to `handler` from once this resolves. */
+  async listen(channel: string, handler: (message: Buffer) => void): Promise<void> {
+    this.plain.set(channel, handler);
+    await this.subscriber.ssubscribe(channel);
+  }
+
   close(): void {
     this.subscriber.disconnect();
   }
 
   private deliver(channel: string, message: Buffer): void {
+    const plain = this.plain.get(channel);
+    if (plain) return plain(message);
     const handler = this.handlers.get(channel);
     if (!handler || message.length < 1 + NODE_ID_LENGTH) return;
     if (message.toString('latin1', 1, 1 + NODE_ID_LENGTH) === this.node) return;

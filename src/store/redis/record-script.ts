@@ -7,7 +7,7 @@
  * per table (in the order of `TABLES`). ARGV: the writing node's id, the mutations (JSON: an array
  * of [table index (1-based), field, value or null, 1 when the field must be absent]), the events
  * (JSON: an array of [type, name, volatile, created, config or null, keep]), how many changes the
- * change stream keeps (about).
+ * change stream keeps (about), an order to the other nodes (text; empty: none).
  *
  * Every condition is checked before anything is written: a field that must be absent and is not
  * answers {'exists', table index, field} with nothing written. Otherwise the mutations are made,
@@ -16,7 +16,8 @@
  * of the meta hash's `event` (entry id `<n>-0`; the event's id is `<n>`, a decimal number as on the
  * SQLite engine, one more than the event before it), and one entry to the
  * change stream carries the node, a sequence number (one more than the previous change's, so a
- * follower can tell when it missed one), the mutations as given and the events with their ids.
+ * follower can tell when it missed one), the mutations as given, the events with their ids and the
+ * order, if any (docs/scale-out.md, "Cluster-wide operations").
  * Returns {'ok', change id, event ids…}. Every value travels as a string: Lua's numbers are doubles.
  */
 export const COMMIT = `#!lua
@@ -43,8 +44,12 @@ for _, e in ipairs(events) do
   told[#told + 1] = {n, e[1], e[2], e[3], e[4], e[5]}
 end
 local seq = redis.call('HINCRBY', KEYS[3], 'seq', 1)
-local change = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*',
-  'node', ARGV[1], 'seq', tostring(seq), 'muts', ARGV[2], 'events', cjson.encode(told))
+local entry = {'XADD', KEYS[1], 'MAXLEN', '~', ARGV[4], '*', 'node', ARGV[1], 'seq', tostring(seq), 'muts', ARGV[2], 'events', cjson.encode(told)}
+if ARGV[5] ~= '' then
+  entry[#entry + 1] = 'order'
+  entry[#entry + 1] = ARGV[5]
+end
+local change = redis.call(unpack(entry))
 local reply = {'ok', change}
 for _, id in ipairs(ids) do reply[#reply + 1] = id end
 return reply

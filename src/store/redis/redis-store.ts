@@ -51,6 +51,11 @@ export class RedisStore implements Store {
     return this.records.catchUp();
   }
 
+  /** Tells the other nodes `order` through the container's change stream (docs/scale-out.md, "Cluster-wide operations"). */
+  tell(order: string): Promise<void> {
+    return this.records.tell(order);
+  }
+
   /** Hears what other nodes change. */
   onRemoteChange(listener: (change: RemoteChange) => void): void {
     this.records.onRemoteChange(listener);

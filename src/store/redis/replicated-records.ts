@@ -26,6 +26,8 @@ export type NewConfigEvent = Omit<ConfigEventRecord, 'id'> & { keep: number };
 export interface RemoteChange {
   mutations: Mutation[];
   events: ConfigEventRecord[];
+  /** What that node asks of the others (docs/scale-out.md, "Cluster-wide operations"): opaque here. */
+  order?: string;
 }
 
 /** A commit whose condition failed: `field` of `table` exists; nothing was written. */
@@ -124,17 +126,27 @@ export class ReplicatedRecords {
    * node's copy has them. A mutation that must find its field absent and does not fails the whole
    * commit with `RecordExistsError`.
    */
-  async commit(mutations: Mutation[], events: NewConfigEvent[] = []): Promise<string[]> {
+  async commit(mutations: Mutation[], events: NewConfigEvent[] = [], order = ''): Promise<string[]> {
     const muts = mutations.map((m) => [TABLES.indexOf(m.table) + 1, m.field, m.value ?? null, m.mustBeAbsent ? 1 : 0]);
     const evs = events.map((e) => [e.type, e.name, e.volatile ? '1' : '0', String(e.createdAt), e.config ?? null, String(e.keep)]);
     const reply = await this.writes.run(this.keys.changes, 0, async (client) => {
       const commit = scriptCommands(client, 'gridRecords', [['commit', COMMIT, this.keyList.length]], false).commit;
-      return await commit(...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT)) as Raw;
+      return await commit(...this.keyList, this.node, JSON.stringify(muts), JSON.stringify(evs), String(CHANGES_KEPT), order) as Raw;
     }, (answer) => answer[0] !== 'exists');
     if (reply[0] === 'exists') throw new RecordExistsError(TABLES[Number(reply[1]) - 1], reply[2]!);
     const [, change, ...ids] = reply as string[];
     await this.reached(change);
     return ids;
+  }
+
+  /**
+   * Tells every other node following this stream `order` (docs/scale-out.md, "Cluster-wide
+   * operations"): a change of its own, so a live node reads it in stream order, whatever it missed
+   * of pub/sub; resolves once written (durably, as any commit).
+   */
+  async tell(order: string): Promise<void> {
+    if (order === '') throw new Error('an order cannot be empty');
+    await this.commit([], [], order);
   }
 
   /** Resolves once the follower has applied every change committed before the call (one round trip to learn the newest). */
@@ -230,7 +242,8 @@ export class ReplicatedRecords {
     for (const m of mutations) this.set(m.table, m.field, m.value);
     for (const e of events) if (compareEventIds(e.id, this.newestEvent) > 0) this.newestEvent = e.id;
     const mine = f.get('node') === this.node;
-    if (!mine) for (const l of this.listeners) l({ mutations, events });
+    const order = f.get('order');
+    if (!mine) for (const l of this.listeners) l({ mutations, events, ...(order === undefined ? {} : { order }) });
     this.release(id);
   }
 

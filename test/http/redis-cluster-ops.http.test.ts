@@ -1,0 +1,113 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { Client } from '../support/client';
+import { eventually } from '../support/poll';
+import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
+import { redisEngine, throwawayCluster } from '../support/redis-cluster';
+import { startTestServer, tempDir, type TestServer } from '../support/server';
+
+// Cluster-wide operations and statistics of grid nodes on one real 3+3 Redis Cluster
+// (docs/scale-out.md, "Cluster-wide operations", "Cluster-wide statistics"), black-box over HTTP:
+// node-a runs in this process with the test users of every role (the users live in the cluster,
+// so every node knows them); node-b and node-c are `bin/grid start` processes, so that a stop can
+// be seen as a process that exits. The tests run in order: each stop leaves fewer nodes.
+
+type Json = Record<string, number>;
+const ADMIN = { user: 'admin', password: 'admin-pw' };
+const CACHE = '/rest/v2/caches/counted';
+
+describe('cluster-wide operations and statistics on one Redis Cluster', function () {
+  this.timeout(120_000);
+  const processes: ServerProcess[] = [];
+  const dirs: string[] = [];
+  let a: TestServer;
+  let nodeB: ServerProcess;
+  let nodeC: ServerProcess;
+  // declared before the cluster's: after hooks run in declaration order, and the nodes go before the cluster does
+  after(async () => {
+    await a?.close();
+    for (const p of processes) {
+      p.child.kill('SIGKILL');
+      await waitForExit(p.child);
+    }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const redis = throwawayCluster();
+  const client = (p: ServerProcess) => new Client(p.url, ADMIN);
+  const start = async (name: string): Promise<ServerProcess> => {
+    const dir = tempDir('grid-ops-');
+    dirs.push(dir);
+    const args = ['--data', dir, '--engine', 'redis', '--redis', redis.seeds, '--redis-password-file', redis.cluster.passwordFile, '--node-name', name];
+    const p = await spawnServer(args, { APP_USER: 'admin', APP_PASS: 'admin-pw' });
+    processes.push(p);
+    return p;
+  };
+  const members = async (c: Client) => (await c.get('/rest/v2/container')).json<{ cluster_members: string[] }>().cluster_members;
+
+  before(async () => {
+    a = await startTestServer({ engine: redisEngine(redis), nodeName: 'node-a' });
+    nodeB = await start('node-b');
+    nodeC = await start('node-c');
+  });
+
+  it('sums the details\' stats over the live nodes, where ?action=stats stays each node\'s own', async () => {
+    const [onA, onB, onC] = [a.as('admin'), client(nodeB), client(nodeC)];
+    await onA.createCache('counted', { 'distributed-cache': { statistics: true } });
+    // A: 1 store, 2 hits, 1 miss; B: 2 stores, 1 hit; C: 3 stores, 1 removal
+    expect((await onA.put(`${CACHE}/a1`, 'v')).status).to.equal(204);
+    for (const k of ['b1', 'b2']) expect((await onB.put(`${CACHE}/${k}`, 'v')).status).to.equal(204);
+    for (const k of ['c1', 'c2', 'c3']) expect((await onC.put(`${CACHE}/${k}`, 'v')).status).to.equal(204);
+    for (const k of ['a1', 'b1', 'none']) await onA.get(`${CACHE}/${k}`);
+    expect((await onB.get(`${CACHE}/c1`)).status).to.equal(200);
+    expect((await onC.delete(`${CACHE}/c3`)).status).to.equal(204);
+
+    const own = await Promise.all([onA, onB, onC].map(async (c) => (await c.get(`${CACHE}?action=stats`)).json<Json>()));
+    expect(own.map((s) => [s.stores, s.hits, s.misses, s.remove_hits, s.remove_misses])).to.deep.equal([[1, 2, 1, 0, 0], [2, 1, 0, 0, 0], [3, 0, 0, 1, 0]]);
+    for (const c of [onA, onB, onC]) {
+      const stats = (await c.get(CACHE)).json<{ stats: Json }>().stats;
+      expect(stats, c.url).to.include({
+        stores: 6, total_number_of_entries: 6, hits: 3, misses: 1, retrievals: 4, remove_hits: 1, remove_misses: 0, evictions: 0,
+        current_number_of_entries: 5, approximate_entries: 5, required_minimum_number_of_nodes: 1,
+      });
+      // the mean of the nodes' averages (each node's own, as ?action=stats shows it), rounded down, as the original
+      for (const field of ['average_write_time_nanos', 'average_read_time_nanos', 'average_remove_time_nanos', 'average_write_time']) {
+        expect(stats[field], field).to.equal(Math.floor(own.reduce((sum, s) => sum + s[field], 0) / own.length));
+      }
+    }
+  });
+
+  it('answers a stop naming a node that is not live with 404 and the name, and stops none; LIFECYCLE only', async () => {
+    const r = await client(nodeB).post('/rest/v2/cluster?action=stop&server=node-c&server=node-z');
+    expect(r.status).to.equal(404);
+    expect(r.text).to.equal("No live node of this cluster is named 'node-z' (GET /rest/v2/cluster/members lists the live nodes)");
+    expect((await a.as('application').post('/rest/v2/cluster?action=stop&server=node-c')).status).to.equal(403);
+    expect((await a.as('monitor').post('/rest/v2/cluster?action=stop&server=node-c')).status).to.equal(403);
+    expect((await a.anonymous().post('/rest/v2/cluster?action=stop&server=node-c')).status).to.equal(401);
+    expect(await members(client(nodeC))).to.deep.equal(['node-a', 'node-b', 'node-c']);
+  });
+
+  it('stops a node named through another: it leaves the members, its process exits, the others serve on', async () => {
+    expect((await a.as('admin').post('/rest/v2/cluster?action=stop&server=node-c')).status).to.equal(204);
+    expect(await waitForExit(nodeC.child)).to.equal(0);
+    // a node leaves the members before it drains: gone from both lists by the time it has exited
+    for (const c of [a.as('admin'), client(nodeB)]) expect(await members(c)).to.deep.equal(['node-a', 'node-b']);
+    expect((await client(nodeB).put(`${CACHE}/after`, 'still')).status).to.equal(204);
+    expect((await a.as('admin').get(`${CACHE}/after`)).text).to.equal('still');
+  });
+
+  it('shuts the container down on every node, whichever node is asked', async () => {
+    expect((await a.as('application').post('/rest/v2/container?action=shutdown')).status).to.equal(403);
+    expect((await client(nodeB).post('/rest/v2/container?action=shutdown')).status).to.equal(204);
+    await eventually(async () => (await a.as('admin').get('/rest/v2/container')).status === 503, 5_000, 'node-a\'s container to shut down');
+    expect((await a.as('admin').get(`${CACHE}/after`)).status).to.equal(503);
+    expect((await client(nodeB).get(`${CACHE}/after`)).status).to.equal(503);
+    const probe = await a.anonymous().get('/rest/v2/container/health/status');
+    expect([probe.status, probe.text]).to.deep.equal([200, '']);
+  });
+
+  it('stops every node when none is named, after a container shutdown too; the one asked answers first', async () => {
+    expect((await a.as('admin').post('/rest/v2/cluster?action=stop')).status).to.equal(204);
+    expect(await waitForExit(nodeB.child)).to.equal(0);
+    await eventually(async () => fetch(`${a.url}/health/live`).then(() => false, () => true), 10_000, 'node-a to stop listening');
+  });
+});
