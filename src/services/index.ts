@@ -26,6 +26,7 @@ export type { CacheEntry } from '../grid/cache-entry';
 export type { CacheView } from './cache-view';
 export type { Subject } from './auth/auth.service';
 export type { StatsSnapshot } from '../grid/cache-stats';
+export type { EngineNode, KeyOwners } from '../grid/cache-data';
 export type { ConfigChange } from '../grid/config-event-log';
 export type { EntryEvent } from '../grid/entry-events';
 export type { NodeInfo } from './server/node-info';

@@ -118,6 +118,20 @@ describe('grid nodes on a Redis Cluster under faults', function () {
 
   it('moves slots between masters under load without losing an acknowledged write, and says HEALTHY_REBALANCING while a slot moves', async () => {
     const [a, b] = [await start(), await start()];
+    const masters = await Promise.all(clients.client.nodes('master').map(async (n) => ({ node: n, address: `${n.options.host}:${n.options.port}`, id: await n.call('CLUSTER', 'MYID') as string })));
+    const [from, to] = masters;
+    // the segments' key sets on `from` (`k:{<cache id>:<segment>}`) before the cache exists: the ones after it are the cache's
+    const keySets = async () => {
+      const found: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, keys] = await from.node.call('SCAN', cursor, 'MATCH', 'k:{*', 'COUNT', '10000') as [string, string[]];
+        found.push(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      return found;
+    };
+    const before = new Set(await keySets());
     expect((await fetch(`${a.url}/rest/v2/caches/moving`, { method: 'POST', body: '{"local-cache":{}}', headers: { 'Content-Type': 'application/json' } })).status).to.equal(200);
     await eventually(async () => (await fetch(`${b.url}/rest/v2/caches/moving?action=size`)).status === 200, 5_000, 'node B to have the cache');
     const health = async () => [
@@ -125,17 +139,13 @@ describe('grid nodes on a Redis Cluster under faults', function () {
       ((await (await fetch(`${a.url}/rest/v2/container/health`)).json()) as { cluster_health: { health_status: string } }).cluster_health.health_status,
     ];
     expect(await health()).to.deep.equal(['HEALTHY', 'HEALTHY']);
-    const masters = await Promise.all(clients.client.nodes('master').map(async (n) => ({ node: n, address: `${n.options.host}:${n.options.port}`, id: await n.call('CLUSTER', 'MYID') as string })));
-    const [from, to] = masters;
     const load = writeLoad(() => [a.url, b.url], 'moving');
     let movedAt = 0;
     try {
       await eventually(() => load.acked.size >= 200, 30_000, 'the load to get going');
 
-      // a slot of one of the cache's segments on `from` (its key set `k:{<cache id>:<segment>}` lives there), marked as
-      // moving, as a reshard does before it moves the slot's keys
-      const [, found] = await from.node.call('SCAN', '0', 'MATCH', 'k:{*', 'COUNT', '10000') as [string, string[]];
-      const slot = calculateSlot(found[0]);
+      // a slot of one of the cache's segments on `from`, marked as moving, as a reshard does before it moves the slot's keys
+      const slot = calculateSlot((await keySets()).find((k) => !before.has(k))!);
       await to.node.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', from.id);
       await from.node.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', to.id);
       try {

@@ -22,6 +22,7 @@ describe('tasks /rest/v2/tasks', () => {
   before(async () => {
     server.running.services.tasks.sandbox.configure({ timeoutMs: 1_000, memoryMb: 32 });
     await admin.createCache('scripted');
+    await admin.createCache('ordering');
   });
 
   describe('PUT|POST /rest/v2/tasks/{name}', () => {
@@ -192,6 +193,19 @@ describe('tasks /rest/v2/tasks', () => {
       const read = await app.get('/rest/v2/caches/scripted/key1');
       expect(read.status).to.equal(200);
       expect(read.text).to.equal('value1');
+    });
+
+    it('keeps a script\'s writes of one key in order, and its reads and size after them', async () => {
+      const name = await upload([
+        'const seen = [];',
+        'for (let i = 0; i < 40; i++) { cache.put("ordered", String(i)); seen.push(cache.get("ordered")); cache.put("n" + i, "v"); }',
+        'cache.remove("ordered"); cache.put("ordered", "last");',
+        '[seen.every((v, i) => v === String(i)), cache.get("ordered"), cache.size()]',
+      ].join('\n'));
+      const r = await exec(name, '&cache=ordering');
+      expect(r.status, r.text).to.equal(200);
+      expect(r.json()).to.deep.equal([true, 'last', 41]);
+      expect((await app.get('/rest/v2/caches/ordering/ordered')).text).to.equal('last');
     });
 
     it('offers cacheManager.getCacheNames() and getCache(name)', async () => {

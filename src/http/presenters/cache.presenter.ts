@@ -1,4 +1,4 @@
-import type { EngineNode, KeyOwners } from '../../grid/cache-data';
+import type { EngineNode, KeyOwners } from '../../services';
 import type { CacheView, NodeInfo, StatsSnapshot } from '../../services';
 import type { CacheDistribution, CacheStatistics, MutableAttributeView } from '../../services/cache.service';
 import { cacheHealthOf } from '../../services/container.service';

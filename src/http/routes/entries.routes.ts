@@ -1,4 +1,4 @@
-import type { KeyOwners } from '../../grid/cache-data';
+import type { KeyOwners } from '../../services';
 import type { Context } from 'koa';
 import { DEFAULT_KEY_TYPE, LEGACY_KEY_TYPE } from '../../model/media/key-codec';
 import type { MediaType } from '../../model/media/media-type';
