@@ -179,8 +179,9 @@ export class BackupService {
     const file = fileNameOf(name);
     const target = join(parent, file, `${file}.zip`);
     if (await lstat(target).then(() => true, () => false)) throw new ArchiveExistsError(`${file}/${file}.zip`);
+    const elsewhere = await this.runningElsewhere('backup', name);
     const record = await this.register('backup', name, target, { resources: request.resources, directory: request.directory });
-    this.launch(record, (signal) => this.runBackup(record, request.resources, signal), await this.runningElsewhere('backup', name));
+    this.launch(record, (signal) => this.runBackup(record, request.resources, signal), elsewhere);
   }
 
   /** Checks a restore name before its upload is read (409 / 400). */
@@ -229,8 +230,16 @@ export class BackupService {
       if (uploaded) await this.discardUpload(archivePath);
       throw e;
     }
-    const elsewhere = await this.runningElsewhere('restore', name);
-    const record = await this.register('restore', name, archivePath, { resources, uploaded });
+    let elsewhere: boolean;
+    let record: OperationRecord;
+    try {
+      elsewhere = await this.runningElsewhere('restore', name);
+      record = await this.register('restore', name, archivePath, { resources, uploaded });
+    } catch (e) {
+      zip.close();
+      if (uploaded) await this.discardUpload(archivePath);
+      throw e;
+    }
     this.launch(record, async (signal) => {
       try {
         return await restorer().restoreArchive(zip, this.requireSources(), this.container, resources, this.limits.maxTextBytes, mayWrite, signal);
