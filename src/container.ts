@@ -9,6 +9,7 @@ import { applyRemoteChange } from './services/cluster-changes';
 import { type ClusterOrder, formatOrder, parseOrder } from './services/cluster-orders';
 import { DEFAULT_PAGING, RedisEntries } from './store/redis/redis-entries';
 import { clusterContainerName, RedisStore } from './store/redis/redis-store';
+import { RedisMemberRegistry } from './store/redis/member-registry';
 import type { ClusterEngine } from './store/redis/cluster-engine';
 import { type ClusterTopology, stateOf } from './store/redis/cluster-topology';
 import type { RemoteChange } from './store/redis/replicated-records';
@@ -19,7 +20,7 @@ import { RedisCounterValues } from './grid/redis-counter-values';
 import { RedisCounters } from './store/redis/redis-counters';
 import type { ContainerServices } from './services';
 import { AuthService } from './services/auth/auth.service';
-import { BackupService } from './services/backup.service';
+import { BackupService, type SharedOperations } from './services/backup.service';
 import { BackupLocations, BackupRootError } from './services/backup/locations';
 import { BulkService } from './services/bulk.service';
 import { CacheService } from './services/cache.service';
@@ -150,7 +151,9 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
       maxWriteBytes: config.taskMaxWrite, maxConcurrent: config.taskConcurrency,
     }),
     xsite: new XSiteService(store, manager),
-    backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, { locations: backupLocations(spec), timeoutMs: config.backupTimeout, unserved: redis !== undefined }),
+    backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, {
+      locations: backupLocations(spec), timeoutMs: config.backupTimeout, shared: redis && sharedOperations(spec.cluster!, redis),
+    }),
     counters: new CounterService(counterManager),
     bulk: new BulkService(types, values),
     queries: new QueryService(queryEngine),
@@ -185,6 +188,16 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
       indexing.close();
       await store.close();
     },
+  };
+}
+
+/** Backups and restores on the redis engine (docs/scale-out.md, "Backups and restores"): the records are the cluster's, the nodes its members. */
+function sharedOperations(cluster: ClusterEngine, records: RedisStore): SharedOperations {
+  const members = new RedisMemberRegistry(cluster.client, cluster.namespace);
+  return {
+    self: cluster.events.node,
+    members: async () => (await members.list()).map(({ id, name, address }) => ({ id, name, address })),
+    catchUp: () => records.catchUp(),
   };
 }
 

@@ -12,3 +12,13 @@ export class NotOnEngineError extends defineError({
   code: 'NOT_ON_ENGINE', status: 501,
   text: (what: string) => `${what} is not implemented on the redis engine yet (docs/scale-out.md)`,
 }) {}
+
+/**
+ * A backup's archive, or an operation running, held by a grid node that is not live now (docs/scale-out.md,
+ * "Backups and restores"): 503, ask again once that node runs.
+ */
+export class HolderNotRunningError extends defineError({
+  code: 'HOLDER_NOT_RUNNING', status: 503,
+  text: (node: string, address: string) => `The node ${node} (${address}) holds it and is not running: retry once it runs again`,
+  headers: () => ({ 'Retry-After': '5' }),
+}) {}

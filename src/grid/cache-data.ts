@@ -87,6 +87,12 @@ export interface CacheData {
    * a page at a time (src/util/pages.ts): the reader may wait between pages, never within one.
    */
   entries(): Pages<StoredEntry>;
+  /**
+   * Writes an entry exactly as an archive holds it (times included, so it expires at the same
+   * absolute time), telling no listener; an expired one is skipped (false). Absent where the
+   * cache's own `Cache.restore` does it (the local engine).
+   */
+  restore?(entry: StoredEntry): Promise<boolean>;
   /** Every live entry for a query's scan (docs/reference/query.md#scan-semantics), in the form the matcher reads; no idle time refreshed. */
   scan(): Pages<ScannedEntry>;
   /** Every live key, as `entries` gives them, without reading values where the engine can. */

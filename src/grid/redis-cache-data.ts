@@ -12,7 +12,7 @@ import type { Clock } from '../util/clock';
 import { Listeners } from '../util/listeners';
 import type { Pages } from '../util/pages';
 import type { CacheData, Placement, RemoveOutcome, SharedContent } from './cache-data';
-import { type CacheEntry, type ScannedEntry, scannedPages } from './cache-entry';
+import { type CacheEntry, isExpired, type ScannedEntry, scannedPages } from './cache-entry';
 import type { CacheStats } from './cache-stats';
 import type { EntryEvent } from './entry-events';
 
@@ -164,6 +164,18 @@ export class RedisCacheData implements CacheData {
       this.followed = undefined;
       void stop.then((s) => s(), () => undefined);
     }
+  }
+
+  /** The restore path: the entry as archived, fed to every node's index, heard by no listener (as on the local engine). */
+  async restore(entry: StoredEntry): Promise<boolean> {
+    const now = this.clock.now();
+    if (isExpired(entry, now)) return false;
+    const outcome = await this.store.write({ ...entry, etag: etagOf(entry.value) }, now, undefined, { silent: true, fed: this.indexed, indexed: this.indexed });
+    if (outcome === 'full') {
+      const { maxCount, maxSize } = this.store.bounds!;
+      throw new ContainerFullError(maxCount >= 0 ? maxCount : maxSize);
+    }
+    return true;
   }
 
   /** Every live entry, segment by segment, a page of bounded size at a time (no idle time refreshed). */

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   ArchiveExistsError, BackupDeleteFailedError, BackupFailedError, NotADirectoryError, OperationExistsError, OperationNotFoundError, RestoreFailedError,
-  NotOnEngineError, RestoreLocationError,
+  RestoreLocationError,
 } from '../errors';
 import type { Resources } from '../model/backup/backup-resources';
 import { fileNameOf } from '../model/name-encoding';
@@ -26,6 +26,7 @@ const archiveReader = lazy(() => require('./backup/archive-reader') as typeof im
 const archiveWriter = lazy(() => require('./backup/archive-writer') as typeof import('./backup/archive-writer'));
 const restorer = lazy(() => require('./backup/restore') as typeof import('./backup/restore'));
 const snapshots = lazy(() => require('./backup/snapshot') as typeof import('./backup/snapshot'));
+const clusterCopies = lazy(() => require('./backup/cluster-copy') as typeof import('./backup/cluster-copy'));
 
 type Kind = OperationRecord['kind'];
 export type OperationStatus = OperationRecord['status'];
@@ -39,16 +40,39 @@ export const DEFAULT_BACKUP_LIMITS: BackupLimits = {
   maxUploadBytes: 16 * GiB, maxUncompressedBytes: 256 * GiB, maxRatio: 200, maxEntries: 1_000_000, maxTextBytes: 64 * 1024 * 1024,
 };
 
-/** `deleting`: a DELETE came while the operation ran; kept on disk so a crash cannot bring the operation back. */
-interface Detail { resources?: Resources; directory?: string; error?: string; uploaded?: boolean; deleting?: boolean }
+/**
+ * `deleting`: a DELETE came while the operation ran; kept on disk so a crash cannot bring the operation back.
+ * `node`: on the redis engine, the grid node that runs it (and holds a backup's archive).
+ */
+interface Detail { resources?: Resources; directory?: string; error?: string; uploaded?: boolean; deleting?: boolean; node?: NodeRef }
+
+/** A grid node as the members list it: its process id, name and HTTP address. */
+interface NodeRef { id: string; name: string; address: string }
+
+/** The node that holds an operation another node asks about: where to send the client, if it runs. */
+export interface Holder { name: string; address: string; live: boolean }
+
+/**
+ * The redis engine's part (docs/scale-out.md, "Backups and restores"): the operations' records are
+ * the cluster's, so every node lists them and answers their status alike; each node runs the
+ * operations it was asked for, and a backup's archive stays in its backup directory.
+ */
+export interface SharedOperations {
+  /** This process's id among the members. */
+  self: string;
+  /** The live grid nodes (one read of the cluster). */
+  members(): Promise<NodeRef[]>;
+  /** Resolves once this node's copy of the records has every change committed before the call. */
+  catchUp(): Promise<void>;
+}
 
 export interface BackupOptions {
   /** Where `directory` and `location` may point (default: the data dir only). */
   locations?: BackupLocations;
   /** A backup or restore still running after this many ms fails (default one hour). */
   timeoutMs?: number;
-  /** The engine cannot take a snapshot (the redis engine, for now): every new backup or restore is a 501. */
-  unserved?: boolean;
+  /** The redis engine: records shared by the nodes, a per-page copy instead of a snapshot. */
+  shared?: SharedOperations;
 }
 
 export const DEFAULT_BACKUP_TIMEOUT_MS = 3_600_000;
@@ -62,9 +86,11 @@ export class BackupService {
   limits: BackupLimits = { ...DEFAULT_BACKUP_LIMITS };
   /** A backup or restore still running after this many ms fails; changes apply to operations started later. */
   timeoutMs: number;
-  private readonly unserved: boolean;
+  private readonly shared: SharedOperations | undefined;
   private readonly locations: BackupLocations;
-  private readonly records = new Map<string, OperationRecord>();
+  private records = new Map<string, OperationRecord>();
+  /** The operations this node registers or runs: its own view of them is the newest (shared records). */
+  private readonly own = new Set<string>();
   private readonly deleteWhenDone = new Set<string>();
   private readonly running = new Map<string, Promise<void>>();
   private readonly stopping = new AbortController();
@@ -80,8 +106,9 @@ export class BackupService {
   ) {
     this.locations = options.locations ?? BackupLocations.open(dataDir, []);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_BACKUP_TIMEOUT_MS;
-    this.unserved = options.unserved ?? false;
-    for (const r of store.operations.list()) {
+    this.shared = options.shared;
+    // shared records are every node's: one in progress may be another's, running (`statusOf` tells)
+    for (const r of this.shared ? [] : store.operations.list()) {
       if (r.status === 'IN_PROGRESS') {
         // the unfinished archive of an interrupted backup is garbage, whatever becomes of its record
         if (r.kind === 'backup' && r.path) void rm(`${r.path}.tmp`, { force: true }).catch(() => undefined);
@@ -105,26 +132,29 @@ export class BackupService {
     this.sources = sources;
   }
 
-  names(kind: Kind): string[] {
+  async names(kind: Kind): Promise<string[]> {
+    await this.refresh();
     return [...this.records.values()].filter((r) => r.kind === kind).map((r) => r.name).sort();
   }
 
-  status(kind: Kind, name: string): OperationStatus {
-    const r = this.records.get(key(kind, name));
-    if (!r) throw new OperationNotFoundError();
-    return r.status;
+  async status(kind: Kind, name: string): Promise<OperationStatus> {
+    await this.refresh();
+    return this.statusOf(this.require(kind, name));
   }
 
-  /** HEAD/GET: the archive of a complete backup (202 and 500 are the route's, from `status`). */
-  archive(name: string): { path: string; fileName: string } {
-    const status = this.status('backup', name);
+  /**
+   * HEAD/GET: the archive of a complete backup (202 and 500 are the route's, from `status`);
+   * `holder` when another node wrote it (the redis engine): the file is in that node's directory.
+   */
+  async archive(name: string): Promise<{ path: string; fileName: string; holder?: Holder }> {
+    const status = await this.status('backup', name);
     if (status === 'FAILED') throw new BackupFailedError();
-    const path = this.records.get(key('backup', name))!.path!;
-    return { path, fileName: basename(path) };
+    const r = this.records.get(key('backup', name))!;
+    return { path: r.path!, fileName: basename(r.path!), holder: await this.holderOf(r) };
   }
 
-  restoreStatus(name: string): OperationStatus {
-    const status = this.status('restore', name);
+  async restoreStatus(name: string): Promise<OperationStatus> {
+    const status = await this.status('restore', name);
     if (status === 'FAILED') throw new RestoreFailedError();
     return status;
   }
@@ -135,8 +165,7 @@ export class BackupService {
    * roots exists. Then runs in the background.
    */
   async startBackup(name: string, request: { directory?: string; resources: Resources }): Promise<void> {
-    this.checkServed();
-    this.checkNew('backup', name);
+    await this.checkNew('backup', name);
     let parent = join(this.dataDir, 'backups');
     if (request.directory !== undefined) {
       const at = await this.locations.directory(request.directory);
@@ -150,19 +179,14 @@ export class BackupService {
     const file = fileNameOf(name);
     const target = join(parent, file, `${file}.zip`);
     if (await lstat(target).then(() => true, () => false)) throw new ArchiveExistsError(`${file}/${file}.zip`);
+    const elsewhere = await this.runningElsewhere('backup', name);
     const record = await this.register('backup', name, target, { resources: request.resources, directory: request.directory });
-    this.launch(record, (signal) => this.runBackup(record, request.resources, signal));
-  }
-
-  /** Before anything is checked or written: the redis engine does not take backups yet (501). */
-  private checkServed(): void {
-    if (this.unserved) throw new NotOnEngineError('Backups and restores');
+    this.launch(record, (signal) => this.runBackup(record, request.resources, signal), elsewhere);
   }
 
   /** Checks a restore name before its upload is read (409 / 400). */
-  checkNewRestore(name: string): void {
-    this.checkServed();
-    this.checkNew('restore', name);
+  async checkNewRestore(name: string): Promise<void> {
+    await this.checkNew('restore', name);
   }
 
   /** Writes an uploaded archive to a private temp file; the caller checks for truncation. */
@@ -190,8 +214,7 @@ export class BackupService {
    * one, nothing written). The rest runs in the background.
    */
   async startRestore(name: string, location: string, resources: Resources, uploaded: boolean, mayWrite?: (cache: string) => boolean): Promise<void> {
-    this.checkServed();
-    this.checkNew('restore', name);
+    await this.checkNew('restore', name);
     let archivePath = location;
     if (!uploaded) {
       const at = await this.locations.file(location);
@@ -207,7 +230,16 @@ export class BackupService {
       if (uploaded) await this.discardUpload(archivePath);
       throw e;
     }
-    const record = await this.register('restore', name, archivePath, { resources, uploaded });
+    let elsewhere: boolean;
+    let record: OperationRecord;
+    try {
+      elsewhere = await this.runningElsewhere('restore', name);
+      record = await this.register('restore', name, archivePath, { resources, uploaded });
+    } catch (e) {
+      zip.close();
+      if (uploaded) await this.discardUpload(archivePath);
+      throw e;
+    }
     this.launch(record, async (signal) => {
       try {
         return await restorer().restoreArchive(zip, this.requireSources(), this.container, resources, this.limits.maxTextBytes, mayWrite, signal);
@@ -215,15 +247,24 @@ export class BackupService {
         zip.close();
         if (uploaded) await this.discardUpload(archivePath);
       }
-    });
+    }, elsewhere);
   }
 
-  /** DELETE: 'deleted' (204) or 'pending' (202, done when the operation ends). */
-  async delete(kind: Kind, name: string): Promise<'deleted' | 'pending'> {
+  /**
+   * DELETE: 'deleted' (204) or 'pending' (202, done when the operation ends). On the redis engine a
+   * backup's archive, and an operation running, are the node's that runs it: another node answers
+   * with that node (`Holder`, a redirect), and does nothing.
+   */
+  async delete(kind: Kind, name: string): Promise<'deleted' | 'pending' | Holder> {
     const k = key(kind, name);
-    const r = this.records.get(k);
-    if (!r) throw new OperationNotFoundError();
-    if (r.status === 'IN_PROGRESS') {
+    await this.refresh();
+    const r = this.require(kind, name);
+    const status = await this.statusOf(r);
+    if (kind === 'backup' || status === 'IN_PROGRESS') {
+      const holder = await this.holderOf(r);
+      if (holder) return holder;
+    }
+    if (status === 'IN_PROGRESS') {
       this.deleteWhenDone.add(k);
       // durable before the 202: after a crash the operation is removed at start, not listed as failed
       await this.store.write({ kind: 'operation.upsert', record: { ...r, detail: JSON.stringify({ ...parseDetail(r), deleting: true }) } }).promise;
@@ -231,9 +272,70 @@ export class BackupService {
       if (now && now.status !== 'IN_PROGRESS' && this.deleteWhenDone.delete(k)) await this.forget(now); // it ended meanwhile
       return 'pending';
     }
-    if (kind === 'restore' && r.status === 'FAILED') throw new BackupDeleteFailedError();
+    if (kind === 'restore' && status === 'FAILED') throw new BackupDeleteFailedError();
     await this.forget(r);
     return 'deleted';
+  }
+
+  private require(kind: Kind, name: string): OperationRecord {
+    const r = this.records.get(key(kind, name));
+    if (!r) throw new OperationNotFoundError();
+    return r;
+  }
+
+  /**
+   * Shared records (the redis engine): this node's copy, once it has every change committed before
+   * now — the operations this node registers or runs as it has them (their writes may be on their way).
+   */
+  private async refresh(): Promise<void> {
+    if (!this.shared) return;
+    await this.shared.catchUp();
+    const fresh = new Map(this.store.operations.list().map((r) => [key(r.kind, r.name), r]));
+    for (const k of this.own) {
+      const mine = this.records.get(k);
+      if (mine) fresh.set(k, mine);
+    }
+    this.records = fresh;
+  }
+
+  /** An operation of another process that is not among the live nodes never ends: it failed with its node. */
+  private async statusOf(r: OperationRecord): Promise<OperationStatus> {
+    const node = parseDetail(r).node;
+    if (!this.shared || r.status !== 'IN_PROGRESS' || !node || node.id === this.shared.self) return r.status;
+    return (await this.shared.members()).some((m) => m.id === node.id) ? 'IN_PROGRESS' : 'FAILED';
+  }
+
+  /**
+   * The node that holds `r` when it is not this one (undefined on SQLite): the one that ran it —
+   * by name, so a node started again under its name holds the archives it wrote before.
+   */
+  private async holderOf(r: OperationRecord): Promise<Holder | undefined> {
+    const node = parseDetail(r).node;
+    if (!this.shared || !node || node.id === this.shared.self) return undefined;
+    const members = await this.shared.members();
+    if (members.find((m) => m.id === this.shared!.self)?.name === node.name) return undefined;
+    const live = members.find((m) => m.name === node.name);
+    return live ? { name: live.name, address: live.address, live: true } : { name: node.name, address: node.address, live: false };
+  }
+
+  /**
+   * Whether another node runs an operation of this kind (the redis engine): one of each kind at a
+   * time across the cluster, as checked when one starts (two nodes starting one in the same instant may both run).
+   */
+  private async runningElsewhere(kind: Kind, name: string): Promise<boolean> {
+    if (!this.shared) return false;
+    for (const r of this.records.values()) {
+      if (r.kind !== kind || r.name === name || r.status !== 'IN_PROGRESS' || this.own.has(key(r.kind, r.name))) continue;
+      if (await this.statusOf(r) === 'IN_PROGRESS') return true;
+    }
+    return false;
+  }
+
+  /** This node as the members list it (the redis engine), recorded with each operation it runs. */
+  private async selfNode(): Promise<NodeRef | undefined> {
+    if (!this.shared) return undefined;
+    const self = this.shared.self;
+    return (await this.shared.members()).find((m) => m.id === self) ?? { id: self, name: '', address: '' };
   }
 
   /** Waits for every running operation (tests and shutdown). */
@@ -247,7 +349,10 @@ export class BackupService {
   }
 
   private async runBackup(record: OperationRecord, resources: Resources, signal: AbortSignal): Promise<{ entries: number; bytes: number }> {
-    const snapshot = await snapshots().captureSnapshot(this.requireSources(), this.store, resources, () => this.clock.now());
+    // one instant on SQLite; on the redis engine a copy page by page (docs/backup-format.md#guarantees)
+    const snapshot = this.shared
+      ? await clusterCopies().captureClusterCopy(this.requireSources(), resources)
+      : await snapshots().captureSnapshot(this.requireSources(), this.store, resources, () => this.clock.now());
     try {
       signal.throwIfAborted();
       return await archiveWriter().writeArchive(snapshot, this.container, record.path!, signal);
@@ -256,19 +361,25 @@ export class BackupService {
     }
   }
 
-  private checkNew(kind: Kind, name: string): void {
+  private async checkNew(kind: Kind, name: string): Promise<void> {
     checkResourceName(kind, name); // `/` and `..` are fine: the folder name is encoded (startBackup)
+    await this.refresh();
     if (this.records.has(key(kind, name))) throw new OperationExistsError();
   }
 
   private async register(kind: Kind, name: string, path: string, detail: Detail): Promise<OperationRecord> {
+    const k = key(kind, name);
+    if (this.records.has(k)) throw new OperationExistsError(); // taken while this request awaited
     const now = this.clock.now();
-    const record: OperationRecord = { kind, name, status: 'IN_PROGRESS', path, detail: JSON.stringify(detail), createdAt: now, updatedAt: now };
-    this.records.set(key(kind, name), record);
+    const record: OperationRecord = { kind, name, status: 'IN_PROGRESS', path, detail: '', createdAt: now, updatedAt: now };
+    this.records.set(k, record);
+    this.own.add(k);
     try {
+      record.detail = JSON.stringify({ ...detail, node: await this.selfNode() });
       await this.store.write({ kind: 'operation.upsert', record }).promise;
     } catch (e) {
-      this.records.delete(key(kind, name));
+      this.records.delete(k);
+      this.own.delete(k);
       throw e;
     }
     return record;
@@ -280,9 +391,9 @@ export class BackupService {
    * the lock released even if the work is stuck in the file system; the work sees the signal at its
    * next step and stops there.
    */
-  private launch(record: OperationRecord, work: (signal: AbortSignal) => Promise<object>): void {
+  private launch(record: OperationRecord, work: (signal: AbortSignal) => Promise<object>, elsewhere = false): void {
     const k = key(record.kind, record.name);
-    const busy = [...this.running.keys()].some((other) => other.startsWith(`${record.kind}:`));
+    const busy = elsewhere || [...this.running.keys()].some((other) => other.startsWith(`${record.kind}:`));
     const { signal, done } = this.deadline(record.kind);
     const attempt = busy ? Promise.reject(new OperationFailure(`another ${record.kind} is in progress`)) : Promise.resolve().then(() => work(signal));
     attempt.catch(() => undefined); // once abandoned, its late failure is nobody's
@@ -295,6 +406,7 @@ export class BackupService {
       .finally(() => {
         done();
         this.running.delete(k);
+        this.own.delete(k);
       });
     this.running.set(k, run);
   }

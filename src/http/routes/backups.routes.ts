@@ -2,9 +2,10 @@ import type busboy from 'busboy';
 import { lazy } from '../../util/lazy';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { ArchiveTooLargeError, InvalidBackupRequestError, MissingArgumentError, ResourceNotFoundError, UnsupportedMediaTypeError } from '../../errors';
+import { ArchiveTooLargeError, HolderNotRunningError, InvalidBackupRequestError, MissingArgumentError, ResourceNotFoundError, UnsupportedMediaTypeError } from '../../errors';
 import { parseResources, selectNames } from '../../model/backup/backup-resources';
 import type { Services } from '../../services';
+import type { Holder } from '../../services/backup.service';
 import { authorize, canAdminister } from '../../services/auth/authorization';
 import { contentTypeIs } from '../negotiate';
 import { headerText } from '../request-headers';
@@ -20,6 +21,8 @@ const loadBusboy = lazy(() => require('busboy') as typeof import('busboy'));
 const FAMILIES = ['/rest/v2/container', '/rest/v2/cache-managers/:manager', '/rest/v2/cluster'];
 
 const NO_BACKUP = 'No such backup';
+const ELSEWHERE = 'Another grid node of the cluster holds it (the redis engine): ask that node';
+const GONE = 'The grid node that holds it is not running';
 
 /** `…/backups` and `…/restores` under /container, /cache-managers/{name} and /cluster (docs/reference/management-plane.md#backups-and-restores). */
 export function backupRoutes(): RouteSpec[] {
@@ -28,24 +31,24 @@ export function backupRoutes(): RouteSpec[] {
     const backup = `${base}/backups/:backup`;
     const restore = `${base}/restores/:restore`;
     const rows: RouteSpec[] = [
-      { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('backup')),
+      { method: 'GET', path: `${base}/backups`, permission: 'ADMIN', handle: async (ctx, s) => sendJson(ctx, await s.backups.names('backup')),
         doc: { summary: 'Names of the backups', responses: { 200: json('JSON array of names') } } },
       { method: 'POST', path: backup, permission: 'ADMIN', handle: (ctx, s) => createBackup(ctx, s),
         doc: { summary: 'Start a backup of the whole container or the named resources', body: [MEDIA.json], responses: { 202: 'Started', 400: 'Invalid name, directory or resources', 409: 'A backup of that name exists' } } },
       { method: 'HEAD', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, false),
         doc: { summary: 'Whether a backup is done', responses: { 200: 'Done', 202: 'Still running', 404: NO_BACKUP, 500: 'It failed' } } },
       { method: 'GET', path: backup, permission: 'ADMIN', handle: (ctx, s) => getBackup(ctx, s, true),
-        doc: { summary: 'Download a backup', responses: { 200: typed('The archive', MEDIA.zip), 202: 'Still running', 404: NO_BACKUP, 500: 'It failed' } } },
+        doc: { summary: 'Download a backup', responses: { 200: typed('The archive', MEDIA.zip), 202: 'Still running', 307: ELSEWHERE, 404: NO_BACKUP, 500: 'It failed', 503: GONE } } },
       { method: 'DELETE', path: backup, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'backup', ctx.params.backup),
-        doc: { summary: 'Delete a backup and its archive', responses: { 202: 'Still running: deleted when done', 204: 'Deleted', 404: NO_BACKUP } } },
-      { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.backups.names('restore')),
+        doc: { summary: 'Delete a backup and its archive', responses: { 202: 'Still running: deleted when done', 204: 'Deleted', 307: ELSEWHERE, 404: NO_BACKUP, 503: GONE } } },
+      { method: 'GET', path: `${base}/restores`, permission: 'ADMIN', handle: async (ctx, s) => sendJson(ctx, await s.backups.names('restore')),
         doc: { summary: 'Names of the restores', responses: { 200: json('JSON array of names') } } },
       { method: 'POST', path: restore, permission: 'ADMIN', handle: (ctx, s) => createRestore(ctx, s),
         doc: { summary: 'Restore from an archive on the server (JSON {location, resources}) or uploaded (multipart: backup, resources)', body: [MEDIA.json, MEDIA.multipart], responses: { 202: 'Started', 400: 'Invalid request or archive, or an archive too large', 409: 'A restore of that name exists', 415: 'Neither JSON nor multipart' } } },
-      { method: 'HEAD', path: restore, permission: 'ADMIN', handle: (ctx, s) => sendStatus(ctx, s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201),
+      { method: 'HEAD', path: restore, permission: 'ADMIN', handle: async (ctx, s) => sendStatus(ctx, await s.backups.restoreStatus(ctx.params.restore) === 'IN_PROGRESS' ? 202 : 201),
         doc: { summary: 'Whether a restore is done', responses: { 201: 'Done', 202: 'Still running', 404: 'No such restore' } } },
       { method: 'DELETE', path: restore, permission: 'ADMIN', handle: (ctx, s) => remove(ctx, s, 'restore', ctx.params.restore),
-        doc: { summary: 'Forget a restore', responses: { 202: 'Still running: forgotten when done', 204: 'Forgotten', 404: 'No such restore' } } },
+        doc: { summary: 'Forget a restore', responses: { 202: 'Still running: forgotten when done', 204: 'Forgotten', 307: ELSEWHERE, 404: 'No such restore', 503: GONE } } },
     ];
     if (base === '/rest/v2/cluster') {
       rows.push({ method: 'HEAD', path: `${base}/backups`, permission: 'ADMIN', handle: (ctx) => sendStatus(ctx, 200),
@@ -87,10 +90,11 @@ async function createBackup(ctx: GridContext, s: Services): Promise<void> {
   sendStatus(ctx, 202);
 }
 
-/** 202 while running; 200 with the zip (GET streams it, chunked); 500 when failed. */
-function getBackup(ctx: GridContext, s: Services, download: boolean): void {
-  if (s.backups.status('backup', ctx.params.backup) === 'IN_PROGRESS') return sendStatus(ctx, 202);
-  const { path, fileName } = s.backups.archive(ctx.params.backup);
+/** 202 while running; 200 with the zip (GET streams it, chunked; another node's: 307 there); 500 when failed. */
+async function getBackup(ctx: GridContext, s: Services, download: boolean): Promise<void> {
+  if (await s.backups.status('backup', ctx.params.backup) === 'IN_PROGRESS') return sendStatus(ctx, 202);
+  const { path, fileName, holder } = await s.backups.archive(ctx.params.backup);
+  if (download && holder) return redirect(ctx, holder);
   ctx.status = 200;
   ctx.set('Content-Type', 'application/zip');
   ctx.set('Content-Disposition', attachment(fileName));
@@ -98,14 +102,26 @@ function getBackup(ctx: GridContext, s: Services, download: boolean): void {
 }
 
 async function remove(ctx: GridContext, s: Services, kind: 'backup' | 'restore', name: string): Promise<void> {
-  sendStatus(ctx, (await s.backups.delete(kind, name)) === 'pending' ? 202 : 204);
+  const outcome = await s.backups.delete(kind, name);
+  if (typeof outcome === 'object') return redirect(ctx, outcome);
+  sendStatus(ctx, outcome === 'pending' ? 202 : 204);
+}
+
+/**
+ * The node that holds a backup's archive, or runs the operation, answers for it (docs/scale-out.md,
+ * "Backups and restores"): 307 to the same path there, the method kept; 503 while it does not run.
+ */
+function redirect(ctx: GridContext, holder: Holder): void {
+  if (!holder.live) throw new HolderNotRunningError(holder.name, holder.address);
+  ctx.status = 307;
+  ctx.set('Location', `${ctx.protocol}://${holder.address}${ctx.originalUrl}`);
 }
 
 /** JSON `{"location": …, "resources": …}` or multipart `backup` (+ `resources`); anything else 415. */
 async function createRestore(ctx: GridContext, s: Services): Promise<void> {
   const name = ctx.params.restore;
   if (contentTypeIs(headerText(ctx, 'content-type'), 'multipart/form-data')) {
-    s.backups.checkNewRestore(name);
+    await s.backups.checkNewRestore(name);
     const { path, resources } = await receiveUpload(ctx, s);
     let selection;
     try {

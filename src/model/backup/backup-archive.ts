@@ -15,6 +15,15 @@ export const MIN_ARCHIVE_MAJOR = 12;
  */
 export const KEY_FORMAT = 'key-format';
 export const KEYS_IN_STORAGE_TYPE = 'storage';
+/**
+ * Manifest property `consistency` (docs/backup-format.md#guarantees): what instant the archive's
+ * entries are of — `point-in-time` (the SQLite engine: every resource at one instant) or
+ * `per-page` (the redis engine: each page of a segment's entries consistent, the pages read one
+ * after another). Informational: a restore reads either, and an archive without it (older ones,
+ * all from the SQLite engine) is point-in-time.
+ */
+export const CONSISTENCY = 'consistency';
+export type Consistency = 'point-in-time' | 'per-page';
 
 export function containerDir(container: string): string {
   return `containers/${encodeName(container)}`;

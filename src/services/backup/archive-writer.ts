@@ -5,8 +5,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { lazy } from '../../util/lazy';
 import {
-  ARCHIVE_VERSION, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, archivePaths, encodeCounter, encodeEntry, formatNameList, formatProperties, frame,
+  ARCHIVE_VERSION, CONSISTENCY, KEY_FORMAT, KEYS_IN_STORAGE_TYPE, MANIFEST, archivePaths, encodeCounter, encodeEntry, formatNameList, formatProperties, frame,
 } from '../../model/backup/backup-archive';
+import type { StoredEntry } from '../../store/store';
 import type { CacheSnapshot, ContainerSnapshot } from './snapshot';
 import { OperationFailure, yieldToLoop } from './sources';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../util/private-files';
@@ -54,7 +55,8 @@ function zipOf(snapshot: ContainerSnapshot, container: string, counted: { entrie
   const zip = new (loadYazl().ZipFile)();
   const p = archivePaths;
   const text = (s: string) => Buffer.from(s, 'utf8');
-  zip.addBuffer(text(formatProperties({ containers: formatNameList([container]), version: ARCHIVE_VERSION, [KEY_FORMAT]: KEYS_IN_STORAGE_TYPE })), MANIFEST);
+  const manifest = { containers: formatNameList([container]), version: ARCHIVE_VERSION, [KEY_FORMAT]: KEYS_IN_STORAGE_TYPE, [CONSISTENCY]: snapshot.consistency };
+  zip.addBuffer(text(formatProperties(manifest)), MANIFEST);
   zip.addBuffer(text(formatProperties({
     caches: formatNameList(snapshot.caches.map((c) => c.name)),
     templates: formatNameList(snapshot.templates.map((t) => t.name)),
@@ -83,14 +85,22 @@ function zipOf(snapshot: ContainerSnapshot, container: string, counted: { entrie
  * An aborted backup just stops reading; the pipeline's own signal fails the archive.
  */
 async function* entryChunks(c: CacheSnapshot, counted: { entries: number }, signal: AbortSignal | undefined): AsyncGenerator<Buffer> {
-  const pages = c.pages();
-  for (;;) {
-    if (signal?.aborted) return; // checked right before each page is read: an aborted backup's snapshot may be closed
-    const page = pages.next();
-    if (page.done) return;
-    counted.entries += page.value.length;
-    yield Buffer.concat(page.value.map((e) => frame(encodeEntry(e))));
-    await yieldToLoop();
+  const source = c.pages();
+  // a snapshot's pages come at once; the redis engine's as each is read (the walk is let go on an abort)
+  const pages: Iterator<Iterable<StoredEntry>> | AsyncIterator<Iterable<StoredEntry>> = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : source[Symbol.iterator]();
+  try {
+    for (;;) {
+      if (signal?.aborted) return; // checked right before each page is read: an aborted backup's snapshot may be closed
+      const page = await pages.next();
+      if (page.done) return;
+      const records: Buffer[] = [];
+      for (const e of page.value) records.push(frame(encodeEntry(e)));
+      counted.entries += records.length;
+      yield Buffer.concat(records);
+      await yieldToLoop();
+    }
+  } finally {
+    await pages.return?.();
   }
 }
 

@@ -1,7 +1,8 @@
 import { formatCacheDocument } from '../../model/cache-config';
-import { type ArchivedCounter } from '../../model/backup/backup-archive';
+import type { ArchivedCounter, Consistency } from '../../model/backup/backup-archive';
 import { type Resources, selectNames } from '../../model/backup/backup-resources';
 import type { Store, StoredEntry, StoreSnapshot } from '../../store/store';
+import type { Pages } from '../../util/pages';
 import { type BackupSources, OperationFailure } from './sources';
 
 const PAGE = 1000;
@@ -13,8 +14,11 @@ const MAX_COMMIT_WAITS = 10_000;
 export interface CacheSnapshot {
   name: string;
   configXml: string;
-  /** Entry pages at the snapshot instant; read lazily for caches whose entries live in SQLite. */
-  pages(): Generator<StoredEntry[]>;
+  /**
+   * Entry pages: at the snapshot instant, read lazily for caches whose entries live in SQLite; or,
+   * on the redis engine, each page as it is read (docs/backup-format.md#guarantees).
+   */
+  pages(): Iterable<StoredEntry[]> | Pages<StoredEntry>;
 }
 
 /** Everything a backup holds, as it was at one instant. `close` releases the database snapshot. */
@@ -24,6 +28,8 @@ export interface ContainerSnapshot {
   counters: ArchivedCounter[];
   schemas: Array<{ name: string; content: string }>;
   tasks: Array<{ name: string; script: string }>;
+  /** What instant the entries are of: the archive's manifest says it. */
+  consistency: Consistency;
   close(): void;
 }
 
@@ -79,6 +85,7 @@ export async function captureSnapshot(src: BackupSources, store: Store, resource
     templates: src.manager.templateDefinitions().filter(([n]) => templates.names.includes(n)).map(([name, def]) => ({ name, xml: formatCacheDocument(def, name, 'xml', true) })),
     schemas: schemas.names.map((name) => ({ name, content: src.schemas.content(name) })),
     tasks: tasks.names.map((name) => ({ name, script: src.tasks.script(name) })),
+    consistency: 'point-in-time' as const,
     close: () => db.close(),
   };
   // ---- the instant ends here; counter values were read synchronously inside `value` (nothing pending) ----

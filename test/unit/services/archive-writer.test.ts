@@ -10,7 +10,7 @@ describe('writeArchive', () => {
   const entry = (i: number): StoredEntry => ({ key: Buffer.from(`k${i}`), value: Buffer.from('v'), valueType: 'application/octet-stream', created: 1, lastUsed: 1, lifespan: -1, maxIdle: -1 });
   const snapshotOf = (pages: () => Generator<StoredEntry[]>): ContainerSnapshot => ({
     caches: [{ name: 'c', configXml: '<local-cache/>', pages }],
-    templates: [], counters: [], schemas: [], tasks: [], close: () => undefined,
+    templates: [], counters: [], schemas: [], tasks: [], consistency: 'point-in-time', close: () => undefined,
   });
 
   it('fails the archive, not the process, when a page cannot be read; no file is left', async () => {
