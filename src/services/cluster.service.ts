@@ -18,19 +18,12 @@ const ANSWER_WAIT_MS = 2_000;
 /** The question for a cache's statistics on each node: body `{container, cache}`, answer a `CacheStatistics` (JSON). */
 const CACHE_STATISTICS = 'cache-statistics';
 
-/** One live grid node, as the cluster resources of the API show it. */
-export interface ClusterMember {
-  name: string;
-  /** host:port it serves HTTP on. */
-  address: string;
-  version: string;
-  startedAt: number;
-  /** Its default container's status. */
-  status: string;
-  /** Heap in use and free within the heap's size (bytes): now for this node, at its last heartbeat for another. */
-  memoryUsed: number;
-  memoryAvailable: number;
-}
+/**
+ * One live grid node, as the cluster resources of the API show it: what it announces
+ * (`MemberRecord`) but its process id and cluster name; its memory now for this node, at its last
+ * heartbeat for another.
+ */
+export type ClusterMember = Omit<MemberRecord, 'id' | 'cluster'>;
 
 /** The cluster as one node sees it at one moment. */
 export interface ClusterView {
@@ -215,6 +208,6 @@ export class ClusterService {
   }
 }
 
-function toMember(r: MemberRecord): ClusterMember {
-  return { name: r.name, address: r.address, version: r.version, startedAt: r.startedAt, status: r.status, memoryUsed: r.memoryUsed, memoryAvailable: r.memoryAvailable };
+function toMember({ id: _id, cluster: _cluster, ...member }: MemberRecord): ClusterMember {
+  return member;
 }

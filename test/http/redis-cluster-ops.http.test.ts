@@ -1,10 +1,9 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
 import { Client } from '../support/client';
 import { eventually } from '../support/poll';
-import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
-import { redisEngine, throwawayCluster } from '../support/redis-cluster';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { type ServerProcess, waitForExit } from '../support/process';
+import { gridProcesses, PROCESS_ADMIN, redisEngine, throwawayCluster } from '../support/redis-cluster';
+import { startTestServer, type TestServer } from '../support/server';
 
 // Cluster-wide operations and statistics of grid nodes on one real 3+3 Redis Cluster
 // (docs/scale-out.md, "Cluster-wide operations", "Cluster-wide statistics"), black-box over HTTP:
@@ -13,35 +12,17 @@ import { startTestServer, tempDir, type TestServer } from '../support/server';
 // be seen as a process that exits. The tests run in order: each stop leaves fewer nodes.
 
 type Json = Record<string, number>;
-const ADMIN = { user: 'admin', password: 'admin-pw' };
 const CACHE = '/rest/v2/caches/counted';
 
 describe('cluster-wide operations and statistics on one Redis Cluster', function () {
   this.timeout(120_000);
-  const processes: ServerProcess[] = [];
-  const dirs: string[] = [];
   let a: TestServer;
   let nodeB: ServerProcess;
   let nodeC: ServerProcess;
-  // declared before the cluster's: after hooks run in declaration order, and the nodes go before the cluster does
-  after(async () => {
-    await a?.close();
-    for (const p of processes) {
-      p.child.kill('SIGKILL');
-      await waitForExit(p.child);
-    }
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  const nodes = gridProcesses(() => redis, async () => { await a?.close(); });
   const redis = throwawayCluster();
-  const client = (p: ServerProcess) => new Client(p.url, ADMIN);
-  const start = async (name: string): Promise<ServerProcess> => {
-    const dir = tempDir('grid-ops-');
-    dirs.push(dir);
-    const args = ['--data', dir, '--engine', 'redis', '--redis', redis.seeds, '--redis-password-file', redis.cluster.passwordFile, '--node-name', name];
-    const p = await spawnServer(args, { APP_USER: 'admin', APP_PASS: 'admin-pw' });
-    processes.push(p);
-    return p;
-  };
+  const client = (p: ServerProcess) => new Client(p.url, PROCESS_ADMIN);
+  const start = (name: string) => nodes.start(name);
   const members = async (c: Client) => (await c.get('/rest/v2/container')).json<{ cluster_members: string[] }>().cluster_members;
 
   before(async () => {

@@ -1,17 +1,15 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
 import { Client } from '../support/client';
 import { grid } from '../support/cli';
-import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
-import { redisEngine, throwawayCluster } from '../support/redis-cluster';
-import { startTestServer, tempDir, type TestServer } from '../support/server';
+import { type ServerProcess, waitForExit } from '../support/process';
+import { gridProcesses, PROCESS_ADMIN, redisEngine, throwawayCluster } from '../support/redis-cluster';
+import { startTestServer, type TestServer } from '../support/server';
 
 // Membership of grid nodes on one real 3+3 Redis Cluster (docs/scale-out.md, "Membership"), black-box
 // over HTTP: node-a and node-c are `bin/grid start` processes (so they can be killed with -9), node-b
 // runs in this process with the test users of every role.
 
 type Json = Record<string, unknown>;
-const ADMIN = { user: 'admin', password: 'admin-pw' };
 /** The issue's bound for a node killed with -9 to leave every list (the deadline is 5 s: docs/scale-out.md, "Membership"). */
 const LEAVE_BOUND_MS = 10_000;
 
@@ -59,37 +57,18 @@ async function timeUntilListing(clients: Client[], names: string[], bound: numbe
 
 describe('membership of grid nodes on one Redis Cluster', function () {
   this.timeout(120_000);
-  const processes: ServerProcess[] = [];
-  const dirs: string[] = [];
   let b: TestServer;
   let nodeA: ServerProcess;
   let nodeC: ServerProcess;
-  // declared before the cluster's: after hooks run in declaration order, and the nodes go before the cluster does
-  after(async () => {
-    await b?.close();
-    for (const p of processes) {
-      p.child.kill('SIGKILL');
-      await waitForExit(p.child);
-    }
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  });
+  const nodes = gridProcesses(() => redis, async () => { await b?.close(); });
   const redis = throwawayCluster();
-  const client = (p: ServerProcess) => new Client(p.url, ADMIN);
-
-  const engineArgs = () => ['--engine', 'redis', '--redis', redis.seeds, '--redis-password-file', redis.cluster.passwordFile];
-  const env = { APP_USER: 'admin', APP_PASS: 'admin-pw' };
-  const start = async (name: string): Promise<ServerProcess> => {
-    const dir = tempDir('grid-member-');
-    dirs.push(dir);
-    const p = await spawnServer(['--data', dir, ...engineArgs(), '--node-name', name], env);
-    processes.push(p);
-    return p;
-  };
+  const client = (p: ServerProcess) => new Client(p.url, PROCESS_ADMIN);
+  const { engineArgs } = nodes;
+  const env = { APP_USER: PROCESS_ADMIN.user, APP_PASS: PROCESS_ADMIN.password };
+  const start = (name: string) => nodes.start(name);
   /** `grid start` that is to be refused: its exit code and what it said. */
   const refused = async (args: string[]) => {
-    const dir = tempDir('grid-member-');
-    dirs.push(dir);
-    return grid(['start', '--port', '0', '--log-level', 'warn', '--data', dir, ...engineArgs(), ...args], { env, timeoutMs: 30_000 });
+    return grid(['start', '--port', '0', '--log-level', 'warn', '--data', nodes.dataDir(), ...engineArgs(), ...args], { env, timeoutMs: 30_000 });
   };
 
   before(async () => {

@@ -5,6 +5,7 @@ import { type EngineOverrides, parseRedisNodes } from '../../src/config/engine-c
 import type { Client } from './client';
 import { startTestServer, tempDir, type TestServer } from './server';
 import { needTool } from './tools';
+import { type ServerProcess, spawnServer, waitForExit } from './process';
 
 /**
  * Throwaway Redis for a test file, started with the same code as `grid redis-cluster`
@@ -86,4 +87,50 @@ export async function startTwoNodes(redis: ThrowawayCluster): Promise<TwoNodes> 
   const a = await startTestServer({ engine, durability: 'power' });
   const b = await startTestServer({ engine, durability: 'power' });
   return { a, b, adminA: a.as('admin'), adminB: b.as('admin') };
+}
+
+/** `bin/grid start` processes of a describe on a throwaway cluster (`gridProcesses`). */
+export interface GridProcesses {
+  /** The engine flags of a node on the cluster. */
+  engineArgs(): string[];
+  /** A fresh data dir, removed after the describe. */
+  dataDir(): string;
+  /** A node named `name`, with the user `admin`/`admin-pw` (the users live in the cluster: every node knows them). */
+  start(name: string): Promise<ServerProcess>;
+}
+
+/** The user `GridProcesses.start` gives its nodes. */
+export const PROCESS_ADMIN = { user: 'admin', password: 'admin-pw' };
+
+/**
+ * Grid nodes as processes over `redis()` for the enclosing describe, killed (SIGKILL) and their
+ * data dirs removed by an `after` hook that first runs `before` (e.g. closing an in-process node).
+ * Call it before `throwawayCluster()`: `after` hooks run in declaration order, so the nodes go
+ * before the cluster does.
+ */
+export function gridProcesses(redis: () => ThrowawayCluster, before?: () => Promise<void>): GridProcesses {
+  const processes: ServerProcess[] = [];
+  const dirs: string[] = [];
+  after(async () => {
+    await before?.();
+    for (const p of processes) {
+      p.child.kill('SIGKILL');
+      await waitForExit(p.child);
+    }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const engineArgs = () => ['--engine', 'redis', '--redis', redis().seeds, '--redis-password-file', redis().cluster.passwordFile];
+  const dataDir = () => {
+    const dir = tempDir('grid-node-');
+    dirs.push(dir);
+    return dir;
+  };
+  return {
+    engineArgs, dataDir,
+    async start(name) {
+      const p = await spawnServer(['--data', dataDir(), ...engineArgs(), '--node-name', name], { APP_USER: PROCESS_ADMIN.user, APP_PASS: PROCESS_ADMIN.password });
+      processes.push(p);
+      return p;
+    },
+  };
 }
