@@ -20,7 +20,7 @@ import { writeFileSync } from 'node:fs';
 const C = '/rest/v2/container';
 const JSON_TYPE = { 'Content-Type': 'application/json' };
 /** How many entries the big backup holds (docs/scale-out.md gives the figures of 100,000). */
-const ENTRIES = Number(process.env.GRID_TEST_BACKUP_ENTRIES ?? 20_000);
+const ENTRIES = Number(process.env.GRID_TEST_BACKUP_ENTRIES ?? 5_000);
 /** Bound for an operation of ENTRIES entries on a busy 2-core machine: generous, not a timing assertion. */
 const OPERATION_MS = 30_000 + ENTRIES * 3;
 const TASK = '// mode=local,language=javascript,parameters=[a]\n"hi " + a';

@@ -156,10 +156,10 @@ describe('grid nodes on a Redis Cluster under faults', function () {
       }
       await eventually(async () => (await health()).every((h) => h === 'HEALTHY'), 10_000, 'the health to be HEALTHY again');
 
-      // a real reshard of 300 slots, keys and all, while the writers go on
+      // a real reshard of 150 slots, keys and all, while the writers go on
       movedAt = Date.now();
       await redisCli(Number(from.address.split(':')[1]), ['--cluster', 'reshard', from.address, '--cluster-from', from.id, '--cluster-to', to.id,
-        '--cluster-slots', '300', '--cluster-yes'], redis.cluster.password, 120_000);
+        '--cluster-slots', '150', '--cluster-yes'], redis.cluster.password, 120_000);
       await eventually(() => load.lastSuccess.every((t) => t > Date.now() - 1_000 && t > movedAt), 30_000, 'every writer to write after the reshard');
     } finally {
       await load.stop(); // a failed step leaves no writer running
@@ -167,7 +167,7 @@ describe('grid nodes on a Redis Cluster under faults', function () {
     const wrong = await readBack(b.url, 'moving', load.acked);
     expect(wrong, `${wrong.length} of ${load.acked.size} acknowledged writes lost (${load.failures} failed writes)`).to.deep.equal([]);
     await eventually(async () => (await health()).every((h) => h === 'HEALTHY'), 10_000, 'the health to be HEALTHY after the reshard');
-    console.log(`      [measured] reshard of 300 slots under load: ${load.acked.size} keys acknowledged, ${load.failures} writes failed, ${Date.now() - movedAt} ms`);
+    console.log(`      [measured] reshard of 150 slots under load: ${load.acked.size} keys acknowledged, ${load.failures} writes failed, ${Date.now() - movedAt} ms`);
   });
 
   // last: the promoted replica has no replica of its own, so --durability power refuses writes to its slots afterwards

@@ -386,7 +386,7 @@ describe('two grid nodes on one Redis Cluster', function () {
       expect(distribution.status).to.equal(200);
       expect(distribution.json()).to.deep.equal({
         contains_key: k !== 'absent',
-        owners: [{ node_name: shard.master, node_addresses: [shard.master], primary: true }, ...shard.replicas.map((r) => ({ node_name: r, node_addresses: [r], primary: false }))],
+        owners: [{ node_name: shard.master, node_addresses: [shard.master], primary: k !== 'absent' }, ...shard.replicas.map((r) => ({ node_name: r, node_addresses: [r], primary: false }))],
       });
     }
     const rows = (await adminA.get('/rest/v2/caches/owned?action=distribution')).json<Array<{ node_name: string; node_addresses: string[]; total_entries: number; memory_entries: number }>>();

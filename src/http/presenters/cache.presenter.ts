@@ -184,10 +184,11 @@ export function presentCacheDistribution(node: NodeInfo, rows: CacheDistribution
 
 /**
  * `GET /caches/{c}/{key}?action=distribution` (docs/reference/data-plane.md#key-distribution): this
- * node owns every key it holds; engine nodes own a key whether it is held or not (the primary first).
+ * node owns every key it holds; engine nodes own a key whether it is held or not, the primary first
+ * (`primary: true` while the key is held, as on one node).
  */
 export function presentKeyDistribution(node: NodeInfo, containsKey: boolean, owners: KeyOwners | undefined): Record<string, unknown> {
   if (!owners) return { contains_key: containsKey, owners: [{ node_name: node.name, node_addresses: [node.address], primary: containsKey }] };
   const row = (n: EngineNode, primary: boolean) => ({ node_name: n.address, node_addresses: [n.address], primary });
-  return { contains_key: containsKey, owners: [row(owners.primary, true), ...owners.backups.map((b) => row(b, false))] };
+  return { contains_key: containsKey, owners: [row(owners.primary, containsKey), ...owners.backups.map((b) => row(b, false))] };
 }
