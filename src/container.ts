@@ -11,7 +11,6 @@ import { DEFAULT_PAGING, RedisEntries } from './store/redis/redis-entries';
 import { clusterContainerName, RedisStore } from './store/redis/redis-store';
 import { RedisMemberRegistry } from './store/redis/member-registry';
 import type { ClusterEngine } from './store/redis/cluster-engine';
-import { type ClusterTopology, stateOf } from './store/redis/cluster-topology';
 import type { RemoteChange } from './store/redis/replicated-records';
 import type { Store } from './store/store';
 import { CounterManager } from './grid/counter-manager';
@@ -24,7 +23,7 @@ import { BackupService, type SharedOperations } from './services/backup.service'
 import { BackupLocations, BackupRootError } from './services/backup/locations';
 import { BulkService } from './services/bulk.service';
 import { CacheService } from './services/cache.service';
-import { ContainerService, CONTAINER_NAME, type HealthStatus } from './services/container.service';
+import { ContainerService, CONTAINER_NAME } from './services/container.service';
 import { CounterService } from './services/counter.service';
 import { AUTH_MECHANISMS_SETTING, type DigestResealing, DigestVault } from './services/auth/digest-vault';
 import { EntryService } from './services/entry.service';
@@ -143,7 +142,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     entries: new EntryService(clock, types, values),
     schemas,
     container: new ContainerService(manager, clock, name, {
-      engineHealth: spec.cluster && engineHealthOf(spec.cluster.topology),
+      engineHealth: spec.cluster && (() => spec.cluster!.topology.health()),
       tell: redis && ((order) => redis.tell(formatOrder(order))),
     }),
     tasks: new TaskService(store, manager, clock, {
@@ -249,12 +248,4 @@ function reportStoredDigests(r: DigestResealing, key: CredentialsKey, log: Logge
       'Digest credentials of these users do not open with the credentials key (key file replaced or missing?); they can log in with Basic; restore the key or set their passwords again');
   }
   if (r.missing.length) log.warn({ users: r.missing }, 'these users have no Digest credentials (set while Digest was off); they can log in with Basic until their password is set again');
-}
-
-/** The state of the whole cluster as last seen (HEALTHY before the first look). */
-function engineHealthOf(topology: ClusterTopology): () => HealthStatus {
-  return () => {
-    const latest = topology.latest;
-    return latest ? stateOf(latest).status : 'HEALTHY';
-  };
 }

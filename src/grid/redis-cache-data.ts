@@ -247,16 +247,7 @@ function placementOf(store: RedisEntries, topology: ClusterTopology, clock: Cloc
       });
       return [...byMaster].map(([address, entries]) => ({ node: { address }, entries }));
     },
-    health() {
-      const t = topology.latest;
-      if (!t) return 'HEALTHY';
-      let moving = false;
-      for (const slot of store.segmentSlots) {
-        if (!t.owners(slot)) return 'DEGRADED';
-        moving ||= t.migrating(slot);
-      }
-      return moving ? 'HEALTHY_REBALANCING' : 'HEALTHY';
-    },
+    health: () => topology.health(store.segmentSlots),
   };
 }
 

@@ -64,9 +64,20 @@ export class ClusterTopology {
     return known.topology;
   }
 
-  /** The latest topology read (undefined before the first). */
-  get latest(): Topology | undefined {
-    return this.known?.topology;
+  /**
+   * The health as last read (HEALTHY before the first read): of the whole cluster, or of `slots`
+   * alone (a cache's) — DEGRADED while one has no reachable master, HEALTHY_REBALANCING while one moves.
+   */
+  health(slots?: readonly number[]): ClusterState['status'] {
+    const t = this.known?.topology;
+    if (!t) return 'HEALTHY';
+    if (!slots) return stateOf(t).status;
+    let moving = false;
+    for (const slot of slots) {
+      if (!t.owners(slot)) return 'DEGRADED';
+      moving ||= t.migrating(slot);
+    }
+    return moving ? 'HEALTHY_REBALANCING' : 'HEALTHY';
   }
 
   /**
