@@ -1,25 +1,26 @@
 import { rmSync } from 'node:fs';
-import { type LocalCluster, NODE_COUNT, startLocalCluster, stopLocalCluster } from '../../src/cli/local-redis-cluster';
+import { NODE_COUNT, startLocalCluster, stopLocalCluster } from '../../src/cli/local-redis-cluster';
 import { address, freeNodePorts, startRedisNode, stopRedisNode } from '../../src/cli/local-redis-node';
 import { type EngineOverrides, parseRedisNodes } from '../../src/config/engine-config';
 import type { Client } from './client';
 import { startTestServer, tempDir, type TestServer } from './server';
 import { needTool } from './tools';
+import { flushCluster, sharedRedisCluster, type StartedCluster } from './shared-redis-cluster';
 import { type ServerProcess, spawnServer, waitForExit } from './process';
 
 /**
  * Throwaway Redis for a test file, started with the same code as `grid redis-cluster`
- * (src/cli/local-redis-cluster.ts) on free loopback ports in a temp dir, and killed (SIGKILL, by
- * PID) and removed after. Skips locally without redis-server; fails under CI (tools.ts).
+ * (src/cli/local-redis-cluster.ts) on free loopback ports in a temp dir. Skips locally without
+ * redis-server; fails under CI (tools.ts).
  *
- *   const redis = throwawayCluster();   // in a describe: its before starts it, its after removes it
+ *   const redis = throwawayCluster();   // in a describe: its before gets it ready
  *   … redis.cluster.nodes, redis.seeds, redis.cluster.passwordFile …
+ *
+ * By default the describe borrows the run's shared cluster (shared-redis-cluster.ts), emptied for
+ * it; a describe that kills, stops or reshards Redis nodes asks for `{ own: true }`: a cluster of
+ * its own, killed (SIGKILL, by PID) and removed after.
  */
-export interface ThrowawayCluster {
-  cluster: LocalCluster;
-  /** `127.0.0.1:P,…` of the three nodes the cluster was created with as masters. */
-  seeds: string;
-}
+export type ThrowawayCluster = StartedCluster;
 
 export function needRedis(ctx: Mocha.Context): void {
   needTool(ctx, 'redis-server', 'a throwaway Redis Cluster');
@@ -27,12 +28,17 @@ export function needRedis(ctx: Mocha.Context): void {
 }
 
 /** A 3-master + 3-replica cluster for the enclosing `describe` (mocha before/after hooks). */
-export function throwawayCluster(): ThrowawayCluster {
+export function throwawayCluster(opts: { own?: boolean } = {}): ThrowawayCluster {
   const handle = {} as ThrowawayCluster;
   let dir: string | undefined;
   before(async function () {
     this.timeout(60_000);
     needRedis(this);
+    if (!opts.own) {
+      Object.assign(handle, await sharedRedisCluster());
+      await flushCluster(handle);
+      return;
+    }
     dir = tempDir('grid-redis-');
     const { cluster } = await startLocalCluster(dir, await freeNodePorts(NODE_COUNT), { detached: false });
     handle.cluster = cluster;

@@ -22,7 +22,7 @@ let caches = 0;
 
 describe('RedisCacheData: the entry seam on Redis Cluster', function () {
   this.timeout(60_000);
-  const redis = throwawayCluster();
+  const redis = throwawayCluster({ own: true }); // it kills a master
   const clients = useClusterClients(redis);
 
   const dataOn = (c: Cluster, clock: Clock = systemClock, id = `d${++caches}`) => new RedisCacheData(new RedisEntries(c, id), clock);
