@@ -119,6 +119,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       calls: new NodeCalls(engine.client, engine.events, engine.namespace, engine.events.node, () => node.name),
     },
     cacheStatistics: (container, cache) => containers.find((c) => c.name === container)?.services.caches.statisticsByName(cache),
+    catchUp: (container) => containers.find((c) => c.name === container)?.services.container.catchUp(),
   });
   const shared: ProcessServices = {
     logging: new LoggingService(logs, main.store),

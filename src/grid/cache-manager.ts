@@ -1,3 +1,4 @@
+import { ClusterSwitches, cacheRebalancingSetting } from './cluster-switches';
 import { CacheExistsError, CacheNotFoundError, NoSuchTemplateError, ReservedCacheNameError } from '../errors';
 import { checkResourceName } from '../model/resource-name';
 import {
@@ -63,7 +64,7 @@ export interface CacheHandle {
   volatile: boolean;
   /** Partition availability, set by `?action=set-availability` (docs/reference/management-plane.md#availability) through `CacheManager.setAvailability`. */
   availability?: Availability;
-  /** The cache's own rebalancing switch (`?action=enable|disable-rebalancing`); the container's switch also applies. */
+  /** The cache's own rebalancing switch (`?action=enable|disable-rebalancing`), as this node last read it; the container's switch also applies. */
   rebalancing: boolean;
   /**
    * Its entries, where they live: the cache's own (memory and store) — or, for an internal cache
@@ -102,14 +103,13 @@ export class CacheManager {
   readonly events: ConfigEventLog;
   /** Told once, when `?action=shutdown` stops the container: its event streams end then. */
   readonly stopping = new Listeners<void>();
-  rebalancingEnabled = true;
+  /** The rebalancing switches and the ignore list, shared by the nodes of a cluster. */
+  private readonly switches: ClusterSwitches;
   private readonly caches = new Map<string, CacheHandle>();
   private readonly aliases = new CacheAliases();
   private readonly templates = new Map<string, CacheDefinition>();
   /** Definition changes run one after another, so each sees the state the previous one left. */
   private changes: Promise<unknown> = Promise.resolve();
-  /** The server's ignore list: caches temporarily refused to clients (docs/reference/management-plane.md#ignore-list). */
-  private readonly ignored = new Set<string>();
   private nextId: number;
   /** Each cache's reaper timer, following its own `expiration.interval` (`scheduleReaper`). */
   private readonly reapers = new Map<CacheHandle, NodeJS.Timeout>();
@@ -118,6 +118,7 @@ export class CacheManager {
 
   constructor(private readonly deps: CacheManagerDeps) {
     this.startedAt = deps.clock.now();
+    this.switches = new ClusterSwitches(deps.store, deps.clock);
     this.stats = new CacheStats(this.startedAt);
     this.reapFailures = new RateLimitedLog(deps.log, 'expired entries could not be reaped; the next run tries again');
     this.nextId = deps.store.definitions.maxCacheId() + 1;
@@ -257,20 +258,38 @@ export class CacheManager {
     return [...this.templates.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
-  ignore(nameOrAlias: string): void {
-    this.ignored.add(this.require(nameOrAlias).cache.name);
-  }
-
-  unignore(nameOrAlias: string): void {
-    this.ignored.delete(this.require(nameOrAlias).cache.name);
+  /** The server's ignore list: caches temporarily refused to clients (docs/reference/management-plane.md#ignore-list). */
+  setIgnored(nameOrAlias: string, ignored: boolean): Promise<void> {
+    return this.switches.setIgnored(this.require(nameOrAlias).cache.name, ignored);
   }
 
   isIgnored(name: string): boolean {
-    return this.ignored.has(name);
+    return this.switches.isIgnored(name);
   }
 
   ignoredNames(): string[] {
-    return [...this.ignored].sort();
+    return this.switches.ignoredNames();
+  }
+
+  /** The container's rebalancing switch (docs/reference/management-plane.md#cache-rebalancing). */
+  get rebalancingEnabled(): boolean {
+    return this.switches.rebalancing;
+  }
+
+  setRebalancing(enabled: boolean): Promise<void> {
+    return this.switches.setRebalancing(enabled);
+  }
+
+  /** A cache's own rebalancing switch; the container's applies on top. */
+  async setCacheRebalancing(h: CacheHandle, enabled: boolean): Promise<void> {
+    await this.switches.setCacheRebalancing(h.cache.id, enabled);
+    this.switchesChanged();
+  }
+
+  /** The switches changed (through this node or another): read again, and each cache's own follows. */
+  switchesChanged(): void {
+    this.switches.reload();
+    for (const h of this.caches.values()) h.rebalancing = this.switches.cacheRebalancing(h.cache.id);
   }
 
   /** `POST /container?action=shutdown`: caches stop (passivating ones write to the store) and stay stopped. */
@@ -339,7 +358,7 @@ export class CacheManager {
       this.stopReaper(h);
       this.deps.indexing?.detach(h.cache);
       // the event keeps the definition: who may hear of the removal depends on it
-      const event = await this.events.record(h.cache.id > 0 ? [{ kind: 'cache.delete', id: h.cache.id }] : [],
+      const event = await this.events.record(h.cache.id > 0 ? [{ kind: 'cache.delete', id: h.cache.id }, { kind: 'setting.delete', name: cacheRebalancingSetting(h.cache.id) }] : [],
         { type: 'remove-cache', name, definition: h.definition, settings: h.cache.settings, volatile: h.volatile });
       this.deps.log.info({ cache: name }, 'cache removed');
       this.events.tell(event);
@@ -492,6 +511,6 @@ export class CacheManager {
     const cache = new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats });
     const data = !flags.internal && this.deps.dataOf ? this.deps.dataOf(cache) : new LocalCacheData(cache);
     if (!flags.internal) this.deps.indexing?.attach(cache, definition, data);
-    return { cache, data, definition, ...flags, rebalancing: true };
+    return { cache, data, definition, ...flags, rebalancing: this.switches.cacheRebalancing(id) };
   }
 }

@@ -230,8 +230,8 @@ export class CacheService {
   }
 
   /** `?action=enable|disable-rebalancing` on one cache; the container switch still applies on top. */
-  setRebalancing(cache: CacheView, enabled: boolean): void {
-    handleOf(cache).rebalancing = enabled;
+  setRebalancing(cache: CacheView, enabled: boolean): Promise<void> {
+    return this.manager.setCacheRebalancing(handleOf(cache), enabled);
   }
 
   /**

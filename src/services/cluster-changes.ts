@@ -39,6 +39,7 @@ export function applyRemoteChange(change: RemoteChange, to: ChangeFollowers): vo
   if (tables.has('tasks')) to.tasks.reload();
   if (tables.has('roles') || tables.has('principals')) to.roles.reload();
   if (tables.has('users')) to.usersChanged();
+  if (tables.has('settings')) to.manager.switchesChanged();
   if (tables.has('schemas')) to.schemas.reload().catch((err: unknown) => to.log.error({ err }, 'schemas changed by another node could not be applied'));
   for (const e of change.events) to.manager.events.tell(ConfigEventLog.eventOf(e));
 }

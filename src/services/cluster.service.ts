@@ -17,6 +17,8 @@ const LEAVE_WAIT_MS = 2_000;
 const ANSWER_WAIT_MS = 2_000;
 /** The question for a cache's statistics on each node: body `{container, cache}`, answer a `CacheStatistics` (JSON). */
 const CACHE_STATISTICS = 'cache-statistics';
+/** The question "apply every change of this container committed until now": body `{container}`, answered (`{}`) once done. */
+const CATCH_UP = 'catch-up';
 
 /**
  * One live grid node, as the cluster resources of the API show it: what it announces
@@ -57,6 +59,8 @@ export interface ClusterSettings {
   registration?: MemberRegistration;
   /** This node's statistics of a cache of one of its containers (by container name); undefined when it has no such cache. */
   cacheStatistics: (container: string, cache: string) => CacheStatistics | undefined;
+  /** Resolves once this node has applied every change of the container committed before the call; undefined when there is nothing to wait for. */
+  catchUp: (container: string) => Promise<void> | undefined;
   log: Logger;
 }
 
@@ -115,10 +119,23 @@ export class ClusterService {
     if (!reg) return [];
     const others = (await reg.registry.list()).map((m) => m.name).filter((n) => n !== this.node.name);
     const answers = await reg.calls.ask(CACHE_STATISTICS, JSON.stringify({ container, cache }), others, ANSWER_WAIT_MS);
-    const silent = others.filter((n) => !answers.has(n)).join(', ');
-    if (silent !== this.silent && silent) this.settings.log.warn({ nodes: silent, waitedMs: ANSWER_WAIT_MS }, 'live nodes did not answer in time: their figures are left out');
-    this.silent = silent;
+    this.noteSilent(others.filter((n) => !answers.has(n)).join(', '));
     return [...answers.values()].flatMap((a) => (a === undefined ? [] : [JSON.parse(a) as CacheStatistics]));
+  }
+
+  /**
+   * Resolves once every other live node has applied the changes of container `container`
+   * committed before the call (docs/scale-out.md, "Cluster-wide settings"), so a setting changed
+   * through this node is in force on all of them when the request that changed it is answered, as
+   * the original's replicated state is; a node silent for ANSWER_WAIT_MS is not waited for (logged).
+   * At once on the SQLite engine.
+   */
+  async spread(container: string): Promise<void> {
+    const reg = this.settings.registration;
+    if (!reg) return;
+    const others = (await reg.registry.list()).map((m) => m.name).filter((n) => n !== this.node.name);
+    const answers = await reg.calls.ask(CATCH_UP, JSON.stringify({ container }), others, ANSWER_WAIT_MS);
+    this.noteSilent(others.filter((n) => !answers.has(n)).join(', '));
   }
 
   /**
@@ -164,8 +181,18 @@ export class ClusterService {
     }).finally(() => clearTimeout(timer));
   }
 
+  /** Logs the live nodes that did not answer in time, when they are not the ones that did not last time. */
+  private noteSilent(silent: string): void {
+    if (silent !== this.silent && silent) this.settings.log.warn({ nodes: silent, waitedMs: ANSWER_WAIT_MS }, 'live nodes did not answer in time: they were not waited for, and their figures are left out');
+    this.silent = silent;
+  }
+
   /** What this node answers another's question: JSON, or undefined for nothing to say. */
-  private answer(topic: string, body: string): string | undefined {
+  private async answer(topic: string, body: string): Promise<string | undefined> {
+    if (topic === CATCH_UP) {
+      await this.settings.catchUp((JSON.parse(body) as { container: string }).container);
+      return '{}';
+    }
     if (topic !== CACHE_STATISTICS) return undefined;
     const { container, cache } = JSON.parse(body) as { container: string; cache: string };
     const statistics = this.settings.cacheStatistics(container, cache);

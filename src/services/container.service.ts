@@ -163,8 +163,8 @@ export class ContainerService {
     return { ...this.manager.stats.snapshot(), entries, entriesInMemory, dataMemoryUsed: memory };
   }
 
-  setRebalancing(enabled: boolean): void {
-    this.manager.rebalancingEnabled = enabled;
+  setRebalancing(enabled: boolean): Promise<void> {
+    return this.manager.setRebalancing(enabled);
   }
 
   /**
@@ -176,14 +176,10 @@ export class ContainerService {
     this.manager.shutdownContainer();
   }
 
-  ignore(cache: string): void {
+  /** Puts the cache on the ignore list, or takes it off. */
+  setIgnored(cache: string, ignored: boolean): Promise<void> {
     this.requireCache(cache);
-    this.manager.ignore(cache);
-  }
-
-  unignore(cache: string): void {
-    this.requireCache(cache);
-    this.manager.unignore(cache);
+    return this.manager.setIgnored(cache, ignored);
   }
 
   /** The ignore list, without the caches the caller holds no permission on. */

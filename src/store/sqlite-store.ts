@@ -230,6 +230,8 @@ export class SqliteStore implements Store {
       case 'operation.upsert': return this.operations.upsert(op.record);
       case 'operation.delete': return this.operations.delete(op.operation, op.name);
       case 'xsite.upsert': return this.xsite.upsert(op.record);
+      case 'setting.put': return this.settings.upsert(op.name, op.value, op.updatedAt);
+      case 'setting.delete': return this.settings.delete(op.name);
       case 'index.put': case 'index.delete': case 'index.clear': case 'index.purgeExpired': case 'index.memoryOnly': return this.indexes.apply(op);
     }
   }

@@ -120,6 +120,8 @@ export interface Store {
   };
   readonly settings: {
     find(name: string): string | undefined;
+    /** The settings whose names begin with `prefix`, by name. */
+    list(prefix: string): Array<[name: string, value: string]>;
     upsert(name: string, value: string, updatedAt: number): void;
   };
   /** The indexes of persistent caches, written in the same transactions as their entries. */

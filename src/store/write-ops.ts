@@ -35,4 +35,7 @@ export type WriteOp =
   | { kind: 'operation.upsert'; record: OperationRecord }
   | { kind: 'operation.delete'; operation: OperationRecord['kind']; name: string }
   | { kind: 'xsite.upsert'; record: XSiteRecord }
+  /** A switch the whole cluster shares (src/grid/cluster-switches.ts): set, or back to its default. */
+  | { kind: 'setting.put'; name: string; value: string; updatedAt: number }
+  | { kind: 'setting.delete'; name: string }
   | IndexWriteOp;

@@ -183,7 +183,7 @@ async function ensureFixtures(server: TestServer): Promise<void> {
   const admin = server.as('admin');
   for (const t of TARGETS) {
     if (!s.manager.find(t.name)) await admin.createCache(t.name, t.config);
-    if (s.container.isIgnored(t.name)) s.container.unignore(t.name);
+    if (s.container.isIgnored(t.name)) await s.container.setIgnored(t.name, false);
     const h = s.manager.find(t.name)!;
     h.availability = undefined;
     if (!h.cache.peek(Buffer.from(KEY))) expect((await admin.put(`/rest/v2/caches/${t.name}/${KEY}`, 'v')).status).to.equal(204);

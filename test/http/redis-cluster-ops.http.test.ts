@@ -57,6 +57,43 @@ describe('cluster-wide operations and statistics on one Redis Cluster', function
     }
   });
 
+  it('keeps one ignore list for the cluster: in force on every node once the request that set it is answered', async () => {
+    const [onA, onB, onC] = [a.as('admin'), client(nodeB), client(nodeC)];
+    await onA.createCache('shunned');
+    expect((await onB.post('/rest/v2/server/ignored-caches/shunned')).status).to.equal(204);
+    const put = await onA.put('/rest/v2/caches/shunned/k', 'v');
+    expect([put.status, put.text]).to.deep.equal([503, "ISPN012008: Cache with name 'shunned' is temporarily unavailable."]);
+    for (const c of [onA, onB, onC]) {
+      expect((await c.get('/rest/v2/server/ignored-caches')).json(), c.url).to.deep.equal(['shunned']);
+      const item = (await c.get('/rest/v2/caches?action=detailed')).json<Array<{ name: string; status: string }>>().find((i) => i.name === 'shunned');
+      expect(item?.status, c.url).to.equal('IGNORED');
+    }
+    expect((await a.as('deployer').delete('/rest/v2/server/ignored-caches/shunned')).status).to.equal(403);
+    expect((await onC.delete('/rest/v2/server/ignored-caches/shunned')).status).to.equal(204);
+    expect((await onA.put('/rest/v2/caches/shunned/k', 'v')).status).to.equal(204);
+    for (const c of [onA, onB, onC]) expect((await c.get('/rest/v2/server/ignored-caches')).json(), c.url).to.deep.equal([]);
+  });
+
+  it('keeps one rebalancing switch for the container and one per cache, reported alike by every node; a cache created again starts switched on', async () => {
+    const [onA, onB, onC] = [a.as('admin'), client(nodeB), client(nodeC)];
+    const container = async (c: Client) => (await c.get('/rest/v2/container')).json<{ rebalancing_enabled: boolean }>().rebalancing_enabled;
+    const cache = async (c: Client, name: string) => (await c.get(`/rest/v2/caches/${name}`)).json<{ rebalancing_enabled: boolean }>().rebalancing_enabled;
+    await onA.createCache('moved');
+    expect((await onA.post('/rest/v2/container?action=disable-rebalancing')).status).to.equal(204);
+    for (const c of [onA, onB, onC]) expect([await container(c), await cache(c, 'moved')], c.url).to.deep.equal([false, false]);
+    expect((await onB.post('/rest/v2/container?action=enable-rebalancing')).status).to.equal(204);
+    expect((await onC.post('/rest/v2/caches/moved?action=disable-rebalancing')).status).to.equal(204);
+    for (const c of [onA, onB, onC]) {
+      expect([await container(c), await cache(c, 'moved'), await cache(c, 'counted')], c.url).to.deep.equal([true, false, true]);
+      const listed = (await c.get('/rest/v2/caches?action=detailed')).json<Array<{ name: string; rebalancing_enabled: boolean }>>();
+      expect(listed.find((i) => i.name === 'moved')?.rebalancing_enabled, c.url).to.equal(false);
+    }
+    expect((await a.as('application').post('/rest/v2/caches/moved?action=enable-rebalancing')).status).to.equal(403);
+    expect((await onB.delete('/rest/v2/caches/moved')).status).to.equal(200);
+    await onB.createCache('moved');
+    for (const c of [onA, onB, onC]) expect(await cache(c, 'moved'), c.url).to.equal(true);
+  });
+
   it('answers a stop naming a node that is not live with 404 and the name, and stops none; LIFECYCLE only', async () => {
     const r = await client(nodeB).post('/rest/v2/cluster?action=stop&server=node-c&server=node-z');
     expect(r.status).to.equal(404);

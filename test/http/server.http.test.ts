@@ -90,6 +90,25 @@ describe('server /rest/v2/server', () => {
       expect((await admin.put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
     });
 
+    it('keeps the ignore list and the rebalancing switches across a restart, as the original keeps its server state', async () => {
+      await admin.createCache('kept');
+      expect((await admin.post('/rest/v2/server/ignored-caches/kept')).status).to.equal(204);
+      expect((await admin.post('/rest/v2/container?action=disable-rebalancing')).status).to.equal(204);
+      expect((await admin.post('/rest/v2/caches/c?action=disable-rebalancing')).status).to.equal(204);
+      await server.restart();
+      const rebalancing = async (path: string) => (await admin.get(path)).json<{ rebalancing_enabled: boolean }>().rebalancing_enabled;
+      expect((await admin.get('/rest/v2/server/ignored-caches')).json()).to.deep.equal(['kept']);
+      expect((await admin.put('/rest/v2/caches/kept/k', 'v')).status).to.equal(503);
+      expect([await rebalancing('/rest/v2/container'), await rebalancing('/rest/v2/caches/c')]).to.deep.equal([false, false]);
+      // the cache's own switch stays off under the container's
+      expect((await admin.post('/rest/v2/container?action=enable-rebalancing')).status).to.equal(204);
+      expect([await rebalancing('/rest/v2/container'), await rebalancing('/rest/v2/caches/c')]).to.deep.equal([true, false]);
+      expect((await admin.post('/rest/v2/caches/c?action=enable-rebalancing')).status).to.equal(204);
+      expect((await admin.delete('/rest/v2/server/ignored-caches/kept')).status).to.equal(204);
+      expect(await rebalancing('/rest/v2/caches/c')).to.equal(true);
+      expect((await admin.put('/rest/v2/caches/kept/k', 'v')).status).to.equal(204);
+    });
+
     it('answers 404 for an unknown cache or manager, and 403 for non-admins', async () => {
       expect((await admin.post('/rest/v2/server/ignored-caches/nope')).status).to.equal(404);
       expect((await admin.post('/rest/v2/server/ignored-caches/other/c')).status).to.equal(404);

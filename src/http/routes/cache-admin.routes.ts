@@ -63,8 +63,9 @@ async function assignAlias(ctx: GridContext, s: Services): Promise<void> {
   sendStatus(ctx, 200);
 }
 
-function rebalancing(ctx: GridContext, s: Services, enabled: boolean): void {
-  s.caches.setRebalancing(ctx.state.cache, enabled);
+async function rebalancing(ctx: GridContext, s: Services, enabled: boolean): Promise<void> {
+  await s.caches.setRebalancing(ctx.state.cache, enabled);
+  await s.cluster.spread(s.container.name);
   sendStatus(ctx, 204);
 }
 

@@ -78,8 +78,9 @@ function checkManager(ctx: GridContext, s: Services): void {
   if (name !== undefined && name !== s.container.name) throw new ResourceNotFoundError();
 }
 
-function rebalancing(ctx: GridContext, s: Services, enabled: boolean): void {
-  s.container.setRebalancing(enabled);
+async function rebalancing(ctx: GridContext, s: Services, enabled: boolean): Promise<void> {
+  await s.container.setRebalancing(enabled);
+  await s.cluster.spread(s.container.name);
   sendStatus(ctx, 204);
 }
 

@@ -88,9 +88,9 @@ function manager(name: string, s: Services): void {
   if (name !== s.container.name) throw new ResourceNotFoundError();
 }
 
-function ignore(ctx: GridContext, s: Services, cache: string, on: boolean): void {
-  if (on) s.container.ignore(cache);
-  else s.container.unignore(cache);
+async function ignore(ctx: GridContext, s: Services, cache: string, on: boolean): Promise<void> {
+  await s.container.setIgnored(cache, on);
+  await s.cluster.spread(s.container.name);
   sendStatus(ctx, 204);
 }
 

@@ -2,8 +2,8 @@ import type { Cluster } from 'ioredis';
 import { engineFailure } from './engine-failure';
 import type { EntryEventFeed } from './entry-event-feed';
 
-/** What a node answers to a question: a text, or undefined when it has nothing to say (e.g. no such cache). */
-export type Answerer = (topic: string, body: string) => string | undefined;
+/** What a node answers to a question: a text, or undefined when it has nothing to say (e.g. no such cache); at once or later. */
+export type Answerer = (topic: string, body: string) => string | undefined | Promise<string | undefined>;
 
 interface Question { q: number; from: string; topic: string; body: string }
 interface Answer { q: number; node: string; body: string | null }
@@ -42,7 +42,7 @@ export class NodeCalls {
   async open(answerer: Answerer): Promise<void> {
     this.answerer = answerer;
     await this.feed.listen(this.prefix + this.id, (m) => this.heard(m));
-    await this.feed.listen(this.calls, (m) => this.asked(m));
+    await this.feed.listen(this.calls, (m) => void this.asked(m));
   }
 
   /**
@@ -69,12 +69,12 @@ export class NodeCalls {
     }
   }
 
-  private asked(message: Buffer): void {
+  private async asked(message: Buffer): Promise<void> {
     const question = parse<Question>(message);
     if (!question || question.from === this.id || this.name() === '') return;
     let body: string | undefined;
     try {
-      body = this.answerer(question.topic, question.body);
+      body = await this.answerer(question.topic, question.body);
     } catch {
       body = undefined;
     }

@@ -120,6 +120,7 @@ export class RedisStore implements Store {
 
   readonly settings: Store['settings'] = {
     find: (name) => this.records.get('settings', name),
+    list: (prefix) => [...this.records.table('settings')].filter(([name]) => name.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
     upsert: (name, value) => this.send([{ table: 'settings', field: name, value }]),
   };
 
@@ -262,6 +263,9 @@ export class RedisStore implements Store {
       case 'operation.upsert': return put('operations', `${op.record.kind}:${op.record.name}`, op.record);
       case 'operation.delete': return del('operations', `${op.operation}:${op.name}`);
       case 'xsite.upsert': return put('xsite', `${op.record.cache}\u0000${op.record.site}`, op.record);
+      // a setting's value is its text, as `settings.upsert` writes it
+      case 'setting.put': return [{ table: 'settings', field: op.name, value: op.value }];
+      case 'setting.delete': return del('settings', op.name);
       case 'configEvent.insert': throw new Error('configuration events are appended with appendConfigEvent on the redis engine');
       default: throw new Error(`the redis engine does not write ${(op as IndexWriteOp | WriteOp).kind} through its store`);
     }
