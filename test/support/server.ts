@@ -32,6 +32,8 @@ export interface ServerUnderTest {
 }
 
 export interface TestServer extends ServerUnderTest {
+  /** Where the next request goes: `url`, or on two nodes each node in turn. */
+  nextUrl(): string;
   close(opts?: { keepData?: boolean }): Promise<void>;
 }
 
@@ -72,6 +74,7 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<TestSer
     url: running.url,
     dataDir,
     running,
+    nextUrl: other ? next : () => running.url,
     as: (user) => new Client(other ? next : running.url, { user, password: `${user}-pw` }),
     anonymous: () => new Client(other ? next : running.url),
     async close({ keepData = false } = {}) {
@@ -109,8 +112,9 @@ function sharedServer(): { server: SharedServer; open(opts: ServerOptions): Prom
     get url() { return running().url; },
     get dataDir() { return dataDir ?? running().dataDir; },
     get running() { return running().running; },
-    as: (user) => new Client(() => running().url, { user, password: `${user}-pw` }),
-    anonymous: () => new Client(() => running().url),
+    // on two nodes each request goes to the next node in turn, as a TestServer's own clients do
+    as: (user) => new Client(() => running().nextUrl(), { user, password: `${user}-pw` }),
+    anonymous: () => new Client(() => running().nextUrl()),
     async stop() {
       const stopping = running();
       current = undefined;
