@@ -115,11 +115,13 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   const users = new UserService(store.users, clock, vault);
   reportStoredDigests(users.secureStoredDigests(), credentialsKey, log('grid.security'));
 
+  let schemasFollowed: Promise<void> = Promise.resolve();
   const indexing = new Indexing(store, types, log('grid.query'), clock);
   const manager = new CacheManager({
     store, clock, log: log('grid.cache'), reservedNames: spec.reservedCacheNames, indexing, expirationIntervalMs: config.expirationInterval,
     configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, clusterName, clock)),
-    catchUp: redis && (() => redis.catchUp()),
+    // caught up once the schemas another node changed are in force here too (their reload is asynchronous)
+    catchUp: redis && (() => redis.catchUp().then(() => schemasFollowed)),
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
   const queryEngine = new QueryEngine(types, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });
@@ -144,6 +146,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     container: new ContainerService(manager, clock, name, {
       engineHealth: spec.cluster && (() => spec.cluster!.topology.health()),
       tell: redis && ((order) => redis.tell(formatOrder(order))),
+      records: redis && { commitsBegun: () => redis.commitsBegun, whenWritten: () => redis.whenWritten() },
     }),
     tasks: new TaskService(store, manager, clock, {
       timeoutMs: config.taskTimeout, memoryMb: Math.floor(config.taskMemoryLimit / 2 ** 20), maxHostCalls: config.taskMaxHostCalls,
@@ -165,7 +168,11 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
   services.users.onChange = () => services.auth.forget();
   services.backups.attach({ manager, caches: services.caches, counters: services.counters, schemas, types, tasks: services.tasks });
   if (redis) {
-    const followers = { manager, counters: counterManager, schemas, tasks: services.tasks, roles, usersChanged: () => services.auth.forget(), log: log('grid.cluster') };
+    const followers = { manager, counters: counterManager, schemas: { reload: () => {
+      const reloaded = schemas.reload();
+      schemasFollowed = reloaded.catch(() => undefined); // its failure is logged by the follower
+      return reloaded;
+    } }, tasks: services.tasks, roles, usersChanged: () => services.auth.forget(), log: log('grid.cluster') };
     redis.onRemoteChange((change) => applyRemoteChange(change, followers));
     // a shutdown asked through another node applies here too (docs/scale-out.md, "Cluster-wide operations")
     redis.onRemoteChange((change) => { if (parseOrder(change.order)?.kind === 'shutdown') manager.shutdownContainer(); });

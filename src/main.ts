@@ -179,6 +179,13 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     await listeners.close();
     return failed(err);
   });
+  // the cluster starts when its first node does: partition availability begins afresh, as the original's
+  const alone = async () => (await cluster.view()).members.length === 1;
+  await (async () => { if (await alone()) await Promise.all(containers.map((c) => c.services.manager.resetAvailability())); })().catch(async (err: unknown) => {
+    await cluster.leave();
+    await listeners.close();
+    return failed(err);
+  });
   for (const write of writeUsers) write();
   if (identity) {
     const how = { configured: '', generated: ' (self-signed, generated now)', reused: ' (self-signed, generated on an earlier start)' }[identity.origin];

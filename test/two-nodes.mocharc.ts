@@ -60,6 +60,8 @@ const NOT_ON_TWO_NODES: Array<[title: string, reason: string]> = [
   ['serves Prometheus metrics anonymously', NODE_STATISTICS],
 
   ['PUT /rest/v2/caches/{cacheName} applies the change for a role the cache lists', NEW_BOUND],
+  ['leaves Digest closed for existing users (with a warning) while Basic works; a new password opens it again', 'takes the credentials key from node A only (each node has its own copy) and sets the password through A\'s services, not over HTTP'],
+  ['does not persist a VOLATILE cache and refuses unknown admin flags', 'a VOLATILE cache stays with the node that created it on this engine (docs/scale-out.md, "Records"), and the test looks for it on node A'],
   ['answers this node with its entry counts and memory', 'memory_used is what the node holds in memory, nothing on this engine; distribution over the cluster\'s nodes is to come with the cluster API'],
 ];
 
@@ -78,7 +80,8 @@ if (!hasTool('redis-server') || !hasTool('redis-cli')) {
 process.stderr.write(`two grid nodes on one Redis Cluster: ${FILES_NOT_ON_TWO_NODES.length} files and ${NOT_ON_TWO_NODES.length} tests are left out, each with its reason (test/two-nodes.mocharc.ts)\n`);
 
 export = {
-  spec: ['dist/test/http/**/*.test.js'],
+  // GRID_TEST_SPEC=dist/test/http/a.http.test.js,… narrows the pass to those files (the exclusions still apply)
+  spec: process.env.GRID_TEST_SPEC?.split(',') ?? ['dist/test/http/**/*.test.js'],
   ignore: FILES_NOT_ON_TWO_NODES.map(([file]) => `dist/test/http/${file}.http.test.js`),
   grep: NOT_ON_TWO_NODES.map(([title]) => literally(title)).join('|'),
   invert: true,

@@ -1,4 +1,4 @@
-import { ClusterSwitches, cacheRebalancingSetting } from './cluster-switches';
+import { ClusterSwitches, cacheSettingNames } from './cluster-switches';
 import { CacheExistsError, CacheNotFoundError, NoSuchTemplateError, ReservedCacheNameError } from '../errors';
 import { checkResourceName } from '../model/resource-name';
 import {
@@ -289,7 +289,10 @@ export class CacheManager {
   /** The switches changed (through this node or another): read again, and each cache's own follows. */
   switchesChanged(): void {
     this.switches.reload();
-    for (const h of this.caches.values()) h.rebalancing = this.switches.cacheRebalancing(h.cache.id);
+    for (const h of this.caches.values()) {
+      h.rebalancing = this.switches.cacheRebalancing(h.cache.id);
+      h.availability = this.switches.availability(h.cache.id);
+    }
   }
 
   /** `POST /container?action=shutdown`: caches stop (passivating ones write to the store) and stay stopped. */
@@ -301,11 +304,18 @@ export class CacheManager {
     this.deps.log.info('container shut down');
   }
 
-  /** A cache's partition availability: in memory only, as the original keeps it (a restart makes it AVAILABLE). */
-  setAvailability(h: CacheHandle, mode: Availability): void {
+  /** A cache's partition availability, the cluster's (ClusterSwitches): a restart of the whole cluster makes it AVAILABLE, as the original's. */
+  async setAvailability(h: CacheHandle, mode: Availability): Promise<void> {
     if ((h.availability ?? 'AVAILABLE') === mode) return;
-    h.availability = mode;
+    await this.switches.setAvailability(h.cache.id, mode);
+    this.switchesChanged();
     this.deps.log.info({ cache: h.cache.name, availability: mode }, 'cache availability changed');
+  }
+
+  /** The cluster starts (its first node, or the only one): every cache AVAILABLE. */
+  async resetAvailability(): Promise<void> {
+    await this.switches.resetAvailability();
+    this.switchesChanged();
   }
 
   async createFromTemplate(name: string, template: string, opts: { volatile: boolean }): Promise<CacheHandle> {
@@ -358,7 +368,7 @@ export class CacheManager {
       this.stopReaper(h);
       this.deps.indexing?.detach(h.cache);
       // the event keeps the definition: who may hear of the removal depends on it
-      const event = await this.events.record(h.cache.id > 0 ? [{ kind: 'cache.delete', id: h.cache.id }, { kind: 'setting.delete', name: cacheRebalancingSetting(h.cache.id) }] : [],
+      const event = await this.events.record(h.cache.id > 0 ? [{ kind: 'cache.delete', id: h.cache.id }, ...cacheSettingNames(h.cache.id).map((name) => ({ kind: 'setting.delete' as const, name }))] : [],
         { type: 'remove-cache', name, definition: h.definition, settings: h.cache.settings, volatile: h.volatile });
       this.deps.log.info({ cache: name }, 'cache removed');
       this.events.tell(event);
@@ -511,6 +521,6 @@ export class CacheManager {
     const cache = new Cache(id, name, settings, { store: this.deps.store, clock: this.deps.clock, containerStats: this.stats });
     const data = !flags.internal && this.deps.dataOf ? this.deps.dataOf(cache) : new LocalCacheData(cache);
     if (!flags.internal) this.deps.indexing?.attach(cache, definition, data);
-    return { cache, data, definition, ...flags, rebalancing: this.switches.cacheRebalancing(id) };
+    return { cache, data, definition, ...flags, rebalancing: this.switches.cacheRebalancing(id), availability: this.switches.availability(id) };
   }
 }

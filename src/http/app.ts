@@ -152,7 +152,21 @@ export function createApp(
       if (s.container.isIgnored(cache!.name)) throw new CacheIgnoredError(named);
       ctx.state.cache = cache!;
     }
-    return route.handle(ctx, s);
+    const mark = s.container.recordsMark();
+    return mark === undefined ? route.handle(ctx, s) : handleSpreading(ctx, s, route, mark);
+  };
+
+  /**
+   * On the redis engine: a request that wrote to the container's records (a definition, a schema,
+   * a user, a setting…) is answered once every live node has applied what it wrote
+   * (docs/scale-out.md, "Records"), as the original answers once its replicated state is
+   * everywhere: a client that reads through another node next reads what it wrote.
+   */
+  const handleSpreading = async (ctx: GridContext, s: Services, route: RouteSpec, mark: number): Promise<void> => {
+    await route.handle(ctx, s);
+    if (s.container.recordsMark() === mark) return;
+    await s.container.recordsWritten();
+    await s.cluster.spread(s.container.name);
   };
 
   app.use(async (koaCtx) => {

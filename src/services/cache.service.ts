@@ -132,9 +132,9 @@ export class CacheService {
     handleOf(cache).cache.stats.reset(this.clock.now());
   }
 
-  /** `?action=set-availability` (docs/management.md): kept while the server runs, as the original's partition state. */
-  setAvailability(cache: CacheView, mode: Availability): void {
-    this.manager.setAvailability(handleOf(cache), mode);
+  /** `?action=set-availability` (docs/reference/management-plane.md#availability): the cluster's, kept while the cluster runs, as the original's partition state. */
+  setAvailability(cache: CacheView, mode: Availability): Promise<void> {
+    return this.manager.setAvailability(handleOf(cache), mode);
   }
 
   /** POST /caches/{name}: from a body, a template, or the default local cache. */

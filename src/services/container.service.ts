@@ -36,10 +36,25 @@ export class ContainerService {
    * `cluster`: on the redis engine, how the engine serves the container as a whole, where other
    * nodes hold the data (`engineHealth`: docs/scale-out.md, "Owners and health"), and how this
    * container reaches the same container on the other nodes (`tell`: docs/scale-out.md,
-   * "Cluster-wide operations"); absent on SQLite, where this node is the cluster.
+   * "Cluster-wide operations"), and this node's writes to the container's records (`records`:
+   * docs/scale-out.md, "Records"); absent on SQLite, where this node is the cluster.
    */
   constructor(private readonly manager: CacheManager, private readonly clock: Clock, readonly name: string = CONTAINER_NAME,
-    private readonly cluster: { engineHealth?: () => HealthStatus; tell?: (order: ClusterOrder) => Promise<void> } = {}) {}
+    private readonly cluster: {
+      engineHealth?: () => HealthStatus;
+      tell?: (order: ClusterOrder) => Promise<void>;
+      records?: { commitsBegun(): number; whenWritten(): Promise<void> };
+    } = {}) {}
+
+  /** On the redis engine a mark of this node's writes to the container's records (two marks differ when it wrote between them); undefined on SQLite. */
+  recordsMark(): number | undefined {
+    return this.cluster.records?.commitsBegun();
+  }
+
+  /** Resolves once every write this node began to the container's records is committed (at once on SQLite). */
+  async recordsWritten(): Promise<void> {
+    await this.cluster.records?.whenWritten();
+  }
 
   get stopped(): boolean {
     return this.manager.status === 'STOPPING';

@@ -185,7 +185,7 @@ async function ensureFixtures(server: TestServer): Promise<void> {
     if (!s.manager.find(t.name)) await admin.createCache(t.name, t.config);
     if (s.container.isIgnored(t.name)) await s.container.setIgnored(t.name, false);
     const h = s.manager.find(t.name)!;
-    h.availability = undefined;
+    await s.caches.setAvailability(s.caches.require(t.name), 'AVAILABLE');
     if (!h.cache.peek(Buffer.from(KEY))) expect((await admin.put(`/rest/v2/caches/${t.name}/${KEY}`, 'v')).status).to.equal(204);
   }
   if (!s.counters.names().includes(COUNTER)) {

@@ -89,6 +89,12 @@ describe('cluster-wide operations and statistics on one Redis Cluster', function
       expect(listed.find((i) => i.name === 'moved')?.rebalancing_enabled, c.url).to.equal(false);
     }
     expect((await a.as('application').post('/rest/v2/caches/moved?action=enable-rebalancing')).status).to.equal(403);
+    // partition availability is the cluster's too
+    expect((await onB.post('/rest/v2/caches/moved?action=set-availability&availability=DEGRADED_MODE')).status).to.equal(204);
+    for (const c of [onA, onB, onC]) {
+      expect((await c.get('/rest/v2/caches/moved?action=get-availability')).text, c.url).to.equal('DEGRADED_MODE');
+      expect((await c.get('/rest/v2/container/health')).json<{ cluster_health: { health_status: string } }>().cluster_health.health_status, c.url).to.equal('DEGRADED');
+    }
     expect((await onB.delete('/rest/v2/caches/moved')).status).to.equal(200);
     await onB.createCache('moved');
     for (const c of [onA, onB, onC]) expect(await cache(c, 'moved'), c.url).to.equal(true);

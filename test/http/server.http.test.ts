@@ -90,8 +90,9 @@ describe('server /rest/v2/server', () => {
       expect((await admin.put('/rest/v2/caches/c/k', 'v')).status).to.equal(204);
     });
 
-    it('keeps the ignore list and the rebalancing switches across a restart, as the original keeps its server state', async () => {
+    it('keeps the ignore list and the rebalancing switches across a restart, as the original keeps its server state; availability begins afresh', async () => {
       await admin.createCache('kept');
+      expect((await admin.post('/rest/v2/caches/c?action=set-availability&availability=DEGRADED_MODE')).status).to.equal(204);
       expect((await admin.post('/rest/v2/server/ignored-caches/kept')).status).to.equal(204);
       expect((await admin.post('/rest/v2/container?action=disable-rebalancing')).status).to.equal(204);
       expect((await admin.post('/rest/v2/caches/c?action=disable-rebalancing')).status).to.equal(204);
@@ -100,6 +101,7 @@ describe('server /rest/v2/server', () => {
       expect((await admin.get('/rest/v2/server/ignored-caches')).json()).to.deep.equal(['kept']);
       expect((await admin.put('/rest/v2/caches/kept/k', 'v')).status).to.equal(503);
       expect([await rebalancing('/rest/v2/container'), await rebalancing('/rest/v2/caches/c')]).to.deep.equal([false, false]);
+      expect((await admin.get('/rest/v2/caches/c?action=get-availability')).text).to.equal('AVAILABLE');
       // the cache's own switch stays off under the container's
       expect((await admin.post('/rest/v2/container?action=enable-rebalancing')).status).to.equal(204);
       expect([await rebalancing('/rest/v2/container'), await rebalancing('/rest/v2/caches/c')]).to.deep.equal([true, false]);

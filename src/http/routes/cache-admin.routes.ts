@@ -65,7 +65,6 @@ async function assignAlias(ctx: GridContext, s: Services): Promise<void> {
 
 async function rebalancing(ctx: GridContext, s: Services, enabled: boolean): Promise<void> {
   await s.caches.setRebalancing(ctx.state.cache, enabled);
-  await s.cluster.spread(s.container.name);
   sendStatus(ctx, 204);
 }
 

@@ -204,12 +204,12 @@ async function stats(ctx: GridContext, s: Services): Promise<void> {
 }
 
 /** `?availability=AVAILABLE|DEGRADED_MODE` (case-insensitive); reported by health as DEGRADED. */
-function setAvailability(ctx: GridContext, s: Services): void {
+async function setAvailability(ctx: GridContext, s: Services): Promise<void> {
   const raw = query(ctx, 'availability');
   if (raw === undefined) throw new MissingArgumentError('availability');
   const mode = raw.toUpperCase();
   if (mode !== 'AVAILABLE' && mode !== 'DEGRADED_MODE') throw new UnknownAvailabilityError(raw);
-  s.caches.setAvailability(ctx.state.cache, mode);
+  await s.caches.setAvailability(ctx.state.cache, mode);
   sendStatus(ctx, 204);
 }
 

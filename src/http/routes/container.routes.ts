@@ -80,7 +80,6 @@ function checkManager(ctx: GridContext, s: Services): void {
 
 async function rebalancing(ctx: GridContext, s: Services, enabled: boolean): Promise<void> {
   await s.container.setRebalancing(enabled);
-  await s.cluster.spread(s.container.name);
   sendStatus(ctx, 204);
 }
 

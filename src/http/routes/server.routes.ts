@@ -90,7 +90,6 @@ function manager(name: string, s: Services): void {
 
 async function ignore(ctx: GridContext, s: Services, cache: string, on: boolean): Promise<void> {
   await s.container.setIgnored(cache, on);
-  await s.cluster.spread(s.container.name);
   sendStatus(ctx, 204);
 }
 

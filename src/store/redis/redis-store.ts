@@ -46,6 +46,11 @@ export class RedisStore implements Store {
     return new RedisStore(records, top - CACHE_ID_BLOCK + 1, dataDir);
   }
 
+  /** How many commits of the container's records this node has begun: compared before and after a request, it tells whether the request wrote. */
+  get commitsBegun(): number {
+    return this.records.commitsBegun;
+  }
+
   /** Resolves once this node's copy has every change committed before the call. */
   catchUp(): Promise<void> {
     return this.records.catchUp();

@@ -121,12 +121,16 @@ export class ReplicatedRecords {
     this.listeners.push(listener);
   }
 
+  /** How many commits this node has begun: a mark that moves whenever it writes (`RedisStore.commitsBegun`). */
+  commitsBegun = 0;
+
   /**
    * Makes `mutations` and appends `events` in one step; resolves with the events' ids once this
    * node's copy has them. A mutation that must find its field absent and does not fails the whole
    * commit with `RecordExistsError`.
    */
   async commit(mutations: Mutation[], events: NewConfigEvent[] = [], order = ''): Promise<string[]> {
+    this.commitsBegun++;
     const muts = mutations.map((m) => [TABLES.indexOf(m.table) + 1, m.field, m.value ?? null, m.mustBeAbsent ? 1 : 0]);
     const evs = events.map((e) => [e.type, e.name, e.volatile ? '1' : '0', String(e.createdAt), e.config ?? null, String(e.keep)]);
     const reply = await this.writes.run(this.keys.changes, 0, async (client) => {

@@ -35,7 +35,7 @@ describe('CacheView: what src/http holds of a cache', () => {
   it('reads the cache as it is now: availability, switches and settings follow their changes', async () => {
     const view = viewOf(manager.require('c'));
     expect(view).to.include({ name: 'c', internal: false, availability: 'AVAILABLE', rebalancing: true });
-    manager.setAvailability(manager.require('c'), 'DEGRADED_MODE');
+    await manager.setAvailability(manager.require('c'), 'DEGRADED_MODE');
     await manager.assignAlias('other-name', 'c');
     expect(view.availability).to.equal('DEGRADED_MODE');
     expect(view.settings.aliases).to.deep.equal(['other-name']);
