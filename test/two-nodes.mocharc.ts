@@ -13,7 +13,7 @@ const POINT_IN_TIME = 'a point-in-time snapshot is the SQLite engine\'s; this en
 const SQLITE_SEED = 'seeds, through the local cache tier, a data dir for a `bin/grid start` on SQLite that it kills; it runs in the main pass';
 const SQLITE_FILE = 'looks at or breaks the SQLite file itself; on this engine what it checks lives in Redis';
 const NO_MEMORY_TIER = 'no memory/store split on this engine: SKIP_CACHE_LOAD and SKIP_CACHE_STORE change nothing (docs/scale-out.md, "Bounded caches")';
-const NODE_STATISTICS = 'statistics are each node\'s own (as the original\'s ?action=stats and metrics), and requests alternate between the nodes';
+const NODE_STATISTICS = 'statistics are each node\'s own (as the original\'s ?action=stats, search/stats and query/stats without scope=cluster, and metrics), and requests alternate between the nodes';
 const NEW_BOUND = 'adds memory.max-count to an existing cache: this engine chooses a cache\'s layout at create and refuses that with a 400';
 const HTTP_LAYER = 'its subject is the HTTP layer, which is the same code above either engine; left out to keep `npm test` within its time';
 
@@ -58,6 +58,8 @@ const NOT_ON_TWO_NODES: Array<[title: string, reason: string]> = [
   ['makes the alias answer in every cache path family', NODE_STATISTICS],
   ['keeps statistics apart: reads in one tenant do not count in another', NODE_STATISTICS],
   ['serves Prometheus metrics anonymously', NODE_STATISTICS],
+  ['counts queries per execution kind and documents per type (CacheResourceV2Test.testSearchStatistics)', NODE_STATISTICS],
+  ['report index and query statistics, and clear the latter', NODE_STATISTICS],
 
   ['PUT /rest/v2/caches/{cacheName} applies the change for a role the cache lists', NEW_BOUND],
   ['leaves Digest closed for existing users (with a warning) while Basic works; a new password opens it again', 'takes the credentials key from node A only (each node has its own copy) and sets the password through A\'s services, not over HTTP'],

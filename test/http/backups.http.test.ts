@@ -52,6 +52,19 @@ async function entriesOf(s: WiredServices, cache: string): Promise<Array<Omit<St
   return all.sort((a, b) => Buffer.compare(a.key, b.key));
 }
 
+/**
+ * The data dirs of `server`'s nodes where `path` (relative to a data dir) exists: a backup's archive
+ * is a file on the node that wrote it, whichever got the request (docs/scale-out.md, "Backups and restores").
+ */
+function holders(server: ServerUnderTest, ...path: string[]): string[] {
+  return server.nodes.map((node) => node.services.dataDir).filter((dir) => existsSync(join(dir, ...path)));
+}
+
+/** Makes `path` (relative to a data dir) a directory in every node's data dir of `server`. */
+function mkdirOnEveryNode(server: ServerUnderTest, ...path: string[]): void {
+  for (const node of server.nodes) mkdirSync(join(node.services.dataDir, ...path), { recursive: true });
+}
+
 function zipOf(files: Array<[string, Buffer | string, { mode?: number }?]>): Promise<Buffer> {
   const zip = new ZipFile();
   for (const [name, content, opts] of files) zip.addBuffer(Buffer.from(content), name, opts ?? {});
@@ -91,31 +104,32 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       const got = await admin.get(`${C}/backups/${name}`);
       expect(got.status).to.equal(200);
       expect(got.bytes.subarray(0, 2).toString()).to.equal('PK');
-      expect(existsSync(join(server.dataDir, 'backups', name, `${name}.zip`))).to.equal(true);
+      expect(holders(server, 'backups', name, `${name}.zip`)).to.have.length(1);
       expect((await admin.get(`${C}/backups`)).json()).to.include(name);
       expect((await admin.post(`${C}/backups/${name}`)).status).to.equal(409);
       expect((await admin.delete(`${C}/backups/${name}`)).status).to.equal(204);
       expect((await admin.head(`${C}/backups/${name}`)).status).to.equal(404);
-      expect(existsSync(join(server.dataDir, 'backups', name))).to.equal(false);
+      expect(holders(server, 'backups', name)).to.deep.equal([]);
     });
 
     it('writes a name that is not plain percent-encoded: on disk and in Content-Disposition (docs/security.md "Names")', async () => {
       const name = `€ ${fresh()}`;
       expect((await backup(admin, encodeURIComponent(name))).status).to.equal(200);
       const file = `%E2%82%AC%20${name.slice(2)}`;
-      expect(existsSync(join(server.dataDir, 'backups', file, `${file}.zip`))).to.equal(true);
+      expect(holders(server, 'backups', file, `${file}.zip`)).to.have.length(1);
       expect((await admin.head(`${C}/backups/${encodeURIComponent(name)}`)).headers.get('content-disposition')).to.equal(`attachment; filename=${file}.zip`);
       expect((await admin.get(`${C}/backups`)).json()).to.include(name);
     });
 
     it('never replaces an archive it did not write: 409 when the name\'s file exists in the directory, the file untouched', async () => {
       const name = fresh();
-      mkdirSync(join(server.dataDir, 'backups', name), { recursive: true });
-      writeFileSync(join(server.dataDir, 'backups', name, `${name}.zip`), 'not ours');
+      mkdirOnEveryNode(server, 'backups', name); // the request may go to either node
+      const files = server.nodes.map((node) => join(node.services.dataDir, 'backups', name, `${name}.zip`));
+      for (const file of files) writeFileSync(file, 'not ours');
       const r = await admin.post(`${C}/backups/${name}`);
       expect([r.status, r.text]).to.deep.equal([409, `The backup archive '${name}/${name}.zip' exists already in that directory`]);
       expect((await admin.head(`${C}/backups/${name}`)).status).to.equal(404);
-      expect(readFileSync(join(server.dataDir, 'backups', name, `${name}.zip`), 'utf8')).to.equal('not ours');
+      for (const file of files) expect(readFileSync(file, 'utf8')).to.equal('not ours');
     });
 
     it('serves the same resource under /cache-managers/default and /cluster; another manager name is 404', async () => {
@@ -153,26 +167,26 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
     });
 
     it('resolves a relative directory against the data dir, never the working directory', async () => {
-      mkdirSync(join(server.dataDir, 'relative'));
+      mkdirOnEveryNode(server, 'relative');
       const name = fresh();
       expect((await backup(admin, name, { directory: 'relative' })).status).to.equal(200);
-      expect(existsSync(join(server.dataDir, 'relative', name, `${name}.zip`))).to.equal(true);
+      expect(holders(server, 'relative', name, `${name}.zip`)).to.have.length(1);
       const r = await admin.post(`${C}/backups/${fresh()}`, JSON.stringify({ directory: 'src' }), JSON_TYPE); // exists in the cwd only
       expect(r.status).to.equal(400);
     });
 
     it('fails a backup that outlives backup-timeout (500 ISPN012042) and frees the lock', async () => {
-      const s = server.running.services;
       await admin.createCache('slow');
-      const cache = s.manager.require('slow').cache;
+      const cache = server.running.services.manager.require('slow').cache;
       for (let i = 0; i < 20_000; i++) cache.put(Buffer.from(`k${i}`), Buffer.from(`value-${i}`), 'text/plain', { lifespan: -1, maxIdle: -1 });
-      s.backups.timeoutMs = 1;
+      const setTimeoutMs = (ms: number) => { for (const node of server.nodes) node.services.backups.timeoutMs = ms; }; // either node may run it
+      setTimeoutMs(1);
       const name = fresh();
       try {
         expect((await admin.post(`${C}/backups/${name}`, JSON.stringify({ resources: { caches: ['slow'] } }), JSON_TYPE)).status).to.equal(202);
         expect((await until(() => admin.head(`${C}/backups/${name}`))).status).to.equal(500);
       } finally {
-        s.backups.timeoutMs = 3_600_000;
+        setTimeoutMs(3_600_000);
       }
       expect((await backup(admin, fresh(), { resources: { caches: ['slow'] } })).status).to.equal(200);
       await admin.delete('/rest/v2/caches/slow');
@@ -186,8 +200,8 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       const name = `${fresh()}/../b`;
       expect((await backup(admin, encodeURIComponent(name))).status).to.equal(200);
       const file = encodeURIComponent(name).replace(/\./g, '.');
-      expect(existsSync(join(server.dataDir, 'backups', file, `${file}.zip`))).to.equal(true);
-      expect(existsSync(join(server.dataDir, 'b'))).to.equal(false);
+      expect(holders(server, 'backups', file, `${file}.zip`)).to.have.length(1);
+      expect(holders(server, 'b')).to.deep.equal([]);
     });
 
     it('reports 500 ISPN012042 for a backup that failed (a named cache that does not exist)', async () => {
@@ -386,7 +400,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
       });
       await withServer({}, async (partial) => {
         const a = partial.as('admin');
-        writeFileSync(join(partial.dataDir, 'rt.zip'), zip);
+        for (const node of partial.nodes) writeFileSync(join(node.services.dataDir, 'rt.zip'), zip); // the request may go to either node
         const body = { location: 'rt.zip', resources: { caches: ['rt-persistent'], 'cache-configs': ['*'] } };
         expect((await a.post(`${C}/restores/some`, JSON.stringify(body), JSON_TYPE)).status).to.equal(202);
         expect((await until(() => a.head(`${C}/restores/some`))).status).to.equal(201);
@@ -455,7 +469,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
         expect((await backup(a, 'd1')).status).to.equal(200);
         expect((await backup(a, 'tb', undefined, T1)).status).to.equal(200);
         const tenantZip = join(t.dataDir, 'tenants', 't1', 'backups', 'tb', 'tb.zip');
-        expect(existsSync(tenantZip)).to.equal(true);
+        expect(holders(t, 'tenants', 't1', 'backups', 'tb', 'tb.zip')).to.have.length(1);
         const refusedDirectory = async (base: string, directory: string) => {
           const r = await a.post(`${base}/backups/${fresh()}`, JSON.stringify({ directory }), JSON_TYPE);
           expect(r.status, `${base} ${directory}`).to.equal(400);
@@ -475,7 +489,7 @@ describe('backups and restores /rest/v2/{container|cache-managers/{name}|cluster
         await refusedLocation(C, tenantZip);
         await refusedLocation(C, 'tenants/t1/backups/tb/tb.zip');
         expect((await backup(a, fresh(), { directory: shared })).status).to.equal(200); // the default container may use it
-        mkdirSync(join(t.dataDir, 'tenants', 't1', 'exports'));
+        mkdirOnEveryNode(t, 'tenants', 't1', 'exports');
         expect((await backup(a, fresh(), { directory: 'exports' }, T1)).status).to.equal(200); // relative to the tenant's dir
       });
     });

@@ -1,7 +1,13 @@
 import { expect } from 'chai';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { SandboxLimits } from '../../src/services/tasks/script-sandbox';
 import type { TaskInfo } from '../../src/services/tasks/task.service';
-import { startTestServer, useServer, withServer } from '../support/server';
+import { startTestServer, useServer, withServer, type ServerUnderTest } from '../support/server';
+
+/** Sets the sandbox's limits on every node of `server`: a script runs on whichever node gets the request. */
+function configureSandbox(server: ServerUnderTest, limits: Partial<SandboxLimits>): void {
+  for (const node of server.nodes) node.services.tasks.sandbox.configure(limits);
+}
 
 const HELLO = '// mode=local,language=javascript,parameters=[greetee]\n"Hello " + greetee';
 
@@ -20,7 +26,7 @@ describe('tasks /rest/v2/tasks', () => {
   const exec = (name: string, query = '', client = app) => client.post(task(name, 'exec', query));
 
   before(async () => {
-    server.running.services.tasks.sandbox.configure({ timeoutMs: 1_000, memoryMb: 32 });
+    configureSandbox(server, { timeoutMs: 1_000, memoryMb: 32 });
     await admin.createCache('scripted');
     await admin.createCache('ordering');
   });
@@ -393,8 +399,8 @@ describe('tasks /rest/v2/tasks', () => {
     });
 
     describe('the wall-clock deadline', () => {
-      before(() => limited.running.services.tasks.sandbox.configure({ timeoutMs: 1_000, maxHostCalls: 1e9, maxWriteBytes: 1e12 }));
-      after(() => limited.running.services.tasks.sandbox.configure({ timeoutMs: 30_000, maxHostCalls: 2_000, maxWriteBytes: MiB }));
+      before(() => configureSandbox(limited, { timeoutMs: 1_000, maxHostCalls: 1e9, maxWriteBytes: 1e12 }));
+      after(() => configureSandbox(limited, { timeoutMs: 30_000, maxHostCalls: 2_000, maxWriteBytes: MiB }));
 
       it('stops a loop of host calls (time in cache.get counts), even one that catches the refusals', async () => {
         for (const script of ['for (;;) cache.get("x")', 'for (;;) { try { cache.get("x") } catch (e) {} }', 'for (;;) { try { cache.get("x") } catch (e) { for (;;) {} } }']) {
@@ -449,8 +455,7 @@ describe('tasks /rest/v2/tasks', () => {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       })();
-      const sandbox = limited.running.services.tasks.sandbox;
-      sandbox.configure({ timeoutMs: 1_500 });
+      configureSandbox(limited, { timeoutMs: 1_500 });
       try {
         const answers = await Promise.all([
           'for (;;) cache.get("x")',
@@ -460,7 +465,7 @@ describe('tasks /rest/v2/tasks', () => {
         ].map((script) => run(script)));
         expect(answers.map((a) => a.status)).to.deep.equal([500, 500, 500, 500]);
       } finally {
-        sandbox.configure({ timeoutMs: 30_000 });
+        configureSandbox(limited, { timeoutMs: 30_000 });
         running = false;
         await probe;
         delay.disable();

@@ -26,6 +26,12 @@ export interface ServerUnderTest {
   url: string;
   dataDir: string;
   running: RunningServer;
+  /**
+   * Every node: `running` alone, or on two nodes `running` and then the second (its data dir is
+   * `services.dataDir`). What a test sets or looks at in process, it does on each node, as a
+   * client's requests may go to either.
+   */
+  nodes: readonly RunningServer[];
   /** A client authenticated (Basic) as that user: one of the ROLES or of `users`, password `<name>-pw`. */
   as(user: string): Client;
   anonymous(): Client;
@@ -50,7 +56,8 @@ export function tempDir(prefix = 'grid-test-'): string {
 /**
  * A real server in this process: port 0, a real SQLite file in a temp dir, real users. With
  * `GRID_TEST_ENGINE=redis` (two-node-engine.ts), two nodes over one Redis Cluster instead: `url`
- * and `running` are the first's, and the clients `as` hands out send their requests to each node in turn.
+ * and `running` are the first's, `nodes` both, and the clients `as` hands out send their requests
+ * to each node in turn.
  */
 export async function startTestServer(opts: ServerOptions = {}): Promise<TestServer> {
   const { clock, stdout, users = {}, ...overrides } = opts;
@@ -74,6 +81,7 @@ export async function startTestServer(opts: ServerOptions = {}): Promise<TestSer
     url: running.url,
     dataDir,
     running,
+    nodes: other ? [running, other] : [running],
     nextUrl: other ? next : () => running.url,
     as: (user) => new Client(other ? next : running.url, { user, password: `${user}-pw` }),
     anonymous: () => new Client(other ? next : running.url),
@@ -112,6 +120,7 @@ function sharedServer(): { server: SharedServer; open(opts: ServerOptions): Prom
     get url() { return running().url; },
     get dataDir() { return dataDir ?? running().dataDir; },
     get running() { return running().running; },
+    get nodes() { return running().nodes; },
     // on two nodes each request goes to the next node in turn, as a TestServer's own clients do
     as: (user) => new Client(() => running().nextUrl(), { user, password: `${user}-pw` }),
     anonymous: () => new Client(() => running().nextUrl()),
