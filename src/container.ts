@@ -172,7 +172,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
       const reloaded = schemas.reload();
       schemasFollowed = reloaded.catch(() => undefined); // its failure is logged by the follower
       return reloaded;
-    } }, tasks: services.tasks, roles, usersChanged: () => services.auth.forget(), log: log('grid.cluster') };
+    } }, tasks: services.tasks, xsite: services.xsite, roles, usersChanged: () => services.auth.forget(), log: log('grid.cluster') };
     redis.onRemoteChange((change) => applyRemoteChange(change, followers));
     // a shutdown asked through another node applies here too (docs/scale-out.md, "Cluster-wide operations")
     redis.onRemoteChange((change) => { if (parseOrder(change.order)?.kind === 'shutdown') manager.shutdownContainer(); });

@@ -63,7 +63,6 @@ const NOT_ON_TWO_NODES: Array<[title: string, reason: string]> = [
 
   ['PUT /rest/v2/caches/{cacheName} applies the change for a role the cache lists', NEW_BOUND],
   ['leaves Digest closed for existing users (with a warning) while Basic works; a new password opens it again', 'takes the credentials key from node A only (each node has its own copy) and sets the password through A\'s services, not over HTTP'],
-  ['does not persist a VOLATILE cache and refuses unknown admin flags', 'a VOLATILE cache stays with the node that created it on this engine (docs/scale-out.md, "Records"), and the test looks for it on node A'],
   ['answers this node with its entry counts and memory', 'memory_used is what the node holds in memory, nothing on this engine; distribution over the cluster\'s nodes is to come with the cluster API'],
 ];
 

@@ -11,6 +11,7 @@ export interface ChangeFollowers {
   counters: CounterManager;
   schemas: { reload(): Promise<void> };
   tasks: { reload(): void };
+  xsite: { reload(): void };
   roles: { reload(): void };
   /** Users changed: remembered logins are dropped. */
   usersChanged(): void;
@@ -37,6 +38,7 @@ export function applyRemoteChange(change: RemoteChange, to: ChangeFollowers): vo
   }
   if (tables.has('counters')) to.counters.reload();
   if (tables.has('tasks')) to.tasks.reload();
+  if (tables.has('xsite')) to.xsite.reload();
   if (tables.has('roles') || tables.has('principals')) to.roles.reload();
   if (tables.has('users')) to.usersChanged();
   if (tables.has('settings')) to.manager.switchesChanged();

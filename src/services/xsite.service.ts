@@ -16,7 +16,13 @@ export class XSiteService {
   private readonly states = new Map<string, XSiteRecord>();
 
   constructor(private readonly store: Store, private readonly manager: CacheManager) {
-    for (const r of store.xsite.list()) this.states.set(key(r.cache, r.site), r);
+    this.reload();
+  }
+
+  /** Reads the stored states again: at start, and when another node of the cluster changed them. */
+  reload(): void {
+    this.states.clear();
+    for (const r of this.store.xsite.list()) this.states.set(key(r.cache, r.site), r);
   }
 
   /** The sites a cache backs up to, with their state (404 without backups). */

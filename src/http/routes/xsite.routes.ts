@@ -23,7 +23,7 @@ export function xsiteRoutes(): RouteSpec[] {
       doc: { summary: 'The backup sites of the cache and their status', responses: { 200: json('Object by site: {status}'), 404: 'The cache has no backup sites' } } }),
     row({ method: 'GET', path: backups, action: 'push-state-status', handle: (ctx, s) => sendJson(ctx, Object.fromEntries(s.xsite.sites(ctx.params.cache).map((b) => [b.site, 'IDLE']))),
       doc: { summary: 'State transfer status per site', responses: { 200: json('Object by site: IDLE, SENDING, OK, ERROR or CANCELED') } } }),
-    row({ method: 'GET', path: site, handle: (ctx, s) => sendJson(ctx, { [s.node.name]: s.xsite.site(ctx.params.cache, ctx.params.site).status }),
+    row({ method: 'GET', path: site, handle: (ctx, s) => siteStatus(ctx, s),
       doc: { summary: 'Status of one backup site', responses: { 200: json('Object by node: online or offline'), 404: NO_SITE } } }),
     siteAction('take-offline', 'Stop backing up to the site', (ctx, x) => x.setStatus(ctx.params.cache, ctx.params.site, 'offline')),
     siteAction('bring-online', 'Resume backing up to the site', (ctx, x) => x.setStatus(ctx.params.cache, ctx.params.site, 'online')),
@@ -103,4 +103,11 @@ async function setMode(ctx: GridContext, s: Services): Promise<void> {
   if (upper !== 'MANUAL' && upper !== 'AUTO') throw new InvalidStateTransferModeError(upper);
   const changed = await s.xsite.setMode(ctx.params.cache, ctx.params.site, upper);
   sendStatus(ctx, changed ? 200 : 304);
+}
+
+/** The site's status as each live node of the cluster reports it (the state is the cluster's: the same on every node). */
+async function siteStatus(ctx: GridContext, s: Services): Promise<void> {
+  const { status } = s.xsite.site(ctx.params.cache, ctx.params.site);
+  const { members } = await s.cluster.view();
+  sendJson(ctx, Object.fromEntries(members.map((m) => [m.name, status])));
 }
