@@ -102,10 +102,15 @@ describe('membership of grid nodes on one Redis Cluster', function () {
     expect((await b.as('monitor').get('/rest/v2/cluster?action=distribution')).status).to.equal(200);
     expect((await b.anonymous().get('/rest/v2/cluster?action=distribution')).status).to.equal(401);
     expect((await b.as('observer').get('/rest/v2/container')).json<Json>().cluster_size).to.equal(3);
-    // another live node's report is that node's to give; a name no node has is not found
-    const other = await b.as('admin').get('/rest/v2/server/report/node-a');
-    expect(other.status).to.equal(501);
-    expect(other.text).to.contain(`ask node-a itself, at ${new URL(nodeA.url).host}`);
+    // another live node's report is that node's to give: 307 there; a name no node has is not found
+    const auth = { Authorization: 'Basic ' + Buffer.from('admin:admin-pw').toString('base64') };
+    const other = await fetch(`${b.url}/rest/v2/server/report/node-a`, { headers: auth, redirect: 'manual' });
+    expect(other.status).to.equal(307);
+    expect(other.headers.get('location')).to.equal(`http://${new URL(nodeA.url).host}/rest/v2/server/report/node-a`);
+    // the test client follows it with the credentials, as `curl --location-trusted` does
+    const followed = await b.as('admin').get('/rest/v2/server/report/node-a');
+    expect([followed.status, followed.headers.get('content-type')]).to.deep.equal([200, 'application/gzip']);
+    expect((await b.as('monitor').get('/rest/v2/server/report/node-a')).status).to.equal(403);
     expect((await b.as('admin').get('/rest/v2/server/report/node-z')).status).to.equal(404);
   });
 

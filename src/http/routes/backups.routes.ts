@@ -2,14 +2,14 @@ import type busboy from 'busboy';
 import { lazy } from '../../util/lazy';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { ArchiveTooLargeError, HolderNotRunningError, InvalidBackupRequestError, MissingArgumentError, ResourceNotFoundError, UnsupportedMediaTypeError } from '../../errors';
+import { ArchiveTooLargeError, InvalidBackupRequestError, MissingArgumentError, ResourceNotFoundError, UnsupportedMediaTypeError } from '../../errors';
 import { parseResources, selectNames } from '../../model/backup/backup-resources';
 import type { Services } from '../../services';
-import type { Holder } from '../../services/backup.service';
 import { authorize, canAdminister } from '../../services/auth/authorization';
 import { contentTypeIs } from '../negotiate';
 import { headerText } from '../request-headers';
 import { checkJsonShape, readJsonText } from '../json-body';
+import { redirectToNode } from '../redirect';
 import { openBody } from '../request-body';
 import { sendJson, sendStatus } from '../respond';
 import { json, MEDIA, typed, underCacheManager } from '../route-doc';
@@ -94,7 +94,7 @@ async function createBackup(ctx: GridContext, s: Services): Promise<void> {
 async function getBackup(ctx: GridContext, s: Services, download: boolean): Promise<void> {
   if (await s.backups.status('backup', ctx.params.backup) === 'IN_PROGRESS') return sendStatus(ctx, 202);
   const { path, fileName, holder } = await s.backups.archive(ctx.params.backup);
-  if (download && holder) return redirect(ctx, holder);
+  if (download && holder) return redirectToNode(ctx, holder);
   ctx.status = 200;
   ctx.set('Content-Type', 'application/zip');
   ctx.set('Content-Disposition', attachment(fileName));
@@ -103,18 +103,8 @@ async function getBackup(ctx: GridContext, s: Services, download: boolean): Prom
 
 async function remove(ctx: GridContext, s: Services, kind: 'backup' | 'restore', name: string): Promise<void> {
   const outcome = await s.backups.delete(kind, name);
-  if (typeof outcome === 'object') return redirect(ctx, outcome);
+  if (typeof outcome === 'object') return redirectToNode(ctx, outcome);
   sendStatus(ctx, outcome === 'pending' ? 202 : 204);
-}
-
-/**
- * The node that holds a backup's archive, or runs the operation, answers for it (docs/scale-out.md,
- * "Backups and restores"): 307 to the same path there, the method kept; 503 while it does not run.
- */
-function redirect(ctx: GridContext, holder: Holder): void {
-  if (!holder.live) throw new HolderNotRunningError(holder.name, holder.address);
-  ctx.status = 307;
-  ctx.set('Location', `${ctx.protocol}://${holder.address}${ctx.originalUrl}`);
 }
 
 /** JSON `{"location": …, "resources": …}` or multipart `backup` (+ `resources`); anything else 415. */

@@ -6,6 +6,7 @@ import { CONTAINER_NAME } from '../../services/container.service';
 import { negotiateAmong } from '../negotiate';
 import { headerText } from '../request-headers';
 import { isTrue, query } from '../params';
+import { redirectToNode } from '../redirect';
 import { sendJson, sendStatus, sendText } from '../respond';
 import { DONE, json, MEDIA, PATH_PARAMS, QUERY_PARAMS, text, typed } from '../route-doc';
 import type { GridContext, RouteSpec } from '../route-spec';
@@ -52,7 +53,7 @@ export function serverRoutes(): RouteSpec[] {
     { method: 'GET', path: '/rest/v2/server/report', permission: 'ADMIN', handle: (ctx, s) => report(ctx, s),
       doc: { summary: 'A diagnostic report of this node', responses: { 200: typed('tar.gz archive', MEDIA.gzip) } } },
     { method: 'GET', path: '/rest/v2/server/report/:node', permission: 'ADMIN', handle: (ctx, s) => nodeReport(ctx, s),
-      doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', MEDIA.gzip), 404: 'No such node', 501: 'Another node\'s: ask that node' } } },
+      doc: { summary: 'The diagnostic report of a node', responses: { 200: typed('tar.gz archive', MEDIA.gzip), 307: 'Another live node\'s: the same path on that node', 404: 'No such node' } } },
     { method: 'GET', path: '/rest/v2/server/overview-report', permission: 'ADMIN', handle: async (ctx, s) => sendJson(ctx, s.server.overview(s.caches.userCacheNames().length, await s.cluster.view())),
       doc: { summary: 'An overview of the server', responses: { 200: json('The overview') } } },
     { method: 'GET', path: '/rest/v2/server/connectors', permission: 'ADMIN', handle: (ctx, s) => sendJson(ctx, s.server.connectors()),
@@ -117,13 +118,13 @@ async function report(ctx: GridContext, s: Services): Promise<void> {
 
 /**
  * This node's own name gets its report, a name no live node has 404 (docs/reference/management-plane.md#server-runtime);
- * another live node's report is that node's to give (docs/scale-out.md, "Membership").
+ * another live node's report is that node's to give: 307 there (docs/scale-out.md, "Membership").
  */
 async function nodeReport(ctx: GridContext, s: Services): Promise<void> {
   if (ctx.params.node === s.node.name) return report(ctx, s);
   const other = (await s.cluster.view()).members.find((m) => m.name === ctx.params.node);
   if (!other) throw new NodeNotFoundError();
-  throw new NotImplementedError(`Fetching the report of node ${other.name} through another node (ask ${other.name} itself, at ${other.address})`);
+  redirectToNode(ctx, { ...other, live: true });
 }
 
 function connector(ctx: GridContext, s: Services): void {
