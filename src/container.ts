@@ -64,6 +64,8 @@ export interface ContainerSpec {
   reservedCacheNames?: ReadonlySet<string>;
   /** The cluster, on the redis engine (docs/scale-out.md): the container's records and entries live there. */
   cluster?: ClusterEngine;
+  /** On the redis engine: resolves once every other live node has applied what this node wrote to container `name` (ClusterService.spread). */
+  spread?: (container: string) => Promise<void>;
 }
 
 /** One cache container: its store and the services acting on it. */
@@ -154,7 +156,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     }),
     xsite: new XSiteService(store, manager),
     backups: new BackupService(store, dataDir, clock, log('grid.backup'), name, {
-      locations: backupLocations(spec), timeoutMs: config.backupTimeout, shared: redis && sharedOperations(spec.cluster!, redis),
+      locations: backupLocations(spec), timeoutMs: config.backupTimeout, shared: redis && sharedOperations(spec.cluster!, () => manager.catchUp() ?? Promise.resolve(), () => spec.spread?.(name) ?? Promise.resolve()),
     }),
     counters: new CounterService(counterManager),
     bulk: new BulkService(types, values),
@@ -198,12 +200,14 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
 }
 
 /** Backups and restores on the redis engine (docs/scale-out.md, "Backups and restores"): the records are the cluster's, the nodes its members. */
-function sharedOperations(cluster: ClusterEngine, records: RedisStore): SharedOperations {
+function sharedOperations(cluster: ClusterEngine, catchUp: () => Promise<void>, spread: () => Promise<void>): SharedOperations {
   const members = new RedisMemberRegistry(cluster.client, cluster.namespace);
   return {
     self: cluster.events.node,
     members: async () => (await members.list()).map(({ id, name, address }) => ({ id, name, address })),
-    catchUp: () => records.catchUp(),
+    // the container's own catch-up: the schemas a restore wrote are in force once it resolves
+    catchUp,
+    spread,
   };
 }
 

@@ -89,7 +89,9 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
   // one worker thread, shared by the containers, for parsing and validation that grows with a request or with stored state
   const offLoop = new OffLoop({ maxQueue: 256, deadlineMs: 60_000, log: logs.get('grid.http') });
   const engine = config.engine.type === 'redis' ? await openClusterEngine(config.engine, config.durability, logs.get('grid.cluster')) : undefined;
-  const containers = await openContainers(config, clock, logs, offLoop, engine).catch(async (err: unknown) => {
+  // what a container's background work (a restore) wrote reaches every node before it reports done: through the cluster, once it is built
+  let spread = (_container: string): Promise<void> => Promise.resolve();
+  const containers = await openContainers(config, clock, logs, offLoop, engine, (container) => spread(container)).catch(async (err: unknown) => {
     await offLoop.close();
     await engine?.close();
     throw err;
@@ -121,6 +123,7 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     cacheStatistics: (container, cache) => containers.find((c) => c.name === container)?.services.caches.statisticsByName(cache),
     catchUp: (container) => containers.find((c) => c.name === container)?.services.container.catchUp(),
   });
+  spread = (container) => cluster.spread(container);
   const shared: ProcessServices = {
     logging: new LoggingService(logs, main.store),
     metrics: new MetricsService(main.services.manager),
@@ -253,9 +256,10 @@ async function openClusterEngine(engine: RedisEngineConfig, durability: Durabili
  * like a cache or alias of the default container stops the start: `/rest/<name>/…` could no
  * longer reach that cache (docs/configuration.md, Tenants).
  */
-async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRegistry, offLoop: OffLoop, cluster: ClusterEngine | undefined): Promise<Container[]> {
+async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRegistry, offLoop: OffLoop, cluster: ClusterEngine | undefined,
+  spread: (container: string) => Promise<void>): Promise<Container[]> {
   const names = config.tenants.map((t) => t.name);
-  const opened = [await createContainer({ name: CONTAINER_NAME, dataDir: config.dataDir, config, clock, logs, offLoop, reservedCacheNames: new Set(names), cluster })];
+  const opened = [await createContainer({ name: CONTAINER_NAME, dataDir: config.dataDir, config, clock, logs, offLoop, reservedCacheNames: new Set(names), cluster, spread })];
   try {
     for (const name of names) {
       const clash = opened[0].services.manager.find(name);
@@ -264,7 +268,7 @@ async function openContainers(config: ServerConfig, clock: Clock, logs: LoggerRe
         throw new ConfigError(`tenant '${name}' clashes with ${what} in the default container: /rest/${name}/… would stop reaching it; rename the tenant, or remove that cache first`);
       }
     }
-    for (const name of names) opened.push(await createContainer({ name, dataDir: tenantDataDir(config.dataDir, name), config, clock, logs, offLoop, cluster }));
+    for (const name of names) opened.push(await createContainer({ name, dataDir: tenantDataDir(config.dataDir, name), config, clock, logs, offLoop, cluster, spread }));
     return opened;
   } catch (err) {
     await Promise.all(opened.map((c) => c.close()));

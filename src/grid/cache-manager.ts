@@ -1,4 +1,4 @@
-import { ClusterSwitches, cacheSettingNames } from './cluster-switches';
+import { type Availability, ClusterSwitches, cacheSettingNames } from './cluster-switches';
 import { CacheExistsError, CacheNotFoundError, NoSuchTemplateError, ReservedCacheNameError } from '../errors';
 import { checkResourceName } from '../model/resource-name';
 import {
@@ -87,8 +87,7 @@ function serialize(def: CacheDefinition): string {
 
 export type ContainerStatus = 'RUNNING' | 'STOPPING';
 
-/** A cache's partition availability (`?action=get-availability`, health DEGRADED). */
-export type Availability = 'AVAILABLE' | 'DEGRADED_MODE';
+export type { Availability } from './cluster-switches';
 
 /**
  * The container: caches and templates, their definitions and lifecycle. Definitions persist

@@ -1,6 +1,8 @@
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
-import type { Availability } from './cache-manager';
+
+/** A cache's partition availability (`?action=get-availability`, health DEGRADED). */
+export type Availability = 'AVAILABLE' | 'DEGRADED_MODE';
 
 /** The rows of the store's `settings` that hold the switches; each row says "off" (or "ignored", or the mode): its absence is the default. */
 const REBALANCING = 'rebalancing';

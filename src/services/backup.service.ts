@@ -64,6 +64,8 @@ export interface SharedOperations {
   members(): Promise<NodeRef[]>;
   /** Resolves once this node's copy of the records has every change committed before the call. */
   catchUp(): Promise<void>;
+  /** Resolves once every other live node has applied what this node has written (a restore's definitions and schemas, say). */
+  spread(): Promise<void>;
 }
 
 export interface BackupOptions {
@@ -438,6 +440,8 @@ export class BackupService {
       this.log.info({ [record.kind]: record.name, ...result }, `${record.kind} completed`);
     }
     const done: OperationRecord = { ...record, status, detail: JSON.stringify({ ...parseDetail(record), error }), updatedAt: this.clock.now() };
+    // a node that says it is done has what it wrote in force on every node: a client reads it through any
+    await this.shared?.spread().catch((e: unknown) => this.log.warn({ err: e, [record.kind]: record.name }, 'could not wait for the other nodes to apply what the operation wrote'));
     if (this.deleteWhenDone.delete(k)) return this.forget(done);
     await this.store.write({ kind: 'operation.upsert', record: done }).promise;
     this.records.set(k, done);

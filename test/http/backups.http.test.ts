@@ -13,6 +13,7 @@ import { Client, type Reply } from '../support/client';
 import { until } from '../support/poll';
 import { eventually } from '../support/poll';
 import { type ServerProcess, spawnServer, waitForExit } from '../support/process';
+import { holders, mkdirOnEveryNode } from '../support/node-files';
 import { tempDir, useServer, withServer, type ServerUnderTest } from '../support/server';
 
 const C = '/rest/v2/container';
@@ -50,19 +51,6 @@ async function entriesOf(s: WiredServices, cache: string): Promise<Array<Omit<St
     for (const { key, value, valueType, created, lifespan, maxIdle } of page) all.push({ key, value, valueType, created, lifespan, maxIdle });
   }
   return all.sort((a, b) => Buffer.compare(a.key, b.key));
-}
-
-/**
- * The data dirs of `server`'s nodes where `path` (relative to a data dir) exists: a backup's archive
- * is a file on the node that wrote it, whichever got the request (docs/scale-out.md, "Backups and restores").
- */
-function holders(server: ServerUnderTest, ...path: string[]): string[] {
-  return server.nodes.map((node) => node.services.dataDir).filter((dir) => existsSync(join(dir, ...path)));
-}
-
-/** Makes `path` (relative to a data dir) a directory in every node's data dir of `server`. */
-function mkdirOnEveryNode(server: ServerUnderTest, ...path: string[]): void {
-  for (const node of server.nodes) mkdirSync(join(node.services.dataDir, ...path), { recursive: true });
 }
 
 function zipOf(files: Array<[string, Buffer | string, { mode?: number }?]>): Promise<Buffer> {

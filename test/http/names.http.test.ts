@@ -1,8 +1,7 @@
 import { expect } from 'chai';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { until } from '../support/poll';
 import { basicAuth, rawRequest } from '../support/raw-http';
+import { holders } from '../support/node-files';
 import { useServer, withServer } from '../support/server';
 
 /** The names of the original's encoded-name tests (testCreateCacheEncodedName). */
@@ -125,7 +124,7 @@ describe('names hold anything but control characters (docs/security.md "Names")'
       expect((await admin.post(`${C}/backups/${seg(backup)}`)).status).to.equal(202);
       expect((await until(() => admin.head(`${C}/backups/${seg(backup)}`))).status).to.equal(200);
       const file = '..%2Fup%2Fa%2Fb';
-      expect(existsSync(join(server.dataDir, 'backups', file, `${file}.zip`))).to.equal(true);
+      expect(holders(server, 'backups', file, `${file}.zip`)).to.have.length(1); // on the node that got the request
       const got = await admin.get(`${C}/backups/${seg(backup)}`);
       expect(got.headers.get('content-disposition')).to.equal(`attachment; filename=${file}.zip`);
       expect((await admin.get(`${C}/backups`)).json<string[]>()).to.include(backup);
@@ -154,7 +153,7 @@ describe('names hold anything but control characters (docs/security.md "Names")'
         expect((await t.delete(`${C}/restores/${seg(restore)}`)).status).to.equal(204);
       });
       expect((await admin.delete(`${C}/backups/${seg(backup)}`)).status).to.equal(204);
-      expect(existsSync(join(server.dataDir, 'backups', file))).to.equal(false);
+      expect(holders(server, 'backups', file)).to.deep.equal([]);
     });
 
     it('restores only the named resources when the selector names them', async () => {
