@@ -120,7 +120,14 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
       registry: new RedisMemberRegistry(engine.client, engine.namespace), id: engine.events.node, tell: main.tell,
       calls: new NodeCalls(engine.client, engine.events, engine.namespace, engine.events.node, () => node.name),
     },
-    cacheStatistics: (container, cache) => containers.find((c) => c.name === container)?.services.caches.statisticsByName(cache),
+    figures: {
+      'cache-statistics': (container, cache) => containers.find((c) => c.name === container)?.services.caches.statisticsByName(cache),
+      'search-statistics': (container, cache) => {
+        const services = containers.find((c) => c.name === container)?.services;
+        const view = services?.caches.find(cache);
+        return services && view && services.searchAdmin.statistics(view);
+      },
+    },
     catchUp: (container) => containers.find((c) => c.name === container)?.services.container.catchUp(),
   });
   spread = (container) => cluster.spread(container);

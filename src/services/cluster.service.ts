@@ -4,6 +4,7 @@ import type { ClusterOrder } from './cluster-orders';
 import type { MemberRecord, RedisMemberRegistry } from '../store/redis/member-registry';
 import type { NodeCalls } from '../store/redis/node-calls';
 import type { CacheStatistics } from './cache.service';
+import type { SearchStatistics } from './search-statistics';
 import type { Logger } from '../util/logger';
 import type { NodeInfo } from './server/node-info';
 
@@ -15,8 +16,6 @@ export const MEMBER_TTL_MS = 2 * HEARTBEAT_MS;
 const LEAVE_WAIT_MS = 2_000;
 /** How long a question to the other nodes waits for their answers (docs/scale-out.md, "Cluster-wide statistics"). */
 const ANSWER_WAIT_MS = 2_000;
-/** The question for a cache's statistics on each node: body `{container, cache}`, answer a `CacheStatistics` (JSON). */
-const CACHE_STATISTICS = 'cache-statistics';
 /** The question "apply every change of this container committed until now": body `{container}`, answered (`{}`) once done. */
 const CATCH_UP = 'catch-up';
 
@@ -26,6 +25,23 @@ const CATCH_UP = 'catch-up';
  * heartbeat for another.
  */
 export type ClusterMember = Omit<MemberRecord, 'id' | 'cluster'>;
+
+/**
+ * The figures of a cache each node counts for itself and the cluster-wide resources combine
+ * (docs/scale-out.md, "Cluster-wide statistics"). A figure's name is the topic of the question
+ * for it; the body is `{container, cache}`, the answer the figure as JSON.
+ */
+export interface NodeFigures {
+  /** The cache's operation counters (the details' `stats`). */
+  'cache-statistics': CacheStatistics;
+  /** Its query timings and index counts (`search/stats?scope=cluster`). */
+  'search-statistics': SearchStatistics;
+}
+
+/** How this node reads each figure of a cache of one of its containers (by container name); undefined when it has no such cache. */
+export type FigureReaders = {
+  [F in keyof NodeFigures]: (container: string, cache: string) => NodeFigures[F] | undefined | Promise<NodeFigures[F] | undefined>;
+};
 
 /** The cluster as one node sees it at one moment. */
 export interface ClusterView {
@@ -57,8 +73,8 @@ export interface ClusterSettings {
   status: () => string;
   /** Absent on the SQLite engine: the node is the whole cluster. */
   registration?: MemberRegistration;
-  /** This node's statistics of a cache of one of its containers (by container name); undefined when it has no such cache. */
-  cacheStatistics: (container: string, cache: string) => CacheStatistics | undefined;
+  /** This node's figures, for the other nodes' questions. */
+  figures: FigureReaders;
   /** Resolves once this node has applied every change of the container committed before the call; undefined when there is nothing to wait for. */
   catchUp: (container: string) => Promise<void> | undefined;
   log: Logger;
@@ -109,18 +125,18 @@ export class ClusterService {
   }
 
   /**
-   * The statistics of cache `cache` of container `container` on every other live node that has it
+   * Figure `figure` of cache `cache` of container `container` on every other live node that has it
    * (docs/scale-out.md, "Cluster-wide statistics"): asked of them now, each answering with its
-   * counters as they are; a node that has not answered within ANSWER_WAIT_MS is left out (logged).
-   * None on the SQLite engine.
+   * figure as it is; a node that has not answered within ANSWER_WAIT_MS is left out (logged).
+   * None on the SQLite engine. The caller combines them with this node's own.
    */
-  async cacheStatistics(container: string, cache: string): Promise<CacheStatistics[]> {
+  async othersFigures<F extends keyof NodeFigures>(figure: F, container: string, cache: string): Promise<Array<NodeFigures[F]>> {
     const reg = this.settings.registration;
     if (!reg) return [];
     const others = (await reg.registry.list()).map((m) => m.name).filter((n) => n !== this.node.name);
-    const answers = await reg.calls.ask(CACHE_STATISTICS, JSON.stringify({ container, cache }), others, ANSWER_WAIT_MS);
+    const answers = await reg.calls.ask(figure, JSON.stringify({ container, cache }), others, ANSWER_WAIT_MS);
     this.noteSilent(others.filter((n) => !answers.has(n)).join(', '));
-    return [...answers.values()].flatMap((a) => (a === undefined ? [] : [JSON.parse(a) as CacheStatistics]));
+    return [...answers.values()].flatMap((a) => (a === undefined ? [] : [JSON.parse(a) as NodeFigures[F]]));
   }
 
   /**
@@ -193,10 +209,10 @@ export class ClusterService {
       await this.settings.catchUp((JSON.parse(body) as { container: string }).container);
       return '{}';
     }
-    if (topic !== CACHE_STATISTICS) return undefined;
+    if (!Object.hasOwn(this.settings.figures, topic)) return undefined;
     const { container, cache } = JSON.parse(body) as { container: string; cache: string };
-    const statistics = this.settings.cacheStatistics(container, cache);
-    return statistics && JSON.stringify(statistics);
+    const value = await this.settings.figures[topic as keyof NodeFigures](container, cache);
+    return value && JSON.stringify(value);
   }
 
   /** The next heartbeat, HEARTBEAT_MS after the start of the last one. */

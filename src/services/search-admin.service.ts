@@ -2,18 +2,14 @@ import { CacheNotIndexedError, CacheStatisticsDisabledError, IndexedEntityError 
 import type { CacheIndex } from '../grid/query/cache-index';
 import type { Indexing } from '../grid/query/indexing';
 import type { QueryEngine } from '../grid/query/query-engine';
-import type { QueryStatistics } from '../grid/query/query-stats';
+import type { QueryFigures, QueryStatistics, TimingFigures } from '../grid/query/query-stats';
 import type { EntityModel } from '../model/ickle/entity-model';
 import type { IndexTypeStats } from '../store/store';
 import { type CacheView, handleOf } from './cache-view';
+import type { IndexStatistics, SearchStatistics } from './search-statistics';
 
-export type { QueryStatistics, TimingStats } from '../grid/query/query-stats';
-
-export interface IndexStatistics {
-  types: Array<{ name: string; count: number; size: number }>;
-  reindexing: boolean;
-  entityIndexingFailures: number;
-}
+export type { QueryStatistics, TimingFigures } from '../grid/query/query-stats';
+export type { IndexStatistics } from './search-statistics';
 
 /** The search admin resource (docs/reference/query.md#search-admin): reindex, clear, updateSchema, metamodel, statistics. */
 export class SearchAdminService {
@@ -51,6 +47,12 @@ export class SearchAdminService {
     return this.engine.statisticsOf(handleOf(cache).cache);
   }
 
+  /** `GET search/stats`: this node's query timings, as they are now, and its index's counts. */
+  async statistics(cache: CacheView): Promise<SearchStatistics> {
+    const index = await this.indexStatistics(cache);
+    return { query: snapshotOf(this.queryStatistics(cache)), index };
+  }
+
   /** `POST search/stats?action=clear`: 404 without statistics, as the original. */
   clearStatistics(cache: CacheView): boolean {
     if (!cache.settings.statistics) return false;
@@ -81,4 +83,10 @@ export class SearchAdminService {
     if (!index) throw new CacheNotIndexedError(cache.name);
     return index;
   }
+}
+
+/** The figures as they are now, apart from the counters that go on. */
+function snapshotOf(q: QueryStatistics): QueryFigures {
+  const copy = (t: TimingFigures): TimingFigures => ({ count: t.count, totalNs: t.totalNs, maxNs: t.maxNs, slowest: t.slowest });
+  return { indexed: copy(q.indexed), hybrid: copy(q.hybrid), nonIndexed: copy(q.nonIndexed), entityLoad: copy(q.entityLoad), entitiesLoaded: q.entitiesLoaded };
 }

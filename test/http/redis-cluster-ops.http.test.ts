@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { Client } from '../support/client';
 import { eventually } from '../support/poll';
+import { ENTITY_PROTO } from '../support/query-fixtures';
+import { putJson, registerSchema, searchOk } from '../support/search';
 import { type ServerProcess, waitForExit } from '../support/process';
 import { gridProcesses, PROCESS_ADMIN, redisEngine, throwawayCluster } from '../support/redis-cluster';
 import { startTestServer, type TestServer } from '../support/server';
@@ -55,6 +57,45 @@ describe('cluster-wide operations and statistics on one Redis Cluster', function
         expect(stats[field], field).to.equal(Math.floor(own.reduce((sum, s) => sum + s[field], 0) / own.length));
       }
     }
+  });
+
+  it('combines search/stats over the live nodes with scope=cluster, where without it each node reports its own', async () => {
+    const [onA, onB, onC] = [a.as('admin'), client(nodeB), client(nodeC)];
+    const path = '/rest/v2/caches/searched/search/stats';
+    await registerSchema(onA, 'entity.proto', ENTITY_PROTO);
+    await onA.createCache('searched', { 'distributed-cache': { encoding: { 'media-type': 'application/x-protostream' }, statistics: true, indexing: { enabled: true, 'indexed-entities': ['Entity', 'Another'] } } });
+    for (const v of [1, 11, 21]) await putJson(onB, 'searched', `e${v}`, { _type: 'Entity', value: v });
+    await putJson(onC, 'searched', 'a3', { _type: 'Another', value: 3 });
+    // indexed queries: 1 on A, 2 on B, 3 on C; one hybrid query on C
+    for (const [c, n] of [[onA, 1], [onB, 2], [onC, 3]] as const) {
+      for (let i = 0; i < n; i++) expect((await searchOk(c, 'searched', 'FROM Entity WHERE value > 5')).hit_count).to.equal(2);
+    }
+    await searchOk(onC, 'searched', "FROM Entity WHERE value > 5 AND description = 'One'");
+
+    type Timing = { count: number; average: number; max: number; slowest?: string };
+    type Stats = { query: Record<string, Timing>; index: { types: Record<string, { count: number; size: number }>; reindexing: boolean; entityIndexingFailures: number } };
+    const own = await Promise.all([onA, onB, onC].map(async (c) => (await c.get(path)).json<Stats>()));
+    expect(own.map((s) => [s.query.indexed_local.count, s.query.hybrid.count, s.index.types.Entity.count])).to.deep.equal([[1, 0, 3], [2, 0, 3], [3, 1, 3]]);
+    const sum = (f: (s: Stats) => number) => own.reduce((n, s) => n + f(s), 0);
+    for (const c of [onA, onB, onC]) {
+      const r = await c.get(`${path}?scope=cluster`);
+      expect(r.status, r.text).to.equal(200);
+      const all = r.json<Stats>();
+      const indexed = all.query.indexed_local;
+      expect([indexed.count, all.query.indexed_distributed.count, all.query.hybrid.count, all.query.non_indexed.count], c.url).to.deep.equal([6, 6, 1, 0]);
+      expect(indexed.max, c.url).to.equal(Math.max(...own.map((s) => s.query.indexed_local.max)));
+      expect(indexed.slowest).to.equal('FROM Entity WHERE value > 5');
+      // the mean over every node's queries: the nodes' totals (average × count) over the summed count
+      expect(indexed.average, c.url).to.be.closeTo(sum((s) => s.query.indexed_local.average * s.query.indexed_local.count) / 6, 1);
+      // each node's index holds every entry: its counts and sizes are summed, as the original's replicated index
+      expect(all.index.types.Entity, c.url).to.deep.equal({ count: 9, size: sum((s) => s.index.types.Entity.size) });
+      expect([all.index.types.Another.count, all.index.reindexing, all.index.entityIndexingFailures]).to.deep.equal([3, false, 0]);
+    }
+    expect((await onA.get(`${path}?scope=CLUSTER`)).json<Stats>().query.indexed_local.count).to.equal(6);
+    expect((await a.as('monitor').get(`${path}?scope=cluster`)).status).to.equal(200);
+    expect((await a.anonymous().get(`${path}?scope=cluster`)).status).to.equal(401);
+    const clear = await onB.post(`${path}?action=clear&scope=cluster`);
+    expect(clear.status).to.equal(501);
   });
 
   it('keeps one ignore list for the cluster: in force on every node once the request that set it is answered', async () => {

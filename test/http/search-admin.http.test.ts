@@ -134,6 +134,8 @@ describe('search admin /rest/v2/caches/{cache}/search', () => {
       expect(stats.index.types.Another.count).to.equal(2);
       expect(stats.index.types.Entity.size).to.be.above(1000);
       expect(stats.index.reindexing).to.equal(false);
+      // one node: the cluster's statistics are this node's
+      expect((await admin.get(searchPath('entities', 'stats?scope=cluster'))).json()).to.deep.equal(stats);
     });
 
     it('answers 404 to a clear without statistics, and lets monitors read but not clear', async () => {

@@ -1,5 +1,24 @@
+/** One kind of query's timings as figures (what a node tells another: docs/scale-out.md, "Cluster-wide statistics"). */
+export interface TimingFigures {
+  readonly count: number;
+  readonly totalNs: number;
+  /** -1 before anything was recorded; 0 after a clear. */
+  readonly maxNs: number;
+  /** The query that took `maxNs`, when known. */
+  readonly slowest?: string;
+}
+
+/** A cache's query statistics as figures, per execution kind. */
+export interface QueryFigures {
+  readonly indexed: TimingFigures;
+  readonly hybrid: TimingFigures;
+  readonly nonIndexed: TimingFigures;
+  readonly entityLoad: TimingFigures;
+  readonly entitiesLoaded: number;
+}
+
 /** One kind of query's timings, as `search/stats` reports them (docs/reference/query.md#search-admin), in nanoseconds. */
-export class TimingStats {
+export class TimingStats implements TimingFigures {
   count = 0;
   totalNs = 0;
   /** -1 before anything was recorded; 0 after a clear, as the original. */
@@ -28,7 +47,7 @@ export class TimingStats {
 }
 
 /** Query statistics of one cache: per execution kind, plus the loading of entities for hits. */
-export class QueryStatistics {
+export class QueryStatistics implements QueryFigures {
   readonly indexed = new TimingStats();
   readonly hybrid = new TimingStats();
   readonly nonIndexed = new TimingStats();

@@ -1,8 +1,9 @@
 import { type EntityModel, isEmbedded, type PropertyModel } from '../../model/ickle/entity-model';
-import type { IndexStatistics, QueryStatistics, TimingStats } from '../../services/search-admin.service';
+import type { IndexStatistics, QueryStatistics, TimingFigures } from '../../services/search-admin.service';
+import type { SearchStatistics } from '../../services/search-statistics';
 
 /** `GET search/stats` (docs/reference/query.md#search-admin): timings in nanoseconds, `slowest` only when known. */
-export function presentSearchStats(q: QueryStatistics, index: IndexStatistics): Record<string, unknown> {
+export function presentSearchStats({ query: q, index }: SearchStatistics): Record<string, unknown> {
   const types = Object.fromEntries(index.types.map((t) => [t.name, { count: t.count, size: t.size }]));
   return {
     query: {
@@ -16,8 +17,8 @@ export function presentSearchStats(q: QueryStatistics, index: IndexStatistics): 
   };
 }
 
-function timing(t: TimingStats): Record<string, unknown> {
-  const out: Record<string, unknown> = { count: t.count, average: t.averageNs, max: t.maxNs };
+function timing(t: TimingFigures): Record<string, unknown> {
+  const out: Record<string, unknown> = { count: t.count, average: t.count ? t.totalNs / t.count : 0, max: t.maxNs };
   if (t.slowest !== undefined) out.slowest = t.slowest;
   return out;
 }

@@ -130,7 +130,7 @@ async function details(ctx: GridContext, s: Services): Promise<void> {
   const configuration = admin ? JSON.parse(s.caches.configOf(cache, 'json', false)) : undefined;
   const inMemory = await s.caches.memoryEntries(cache);
   // the other nodes' counters are asked for at the moment this node reads its own: stats are cluster-wide here (docs/scale-out.md, "Cluster-wide statistics")
-  const others = cache.settings.statistics ? await s.cluster.cacheStatistics(s.container.name, cache.name) : [];
+  const others = cache.settings.statistics ? await s.cluster.othersFigures('cache-statistics', s.container.name, cache.name) : [];
   const figures = { size, inMemory, statistics: s.caches.statistics(cache) };
   sendJson(ctx, presentCacheDetails(cache, figures, others, s.clock.now(), admin, configuration, s.container.rebalancingEnabled));
 }

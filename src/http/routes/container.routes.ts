@@ -61,7 +61,7 @@ export function containerRoutes(): RouteSpec[] {
       { method: 'GET', path: `${base}/caches`, permission: 'AUTHENTICATED', handle: (ctx, s) => listDetailed(ctx, s),
         doc: { summary: 'The caches the caller may see, with details (as `/caches?action=detailed`)', responses: { 200: json('JSON array of caches') } } },
       { method: 'GET', path: `${base}/stats`, permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s),
-        doc: { summary: 'Container statistics', responses: { 200: json('The statistics') } } },
+        doc: { summary: 'Container statistics: this node\'s counters, as the original\'s', responses: { 200: json('The statistics') } } },
       ...containerXSiteRoutes(base),
       { method: 'POST', path: `${base}/stats`, action: 'reset', permission: 'ADMIN', handle: (ctx, s) => { s.container.resetStats(); sendStatus(ctx, 204); },
         doc: { summary: 'Reset the container statistics', responses: DONE } },

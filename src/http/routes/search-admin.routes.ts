@@ -1,5 +1,6 @@
 import { NotImplementedError } from '../../errors';
 import type { Services } from '../../services';
+import { combineSearchStatistics } from '../../services/search-statistics';
 import { query } from '../params';
 import { presentLegacyIndexStats, presentLegacyQueryStats, presentMetamodel, presentSearchStats } from '../presenters/search-admin.presenter';
 import { sendJson, sendStatus } from '../respond';
@@ -26,7 +27,7 @@ export function searchAdminRoutes(): RouteSpec[] {
     { method: 'GET', path: `${indexes}/metamodel`, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => sendJson(ctx, presentMetamodel(s.searchAdmin.entities(ctx.state.cache))),
       doc: { summary: 'The indexed entities and their fields', responses: { 200: json('One object per indexed entity'), 400: text('The cache is not indexed (ISPN012045)') } } },
     { method: 'GET', path: `${base}/stats`, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => stats(ctx, s),
-      doc: { summary: 'Query timings per execution kind (ns) and indexed documents per type', query: [{ name: 'scope', description: 'Accepted (`cluster`): the server is one node' }], responses: { 200: json('`{query, index}`') } } },
+      doc: { summary: 'Query timings per execution kind (ns) and indexed documents per type', query: [{ name: 'scope', description: '`cluster`: combined over the live nodes (counts and times summed, the largest time kept); without it, this node\'s own' }], responses: { 200: json('`{query, index}`') } } },
     { method: 'POST', path: `${base}/stats`, action: 'clear', scope: 'cache', permission: 'ADMIN', handle: (ctx, s) => clearStats(ctx, s),
       doc: { summary: 'Reset the query statistics', responses: { 200: 'Done (empty body)', 404: 'The cache has no statistics', 501: text('`scope=cluster`') } } },
     { method: 'GET', path: `${indexes}/stats`, scope: 'cache', permission: 'MONITOR', handle: (ctx, s) => legacyIndexStats(ctx, s),
@@ -59,10 +60,12 @@ function updateSchema(ctx: GridContext, s: Services): void {
   sendStatus(ctx, 204);
 }
 
-/** `scope=cluster` is this node's statistics: the server is one node. */
+/** This node's statistics; with `scope=cluster` combined with every other live node's, as the original's (docs/scale-out.md, "Cluster-wide statistics"). */
 async function stats(ctx: GridContext, s: Services): Promise<void> {
   const cache = ctx.state.cache;
-  sendJson(ctx, presentSearchStats(s.searchAdmin.queryStatistics(cache), await s.searchAdmin.indexStatistics(cache)));
+  const cluster = query(ctx, 'scope')?.toLowerCase() === 'cluster';
+  const [own, others] = await Promise.all([s.searchAdmin.statistics(cache), cluster ? s.cluster.othersFigures('search-statistics', s.container.name, cache.name) : []]);
+  sendJson(ctx, presentSearchStats(others.length ? combineSearchStatistics([own, ...others]) : own));
 }
 
 /** 200 with an empty body (docs/reference/query.md#search-admin), 404 when the cache has no statistics. */
