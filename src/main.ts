@@ -196,6 +196,10 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     await listeners.close();
     return failed(err);
   });
+  // what a killed process of this node's name left running is over: its unfinished archives go, its records say FAILED
+  for (const c of containers) {
+    c.services.backups.reclaimOwn(node.name).catch((err: unknown) => logs.get('grid.cluster').warn({ err }, 'could not end the operations an earlier process of this node left in progress'));
+  }
   for (const write of writeUsers) write();
   if (identity) {
     const how = { configured: '', generated: ' (self-signed, generated now)', reused: ' (self-signed, generated on an earlier start)' }[identity.origin];

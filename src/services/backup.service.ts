@@ -109,24 +109,42 @@ export class BackupService {
     this.locations = options.locations ?? BackupLocations.open(dataDir, []);
     this.timeoutMs = options.timeoutMs ?? DEFAULT_BACKUP_TIMEOUT_MS;
     this.shared = options.shared;
-    // shared records are every node's: one in progress may be another's, running (`statusOf` tells)
-    for (const r of this.shared ? [] : store.operations.list()) {
-      if (r.status === 'IN_PROGRESS') {
-        // the unfinished archive of an interrupted backup is garbage, whatever becomes of its record
-        if (r.kind === 'backup' && r.path) void rm(`${r.path}.tmp`, { force: true }).catch(() => undefined);
-        if (parseDetail(r).deleting) {
-          // its DELETE was acknowledged (202): it goes now rather than coming back as failed
-          void this.forget(r).catch((err: unknown) => log.error({ err }, 'could not remove an interrupted operation that was being deleted'));
-          continue;
-        }
-        const failed = { ...r, status: 'FAILED' as const, detail: JSON.stringify({ ...parseDetail(r), error: 'interrupted by a server stop' }), updatedAt: clock.now() };
-        void store.write({ kind: 'operation.upsert', record: failed }).promise.catch((err: unknown) => log.error({ err }, 'could not mark an interrupted operation failed'));
-        log.warn({ operation: r.kind, name: r.name }, 'operation interrupted by a stop; now FAILED');
-        this.records.set(key(r.kind, r.name), failed);
-      } else {
-        this.records.set(key(r.kind, r.name), r);
+    for (const r of store.operations.list()) this.records.set(key(r.kind, r.name), r);
+    // shared records are every node's: one in progress may be another's, running (`statusOf` tells);
+    // this node's own interrupted ones are known once it has its name (`reclaim`, main.ts)
+    if (!this.shared) this.reclaim(() => true);
+  }
+
+  /**
+   * The operations in progress that `interrupted` says died with an earlier process of this node
+   * (on SQLite every one; on the redis engine those recorded under this node's name by another
+   * process): a backup's unfinished archive is removed, and each is FAILED — or gone, when its
+   * DELETE was acknowledged while it ran.
+   */
+  private reclaim(interrupted: (node: NodeRef | undefined) => boolean): void {
+    for (const r of [...this.records.values()]) {
+      if (r.status !== 'IN_PROGRESS' || !interrupted(parseDetail(r).node)) continue;
+      // the unfinished archive of an interrupted backup is garbage, whatever becomes of its record
+      if (r.kind === 'backup' && r.path) void rm(`${r.path}.tmp`, { force: true }).catch(() => undefined);
+      if (parseDetail(r).deleting) {
+        // its DELETE was acknowledged (202): it goes now rather than coming back as failed
+        this.records.delete(key(r.kind, r.name));
+        void this.forget(r).catch((err: unknown) => this.log.error({ err }, 'could not remove an interrupted operation that was being deleted'));
+        continue;
       }
+      const failed = { ...r, status: 'FAILED' as const, detail: JSON.stringify({ ...parseDetail(r), error: 'interrupted by a server stop' }), updatedAt: this.clock.now() };
+      void this.store.write({ kind: 'operation.upsert', record: failed }).promise.catch((err: unknown) => this.log.error({ err }, 'could not mark an interrupted operation failed'));
+      this.log.warn({ operation: r.kind, name: r.name }, 'operation interrupted by a stop; now FAILED');
+      this.records.set(key(r.kind, r.name), failed);
     }
+  }
+
+  /** On the redis engine, once this node is named: its operations a killed process of the same name left in progress (`reclaim`). */
+  async reclaimOwn(nodeName: string): Promise<void> {
+    const shared = this.shared;
+    if (!shared) return;
+    await this.refresh();
+    this.reclaim((node) => node !== undefined && node.name === nodeName && node.id !== shared.self);
   }
 
   /** The resources backed up and restored; main.ts calls this once every service exists. */

@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import type { Client, Reply } from '../support/client';
+import { Client, type Reply } from '../support/client';
+import { spawnServer, waitForExit } from '../support/process';
 import { eventually } from '../support/poll';
 import { STALL_BOUND_MS, startHealthProbe } from '../support/stall-probe';
-import { startTwoNodes, throwawayCluster } from '../support/redis-cluster';
+import { gridProcesses, PROCESS_ADMIN, startTwoNodes, throwawayCluster } from '../support/redis-cluster';
 import { startTestServer, type TestServer } from '../support/server';
 import { NO_FLAGS } from '../../src/model/flags';
 import { ArchiveReader } from '../../src/services/backup/archive-reader';
@@ -11,7 +12,7 @@ import { DEFAULT_BACKUP_LIMITS } from '../../src/services/backup.service';
 import type { WiredServices } from '../../src/services';
 import { tempDir } from '../support/server';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 
 // Backups and restores on two grid nodes over one real 3+3 Redis Cluster (docs/scale-out.md,
 // "Backups and restores"): one archive written by the node asked, restorable through any node
@@ -61,6 +62,7 @@ async function manifestOf(zip: Buffer): Promise<string> {
 
 describe('backups and restores on two grid nodes over one Redis Cluster', function () {
   this.timeout(OPERATION_MS * 4 + 60_000);
+  const nodes = gridProcesses(() => redis);
   const redis = throwawayCluster();
   let a: TestServer;
   let b: TestServer;
@@ -185,6 +187,26 @@ describe('backups and restores on two grid nodes over one Redis Cluster', functi
     expect(fromSqlite.size).to.equal(300);
     expect(await entriesOf(b.running.services, 'lite')).to.deep.equal(fromSqlite);
     expect((await adminB.get('/rest/v2/caches/lite/k7')).text).to.equal('v7');
+  });
+
+  it('ends what a node killed during a backup left once a process of its name starts: the unfinished archive goes, the backup is FAILED', async () => {
+    const dir = nodes.dataDir();
+    const start = () => spawnServer(['--data', dir, ...nodes.engineArgs(), '--node-name', 'node-x'], { APP_USER: PROCESS_ADMIN.user, APP_PASS: PROCESS_ADMIN.password });
+    const partial = () => existsSync(join(dir, 'backups')) ? (readdirSync(join(dir, 'backups'), { recursive: true }) as string[]).filter((f) => f.endsWith('.tmp')) : [];
+    let x = await start();
+    try {
+      expect((await new Client(x.url, PROCESS_ADMIN).post(`${C}/backups/cut`)).status).to.equal(202);
+      await eventually(() => partial().length === 1, 10_000, 'the archive to be begun');
+      x.child.kill('SIGKILL');
+      await waitForExit(x.child);
+      expect(partial()).to.have.length(1);
+      x = await start(); // it takes the name once the killed process's deadline passes
+      await eventually(() => partial().length === 0, 10_000, `no partial archive left (${partial().join(', ')})`);
+      for (const c of [adminB, new Client(x.url, PROCESS_ADMIN)]) expect((await c.head(`${C}/backups/cut`)).status).to.equal(500);
+    } finally {
+      x.child.kill('SIGKILL');
+      await waitForExit(x.child);
+    }
   });
 
   it('answers 503 for the archive of a node that is not running, and the status it had everywhere', async () => {
