@@ -124,6 +124,7 @@ export async function createContainer(spec: ContainerSpec): Promise<Container> {
     configEventLog: config.limits.configEventLog, ...(spec.cluster && clusterCaches(spec.cluster, clusterName, clock)),
     // caught up once the schemas another node changed are in force here too (their reload is asynchronous)
     catchUp: redis && (() => redis.catchUp().then(() => schemasFollowed)),
+    sharedRecords: redis !== undefined,
   });
   const { queryTimeout, queryRows, queryAnswerBytes, queryExpansionTerms } = config.limits;
   const queryEngine = new QueryEngine(types, indexing, clock, { timeoutMs: queryTimeout, rows: queryRows, answerBytes: queryAnswerBytes, expansionTerms: queryExpansionTerms });

@@ -189,9 +189,11 @@ export async function startServer(config: ServerConfig, opts: StartOptions = {})
     await listeners.close();
     return failed(err);
   });
-  // the cluster starts when its first node does: partition availability begins afresh, as the original's
+  // the cluster starts when its first node does: partition availability begins afresh and the
+  // VOLATILE caches of its last run are gone, as with the original's restart
   const alone = async () => (await cluster.view()).members.length === 1;
-  await (async () => { if (await alone()) await Promise.all(containers.map((c) => c.services.manager.resetAvailability())); })().catch(async (err: unknown) => {
+  const fresh = ({ services: { manager } }: Container) => Promise.all([manager.resetAvailability(), manager.dropVolatile()]);
+  await (async () => { if (await alone()) await Promise.all(containers.map(fresh)); })().catch(async (err: unknown) => {
     await cluster.leave();
     await listeners.close();
     return failed(err);

@@ -44,6 +44,12 @@ export interface CacheManagerDeps {
   /** Resolves once this node has applied every change the engine holds (another node's): absent where there are no other nodes. */
   catchUp?: () => Promise<void>;
   /**
+   * The records are the cluster's (the redis engine): a VOLATILE cache's definition is written
+   * too, so that every node serves it, and dropped when the cluster starts again (`dropVolatile`);
+   * elsewhere it is not written at all.
+   */
+  sharedRecords?: boolean;
+  /**
    * Refuses a definition the engine cannot serve, before anything is written (an
    * InvalidConfigurationError naming the engine); `current`: the settings it would replace (an update).
    */
@@ -130,7 +136,7 @@ export class CacheManager {
     }
     for (const r of deps.store.definitions.listTemplates()) this.templates.set(r.name, parseCacheConfig(r.config, 'json'));
     for (const r of deps.store.definitions.listCaches()) {
-      const h = this.handle(r.id, r.name, parseCacheConfig(r.config, 'json'), { internal: false, volatile: false });
+      const h = this.handle(r.id, r.name, parseCacheConfig(r.config, 'json'), { internal: false, volatile: r.volatile === true });
       this.caches.set(r.name, h);
       this.aliases.set(r.name, h.cache.settings.aliases);
       this.scheduleReaper(h);
@@ -203,7 +209,8 @@ export class CacheManager {
       const h = this.handle(id, name, definition, { internal: false, volatile: opts.volatile }, settings);
       this.caches.set(name, h);
       this.aliases.set(name, settings.aliases);
-      const ops: WriteOp[] = opts.volatile ? [] : [{ kind: 'cache.insert', record: { id, name, config: serialize(definition), createdAt: this.deps.clock.now() } }];
+      const record: CacheRecord = { id, name, config: serialize(definition), createdAt: this.deps.clock.now(), ...(opts.volatile && { volatile: true }) };
+      const ops: WriteOp[] = this.written(opts.volatile) ? [{ kind: 'cache.insert', record }] : [];
       const event = await this.events.record(ops, { type: 'create-cache', name, definition, settings, volatile: opts.volatile })
         .catch((err: unknown) => {
           // another node may have created it meanwhile, and this node adopted that one in its place
@@ -311,6 +318,18 @@ export class CacheManager {
     this.deps.log.info({ cache: h.cache.name, availability: mode }, 'cache availability changed');
   }
 
+  /** Whether a definition change of a cache (VOLATILE or not) is written to the store. */
+  private written(volatile: boolean): boolean {
+    return !volatile || this.deps.sharedRecords === true;
+  }
+
+  /** The cluster starts again (its first node): the VOLATILE caches of its last run go, as the original's go with a restart. */
+  async dropVolatile(): Promise<void> {
+    for (const h of [...this.caches.values()]) {
+      if (h.volatile && !h.internal) await this.remove(h.cache.name);
+    }
+  }
+
   /** The cluster starts (its first node, or the only one): every cache AVAILABLE. */
   async resetAvailability(): Promise<void> {
     await this.switches.resetAvailability();
@@ -379,11 +398,11 @@ export class CacheManager {
   /**
    * Another node created, changed (`record`) or removed (undefined) the cache `name`: this node's
    * handle follows at once, outside the queue of its own changes, so that they apply in the order
-   * the engine gave them. A volatile cache of this node's own is left alone.
+   * the engine gave them.
    */
   adoptCache(name: string, record: CacheRecord | undefined): void {
     const h = this.caches.get(name);
-    if (h && (h.internal || h.volatile)) return;
+    if (h?.internal) return;
     if (!record) {
       if (!h) return;
       this.caches.delete(name);
@@ -400,7 +419,7 @@ export class CacheManager {
         this.stopReaper(h);
         this.deps.indexing?.detach(h.cache);
       }
-      const adopted = this.handle(record.id, name, definition, { internal: false, volatile: false }, settings);
+      const adopted = this.handle(record.id, name, definition, { internal: false, volatile: record.volatile === true }, settings);
       this.caches.set(name, adopted);
       this.aliases.set(name, settings.aliases);
       this.scheduleReaper(adopted);
@@ -485,7 +504,7 @@ export class CacheManager {
     });
     // one turn, one transaction: every definition and its event
     const events = await Promise.all(planned.map(({ h, name, definition, settings }) => this.events.record(
-      h.volatile ? [] : [{ kind: 'cache.updateConfig', name, config: serialize(definition) }],
+      this.written(h.volatile) ? [{ kind: 'cache.updateConfig', name, config: serialize(definition) }] : [],
       { type: 'update-cache', name, definition, settings, volatile: h.volatile })));
     planned.forEach(({ h, name, definition, settings }, i) => {
       this.apply(h, definition, settings);

@@ -15,6 +15,8 @@ export interface CacheRecord {
   /** Declarative configuration, as the JSON the server writes back out. */
   config: string;
   createdAt: number;
+  /** Created with the VOLATILE flag: only where the records are the cluster's (the redis engine), which then drops it when the cluster starts again. */
+  volatile?: boolean;
 }
 
 export interface TemplateRecord {

@@ -141,6 +141,15 @@ describe('cluster-wide operations and statistics on one Redis Cluster', function
     for (const c of [onA, onB, onC]) expect(await cache(c, 'moved'), c.url).to.equal(true);
   });
 
+  it('serves a VOLATILE cache from every node, as the original creates it on every node', async () => {
+    const [onA, onB, onC] = [a.as('admin'), client(nodeB), client(nodeC)];
+    const created = await onA.post('/rest/v2/caches/fleeting', '{"local-cache":{}}', { 'Content-Type': 'application/json', flags: 'VOLATILE' });
+    expect(created.status).to.equal(200);
+    expect((await onB.put('/rest/v2/caches/fleeting/k', 'v', { 'Content-Type': 'text/plain' })).status).to.equal(204);
+    expect((await onC.get('/rest/v2/caches/fleeting/k')).text).to.equal('v');
+    for (const c of [onA, onB, onC]) expect((await c.get('/rest/v2/caches')).json<string[]>(), c.url).to.include('fleeting');
+  });
+
   it('answers a stop naming a node that is not live with 404 and the name, and stops none; LIFECYCLE only', async () => {
     const r = await client(nodeB).post('/rest/v2/cluster?action=stop&server=node-c&server=node-z');
     expect(r.status).to.equal(404);
@@ -174,5 +183,11 @@ describe('cluster-wide operations and statistics on one Redis Cluster', function
     expect((await a.as('admin').post('/rest/v2/cluster?action=stop')).status).to.equal(204);
     expect(await waitForExit(nodeB.child)).to.equal(0);
     await eventually(async () => fetch(`${a.url}/health/live`).then(() => false, () => true), 10_000, 'node-a to stop listening');
+  });
+
+  it('starts again with the caches it keeps, without the VOLATILE ones of its last run', async () => {
+    const names = (await client(await start('node-d')).get('/rest/v2/caches')).json<string[]>();
+    expect(names).to.include('counted');
+    expect(names).to.not.include('fleeting');
   });
 });
