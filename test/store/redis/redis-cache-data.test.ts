@@ -22,7 +22,7 @@ let caches = 0;
 
 describe('RedisCacheData: the entry seam on Redis Cluster', function () {
   this.timeout(60_000);
-  const redis = throwawayCluster({ own: true }); // it kills a master
+  const redis = throwawayCluster();
   const clients = useClusterClients(redis);
 
   const dataOn = (c: Cluster, clock: Clock = systemClock, id = `d${++caches}`) => new RedisCacheData(new RedisEntries(c, id), clock);
@@ -227,14 +227,17 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
   });
 
   describe('a master killed (SIGKILL) while writes run', () => {
+    const victimCluster = throwawayCluster({ own: true }); // a master of its own to kill
+    const killing = useClusterClients(victimCluster);
+
     it('recovers by itself once its replica took over: writes succeed again, and every write acknowledged since is readable', async function () {
       this.timeout(90_000);
       const id = 'failover';
-      const data = dataOn(clients.client, systemClock, id);
+      const data = dataOn(killing.client, systemClock, id);
       const slotOf = new Map<number, number>();
-      for (let s = 0; s < SEGMENTS; s++) slotOf.set(s, await clients.client.cluster('KEYSLOT', segmentKeysOf(id)[s].keys) as number);
-      const victim = masterOfSlot(clients.client, slotOf.get(0)!);
-      const victimSegments = new Set([...slotOf].filter(([, slot]) => masterOfSlot(clients.client, slot) === victim).map(([s]) => s));
+      for (let s = 0; s < SEGMENTS; s++) slotOf.set(s, await killing.client.cluster('KEYSLOT', segmentKeysOf(id)[s].keys) as number);
+      const victim = masterOfSlot(killing.client, slotOf.get(0)!);
+      const victimSegments = new Set([...slotOf].filter(([, slot]) => masterOfSlot(killing.client, slot) === victim).map(([s]) => s));
       const onVictim = (key: Buffer) => victimSegments.has(segmentOf(key));
       const victimKey = Array.from({ length: 1000 }, (_, i) => Buffer.from(`probe-${i}`)).find(onVictim)!;
 
@@ -259,7 +262,7 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
       const writers = Array.from({ length: 8 }, (_, w) => writer(w));
       try {
         await eventually(() => acked.size >= 400, 20_000, 'writes before the kill');
-        killNode(redis, victim);
+        killNode(victimCluster, victim);
         const killedAt = Date.now();
         phase = 'during';
         await eventually(async () => {
@@ -276,7 +279,7 @@ describe('RedisCacheData: the entry seam on Redis Cluster', function () {
         stop = true;
         await Promise.all(writers);
 
-        const reader = dataOn(clients.other, systemClock, id);
+        const reader = dataOn(killing.other, systemClock, id);
         const lost: string[] = [];
         for (const [key, a] of acked) {
           const read = await reader.get(Buffer.from(key), NO_FLAGS);
